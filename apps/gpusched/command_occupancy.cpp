@@ -1,0 +1,126 @@
+// `gpusched occupancy`: blocks per SM, warps, occupancy and limiting factors for one kernel shape.
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/hw/occupancy.h"
+#include "table.h"
+
+namespace gpusched::cli {
+
+namespace {
+
+struct OccupancyOptions {
+    std::string gpu = "h100";
+    int threads = 0;
+    int regs = 0;
+    std::int64_t smem = 0;
+    std::int64_t static_smem = 0;
+    int barriers = 1;
+    std::string carveout = "default";
+    bool json = false;
+};
+
+std::string limit_text(int limit) {
+    return limit == hw::OccupancyResult::unlimited ? "unlimited" : std::to_string(limit);
+}
+
+std::string limiters(const hw::OccupancyResult& r) {
+    std::string out;
+    for (auto l : r.limited_by) out += (out.empty() ? "" : ", ") + std::string(hw::to_string(l));
+    return out;
+}
+
+void print_json(const hw::GpuSpec& spec, const OccupancyOptions& o, const hw::OccupancyResult& r) {
+    nlohmann::ordered_json j;
+    j["gpu"] = spec.name;
+    j["compute_capability"] = spec.compute_capability();
+    j["threads_per_block"] = o.threads;
+    j["registers_per_thread"] = o.regs;
+    j["static_shared_bytes"] = o.static_smem;
+    j["dynamic_shared_bytes"] = o.smem;
+    j["carveout"] = hw::Carveout::parse(o.carveout, "--carveout").to_string();
+    j["blocks_per_sm"] = r.blocks_per_sm;
+    j["warps_per_block"] = r.warps_per_block;
+    j["warps_per_sm"] = r.warps_per_sm;
+    j["max_warps_per_sm"] = spec.max_warps_per_sm;
+    j["occupancy"] = r.occupancy;
+    j["limited_by"] = nlohmann::ordered_json::array();
+    for (auto l : r.limited_by) j["limited_by"].push_back(hw::to_string(l));
+    auto& limits = j["limits"];
+    const auto put = [&](const char* key, int v) {
+        if (v == hw::OccupancyResult::unlimited)
+            limits[key] = nullptr;
+        else
+            limits[key] = v;
+    };
+    put("warps", r.limit_warps);
+    put("registers", r.limit_registers);
+    put("shared_memory", r.limit_shared_memory);
+    put("blocks", r.limit_blocks);
+    put("barriers", r.limit_barriers);
+    j["registers_per_block"] = r.registers_per_block;
+    j["shared_bytes_per_block"] = r.shared_bytes_per_block;
+    j["shared_bytes_per_sm"] = r.shared_bytes_per_sm;
+    j["needs_shared_optin"] = r.needs_shared_optin;
+    std::cout << j.dump(2) << "\n";
+}
+
+void print_text(const hw::GpuSpec& spec, const OccupancyOptions& o, const hw::OccupancyResult& r) {
+    std::cout << "GPU            " << spec.full_name << " (" << spec.name << ", cc " << spec.compute_capability()
+              << ", " << spec.sm_count << " SMs)\n"
+              << "Block          " << o.threads << " threads (" << r.warps_per_block << " warps), " << o.regs
+              << " registers/thread, " << o.static_smem << " B static + " << o.smem << " B dynamic shared, carveout "
+              << o.carveout << "\n"
+              << "Blocks per SM  " << r.blocks_per_sm << "\n"
+              << "Warps per SM   " << r.warps_per_sm << " of " << spec.max_warps_per_sm << " (occupancy "
+              << fixed(100.0 * r.occupancy, 1) << "%)\n"
+              << "Limited by     " << limiters(r) << "\n"
+              << "Limits         warps " << limit_text(r.limit_warps) << ", registers "
+              << limit_text(r.limit_registers) << ", shared memory " << limit_text(r.limit_shared_memory)
+              << ", blocks " << limit_text(r.limit_blocks) << ", barriers " << limit_text(r.limit_barriers)
+              << " (blocks per SM)\n"
+              << "Allocated      " << r.registers_per_block << " registers/block, " << r.shared_bytes_per_block
+              << " B shared/block, shared memory split " << r.shared_bytes_per_sm / 1024 << " KiB/SM"
+              << (r.needs_shared_optin ? " (needs the opt-in cudaFuncAttributeMaxDynamicSharedMemorySize)" : "")
+              << "\n";
+}
+
+}  // namespace
+
+void add_occupancy_command(CLI::App& app) {
+    auto o = std::make_shared<OccupancyOptions>();
+    auto* cmd = app.add_subcommand("occupancy", "Blocks per SM and the limiting factor for one kernel shape");
+    cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
+    cmd->add_option("--threads", o->threads, "Threads per block")->required();
+    cmd->add_option("--regs", o->regs, "Registers per thread (0 = not counted)")->capture_default_str();
+    cmd->add_option("--smem", o->smem, "Dynamic shared memory per block, bytes")->capture_default_str();
+    cmd->add_option("--static-smem", o->static_smem, "Static shared memory per block, bytes")
+        ->capture_default_str();
+    cmd->add_option("--barriers", o->barriers, "Named barriers per block (__syncthreads uses 1)")
+        ->capture_default_str();
+    cmd->add_option("--carveout", o->carveout,
+                    "L1/shared split: default, max-shared, max-l1, equal, or a percentage 0..100 (cc >= 7.0)")
+        ->capture_default_str();
+    cmd->add_flag("--json", o->json, "Print one JSON object");
+    cmd->callback([o] {
+        const hw::GpuSpec spec = hw::resolve_gpu(o->gpu);
+        hw::OccupancyRequest req;
+        req.threads_per_block = o->threads;
+        req.registers_per_thread = o->regs;
+        req.dynamic_shared_bytes = o->smem;
+        req.static_shared_bytes = o->static_smem;
+        req.barriers_per_block = o->barriers;
+        req.carveout = hw::Carveout::parse(o->carveout, "--carveout");
+        const hw::OccupancyResult r = hw::compute_occupancy(spec, req);
+        if (o->json)
+            print_json(spec, *o, r);
+        else
+            print_text(spec, *o, r);
+    });
+}
+
+}  // namespace gpusched::cli

@@ -1,0 +1,49 @@
+// gpusched command line: parses the subcommand and maps errors to exit codes (0 ok, 2 bad input, 1 internal).
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+#include "gpusched/hw/input_error.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"gpusched " GPUSCHED_VERSION
+                 " - discrete-event simulator of GPU thread-block scheduling.\n"
+                 "Docs: README.md and docs/ in the source tree.",
+                 "gpusched"};
+    app.set_version_flag("--version", "gpusched " GPUSCHED_VERSION);
+    app.require_subcommand(1);
+    gpusched::cli::add_gpu_commands(app);
+    gpusched::cli::add_occupancy_command(app);
+    if (argc > 1 && argv[1][0] != '-') {
+        bool known = false;
+        std::string names;
+        for (const auto* sub : app.get_subcommands({})) {
+            known = known || sub->get_name() == argv[1];
+            names += (names.empty() ? "" : ", ") + sub->get_name();
+        }
+        if (!known) {
+            std::cerr << "gpusched: unknown command '" << argv[1] << "' (commands: " << names << ")\n";
+            return 2;
+        }
+    }
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "gpusched: " << e.what() << "\n(run with --help for usage)\n";
+        return 2;
+    } catch (const gpusched::InputError& e) {
+        std::cerr << "gpusched: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "gpusched: internal error: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,92 @@
+// GpuSpec: plain-data description of one GPU (limits, allocation rules, execution, memory, overheads).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpusched::hw {
+
+/// How registers are charged to a block.
+/// `warp`: each warp's registers are rounded up to the allocation unit (cc >= 2.0).
+/// `block`: the whole block's registers are rounded up once (cc 1.x).
+enum class RegisterGranularity { warp, block };
+
+/// Plain data; every number comes from a YAML preset or file, never from code.
+/// Sizes are in bytes, times in nanoseconds, rates in the unit named by the field.
+/// `std::optional` marks values that are unknown for some GPUs (left out, never invented).
+struct GpuSpec {
+    // --- identity ---
+    std::string name;          ///< short name used on the command line, e.g. "h100"
+    std::string full_name;     ///< vendor name, e.g. "NVIDIA H100 SXM5 80GB"
+    int cc_major = 0;          ///< compute capability
+    int cc_minor = 0;
+    int sm_count = 0;
+
+    // --- topology ---
+    std::optional<int> sms_per_tpc;
+    std::optional<int> tpcs_per_gpc;
+    /// SM ids in the order the hardware breaks dispatch ties; empty = 0,1,...,sm_count-1.
+    std::vector<int> sm_order;
+
+    // --- per-SM and per-block limits ---
+    int warp_size = 32;
+    int max_threads_per_sm = 0;
+    int max_warps_per_sm = 0;
+    int max_blocks_per_sm = 0;
+    int max_threads_per_block = 0;
+    int registers_per_sm = 0;
+    int max_registers_per_block = 0;
+    int max_registers_per_thread = 0;
+    std::int64_t shared_memory_per_sm = 0;             ///< largest configurable shared memory per SM
+    std::int64_t shared_memory_per_block = 0;          ///< default per-block limit (48 KiB on most)
+    std::int64_t shared_memory_per_block_optin = 0;    ///< per-block limit after opt-in (= default where no opt-in)
+    std::int64_t reserved_shared_memory_per_block = 0; ///< driver-reserved per block (cc >= 8.0)
+    /// Shared-memory sizes per SM the L1/shared split can take, ascending, in bytes.
+    /// cc >= 7.0: carveout steps (the driver rounds a request up to the next one);
+    /// cc 2.x/3.x: the cache-config choices (16/48 KiB, 16/32/48 KiB); cc 1.x: one fixed size.
+    std::vector<std::int64_t> shared_memory_configs;
+    std::optional<int> barriers_per_sm;                ///< named barriers per SM, where they limit occupancy
+
+    // --- allocation rules ---
+    RegisterGranularity register_granularity = RegisterGranularity::warp;
+    int register_allocation_unit = 256;                ///< registers
+    /// Register counts per thread whose allocation unit differs (Fermi: 128 for some counts).
+    std::map<int, int> register_allocation_unit_exceptions;
+    int warp_allocation_granularity = 1;               ///< warps per block rounded up to this (block granularity)
+    int register_sub_partitions = 1;                   ///< register file split across this many sub-partitions
+    int shared_memory_allocation_unit = 256;           ///< bytes
+
+    // --- execution resources ---
+    int warp_schedulers_per_sm = 0;                    ///< sub-partitions that issue instructions
+    int issue_width = 1;                               ///< warp-instructions per scheduler per cycle
+    std::optional<int> fp32_lanes_per_sm;
+    std::optional<double> clock_mhz;                   ///< boost clock
+
+    // --- memory ---
+    std::optional<double> dram_bandwidth_gbps;         ///< GB/s (10^9 bytes per second)
+    std::optional<std::int64_t> l2_bytes;
+
+    // --- host link ---
+    std::optional<double> host_link_gbps;              ///< per direction, GB/s
+    std::optional<double> host_link_latency_ns;
+    std::optional<int> copy_engines;
+
+    // --- overheads ---
+    std::optional<double> kernel_launch_ns;            ///< launch-to-first-block latency
+    std::optional<double> block_dispatch_latency_ns;   ///< block dispatched -> running
+    std::optional<double> block_dispatch_interval_ns;  ///< minimum gap between block dispatches (throughput)
+
+    /// The SM order to use for dispatch ties (sm_order, or identity when empty).
+    [[nodiscard]] std::vector<int> dispatch_order() const;
+    /// "9.0" style string.
+    [[nodiscard]] std::string compute_capability() const;
+    /// Volta and later choose shared memory per SM by carveout percentage; older GPUs by cache config.
+    [[nodiscard]] bool has_carveout() const { return cc_major >= 7; }
+
+    bool operator==(const GpuSpec&) const = default;
+};
+
+}  // namespace gpusched::hw

@@ -1,0 +1,16 @@
+// InputError: the one exception type for bad user input (maps to exit code 2 at the command line).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace gpusched {
+
+/// Thrown for any invalid input: files, keys, flags, values. The message names
+/// where (file:line, key or flag) and what is allowed; callers print it as is.
+class InputError : public std::runtime_error {
+public:
+    explicit InputError(const std::string& message) : std::runtime_error(message) {}
+};
+
+}  // namespace gpusched

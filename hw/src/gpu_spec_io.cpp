@@ -1,0 +1,320 @@
+// YAML <-> GpuSpec: strict field-by-field parsing, cross-field checks, and a round-tripping writer.
+#include "gpusched/hw/gpu_spec_io.h"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include "gpusched/hw/input_error.h"
+#include "gpusched/hw/presets.h"
+#include "gpusched/hw/yaml_fields.h"
+
+namespace gpusched::hw {
+
+namespace {
+
+constexpr std::int64_t kMaxBytes = std::int64_t{1} << 40;  // 1 TiB: beyond any GPU, catches unit mix-ups
+constexpr double kMaxRate = 1e9;
+
+int as_int(std::int64_t v) { return static_cast<int>(v); }
+
+void parse_identity(YamlFields& top, GpuSpec& spec) {
+    spec.name = top.string("name");
+    for (char c : spec.name) {
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
+            top.fail("name", "expected letters, digits, '-', '_' or '.', got '" + spec.name + "'");
+    }
+    spec.full_name = top.string("full_name");
+    const std::string cc = top.string("compute_capability");
+    const auto dot = cc.find('.');
+    const auto major = dot == std::string::npos ? std::nullopt : parse_integer(cc.substr(0, dot));
+    const auto minor = dot == std::string::npos ? std::nullopt : parse_integer(cc.substr(dot + 1));
+    if (!major || !minor || *major < 1 || *major > 12 || *minor < 0 || *minor > 9)
+        top.fail("compute_capability", "expected MAJOR.MINOR with MAJOR in [1, 12] and MINOR in [0, 9], got '" + cc + "'");
+    spec.cc_major = as_int(*major);
+    spec.cc_minor = as_int(*minor);
+    spec.sm_count = as_int(top.integer("sm_count", 1, 100000));
+}
+
+void parse_topology(YamlFields& top, GpuSpec& spec) {
+    const auto node = top.optional_child("topology");
+    if (!node) return;
+    YamlFields f(*node, top.source(), "topology");
+    if (auto v = f.optional_integer("sms_per_tpc", 1, 64)) spec.sms_per_tpc = as_int(*v);
+    if (auto v = f.optional_integer("tpcs_per_gpc", 1, 1024)) spec.tpcs_per_gpc = as_int(*v);
+    if (f.has("sm_order")) {
+        for (auto id : f.integer_list("sm_order", 0, spec.sm_count - 1)) spec.sm_order.push_back(as_int(id));
+        std::vector<int> sorted = spec.sm_order;
+        std::sort(sorted.begin(), sorted.end());
+        bool permutation = static_cast<int>(sorted.size()) == spec.sm_count;
+        for (std::size_t i = 0; permutation && i < sorted.size(); ++i) permutation = sorted[i] == static_cast<int>(i);
+        if (!permutation)
+            f.fail("sm_order", "expected each SM id 0.." + std::to_string(spec.sm_count - 1) +
+                                   " exactly once (" + std::to_string(spec.sm_count) + " entries), got " +
+                                   std::to_string(spec.sm_order.size()) + " entries");
+    } else {
+        (void)f.optional_child("sm_order");
+    }
+    f.finish();
+}
+
+void parse_limits(YamlFields& top, GpuSpec& spec) {
+    YamlFields f(top.child("limits"), top.source(), "limits");
+    spec.warp_size = as_int(f.integer("warp_size", 1, 64));
+    spec.max_threads_per_sm = as_int(f.integer("max_threads_per_sm", 1, 1 << 20));
+    spec.max_warps_per_sm = as_int(f.integer("max_warps_per_sm", 1, 1 << 15));
+    spec.max_blocks_per_sm = as_int(f.integer("max_blocks_per_sm", 1, 4096));
+    spec.max_threads_per_block = as_int(f.integer("max_threads_per_block", 1, 1 << 20));
+    spec.registers_per_sm = as_int(f.integer("registers_per_sm", 1, 1 << 26));
+    spec.max_registers_per_block = as_int(f.integer("max_registers_per_block", 1, 1 << 26));
+    spec.max_registers_per_thread = as_int(f.integer("max_registers_per_thread", 1, 65536));
+    spec.shared_memory_per_sm = f.integer("shared_memory_per_sm", 1, kMaxBytes);
+    spec.shared_memory_per_block = f.integer("shared_memory_per_block", 1, kMaxBytes);
+    spec.shared_memory_per_block_optin = f.integer("shared_memory_per_block_optin", 1, kMaxBytes);
+    spec.reserved_shared_memory_per_block = f.integer("reserved_shared_memory_per_block", 0, kMaxBytes);
+    for (auto kib : f.integer_list("shared_memory_configs_kib", 0, kMaxBytes / 1024))
+        spec.shared_memory_configs.push_back(kib * 1024);
+    if (auto v = f.optional_integer("barriers_per_sm", 1, 1 << 20)) spec.barriers_per_sm = as_int(*v);
+    f.finish();
+}
+
+void parse_allocation(YamlFields& top, GpuSpec& spec) {
+    YamlFields f(top.child("allocation"), top.source(), "allocation");
+    spec.register_granularity =
+        f.choice("register_granularity", {"warp", "block"}) == "warp" ? RegisterGranularity::warp
+                                                                       : RegisterGranularity::block;
+    spec.register_allocation_unit = as_int(f.integer("register_allocation_unit", 1, 1 << 16));
+    if (auto node = f.optional_child("register_allocation_unit_exceptions")) {
+        if (!node->IsMap())
+            f.fail("register_allocation_unit_exceptions", "expected a mapping REGISTERS: UNIT");
+        for (auto it = node->begin(); it != node->end(); ++it) {
+            const std::int64_t regs = parse_integer(it->first.Scalar()).value_or(0);
+            const std::int64_t unit = it->second.IsScalar() ? parse_integer(it->second.Scalar()).value_or(0) : 0;
+            if (regs < 1 || regs > 65536 || unit < 1 || unit > (1 << 16))
+                throw InputError(yaml_location(it->first, top.source()) +
+                                 ": key 'allocation.register_allocation_unit_exceptions': expected entries "
+                                 "REGISTERS: UNIT with REGISTERS in [1, 65536] and UNIT in [1, 65536]");
+            spec.register_allocation_unit_exceptions[as_int(regs)] = as_int(unit);
+        }
+    }
+    spec.warp_allocation_granularity =
+        as_int(f.optional_integer("warp_allocation_granularity", 1, 64).value_or(1));
+    spec.register_sub_partitions = as_int(f.integer("register_sub_partitions", 1, 64));
+    spec.shared_memory_allocation_unit = as_int(f.integer("shared_memory_allocation_unit", 1, 1 << 20));
+    f.finish();
+}
+
+void parse_execution(YamlFields& top, GpuSpec& spec) {
+    YamlFields f(top.child("execution"), top.source(), "execution");
+    spec.warp_schedulers_per_sm = as_int(f.integer("warp_schedulers_per_sm", 1, 64));
+    spec.issue_width = as_int(f.integer("issue_width", 1, 16));
+    if (auto v = f.optional_integer("fp32_lanes_per_sm", 1, 1 << 16)) spec.fp32_lanes_per_sm = as_int(*v);
+    spec.clock_mhz = f.optional_number("clock_mhz", 1, 1e5);
+    f.finish();
+}
+
+void parse_optional_sections(YamlFields& top, GpuSpec& spec) {
+    if (auto node = top.optional_child("memory")) {
+        YamlFields f(*node, top.source(), "memory");
+        spec.dram_bandwidth_gbps = f.optional_number("dram_bandwidth_gbps", 1e-3, kMaxRate);
+        spec.l2_bytes = f.optional_integer("l2_bytes", 0, kMaxBytes);
+        f.finish();
+    }
+    if (auto node = top.optional_child("host_link")) {
+        YamlFields f(*node, top.source(), "host_link");
+        spec.host_link_gbps = f.optional_number("bandwidth_gbps", 1e-3, kMaxRate);
+        spec.host_link_latency_ns = f.optional_number("latency_ns", 0, 1e12);
+        if (auto v = f.optional_integer("copy_engines", 0, 64)) spec.copy_engines = as_int(*v);
+        f.finish();
+    }
+    if (auto node = top.optional_child("overheads")) {
+        YamlFields f(*node, top.source(), "overheads");
+        spec.kernel_launch_ns = f.optional_number("kernel_launch_ns", 0, 1e12);
+        spec.block_dispatch_latency_ns = f.optional_number("block_dispatch_latency_ns", 0, 1e12);
+        spec.block_dispatch_interval_ns = f.optional_number("block_dispatch_interval_ns", 0, 1e12);
+        f.finish();
+    }
+}
+
+[[noreturn]] void inconsistent(const std::string& source, const std::string& what) {
+    throw InputError(source + ": inconsistent spec: " + what);
+}
+
+/// A double-quoted YAML scalar with backslashes and quotes escaped.
+std::string quoted(const std::string& text) {
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string number_text(double v) {
+    char buf[64];
+    auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    (void)ec;
+    return std::string(buf, ptr);
+}
+
+}  // namespace
+
+void validate_gpu_spec(const GpuSpec& s, const std::string& source) {
+    const auto n = [](auto v) { return std::to_string(v); };
+    if (std::int64_t{s.max_warps_per_sm} * s.warp_size < s.max_threads_per_sm)
+        inconsistent(source, "limits.max_warps_per_sm x limits.warp_size (" + n(s.max_warps_per_sm) + " x " +
+                                  n(s.warp_size) + ") must be >= limits.max_threads_per_sm (" +
+                                  n(s.max_threads_per_sm) + ")");
+    if (s.max_threads_per_block > s.max_threads_per_sm)
+        inconsistent(source, "limits.max_threads_per_block (" + n(s.max_threads_per_block) +
+                                  ") must be <= limits.max_threads_per_sm (" + n(s.max_threads_per_sm) + ")");
+    if (s.max_threads_per_block % s.warp_size != 0)
+        inconsistent(source, "limits.max_threads_per_block (" + n(s.max_threads_per_block) +
+                                  ") must be a multiple of limits.warp_size (" + n(s.warp_size) + ")");
+    if (s.max_registers_per_block > s.registers_per_sm)
+        inconsistent(source, "limits.max_registers_per_block (" + n(s.max_registers_per_block) +
+                                  ") must be <= limits.registers_per_sm (" + n(s.registers_per_sm) + ")");
+    if (s.registers_per_sm % s.register_sub_partitions != 0)
+        inconsistent(source, "limits.registers_per_sm (" + n(s.registers_per_sm) +
+                                  ") must divide evenly over allocation.register_sub_partitions (" +
+                                  n(s.register_sub_partitions) + ")");
+    if (s.shared_memory_per_block > s.shared_memory_per_block_optin)
+        inconsistent(source, "limits.shared_memory_per_block (" + n(s.shared_memory_per_block) +
+                                  ") must be <= limits.shared_memory_per_block_optin (" +
+                                  n(s.shared_memory_per_block_optin) + ")");
+    if (s.shared_memory_per_block_optin > s.shared_memory_per_sm)
+        inconsistent(source, "limits.shared_memory_per_block_optin (" + n(s.shared_memory_per_block_optin) +
+                                  ") must be <= limits.shared_memory_per_sm (" + n(s.shared_memory_per_sm) + ")");
+    if (s.shared_memory_configs.empty())
+        inconsistent(source, "limits.shared_memory_configs_kib must list at least one size");
+    if (!std::is_sorted(s.shared_memory_configs.begin(), s.shared_memory_configs.end()) ||
+        std::adjacent_find(s.shared_memory_configs.begin(), s.shared_memory_configs.end()) !=
+            s.shared_memory_configs.end())
+        inconsistent(source, "limits.shared_memory_configs_kib must be strictly ascending");
+    if (s.shared_memory_configs.back() != s.shared_memory_per_sm)
+        inconsistent(source, "the last limits.shared_memory_configs_kib entry (" +
+                                  n(s.shared_memory_configs.back() / 1024) +
+                                  " KiB) must equal limits.shared_memory_per_sm (" + n(s.shared_memory_per_sm) +
+                                  " bytes)");
+    if (!s.sm_order.empty() && static_cast<int>(s.sm_order.size()) != s.sm_count)
+        inconsistent(source, "topology.sm_order must list all " + n(s.sm_count) + " SMs");
+}
+
+GpuSpec parse_gpu_spec(const std::string& yaml_text, const std::string& source) {
+    const YAML::Node root = parse_yaml_document(yaml_text, source);
+    YamlFields top(root, source, "");
+    GpuSpec spec;
+    parse_identity(top, spec);
+    parse_topology(top, spec);
+    parse_limits(top, spec);
+    parse_allocation(top, spec);
+    parse_execution(top, spec);
+    parse_optional_sections(top, spec);
+    top.finish();
+    validate_gpu_spec(spec, source);
+    return spec;
+}
+
+GpuSpec load_gpu_spec_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path + ": cannot open GPU spec file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (text.str().size() > (std::size_t{1} << 24)) throw InputError(path + ": GPU spec file larger than 16 MiB");
+    return parse_gpu_spec(text.str(), path);
+}
+
+GpuSpec resolve_gpu(const std::string& name_or_path) {
+    if (auto yaml = preset_yaml(name_or_path)) return parse_gpu_spec(std::string(*yaml), "preset " + name_or_path);
+    const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
+                                 name_or_path.ends_with(".yaml") || name_or_path.ends_with(".yml");
+    if (looks_like_path) return load_gpu_spec_file(name_or_path);
+    std::string known;
+    for (const auto& name : preset_names()) known += (known.empty() ? "" : ", ") + name;
+    throw InputError("--gpu: unknown GPU '" + name_or_path + "' (presets: " + known + "; or a path to a .yaml file)");
+}
+
+std::string to_yaml(const GpuSpec& s) {
+    std::ostringstream y;
+    const auto opt_num = [&](const char* indent_key, const std::optional<double>& v) {
+        if (v) y << indent_key << ": " << number_text(*v) << "\n";
+    };
+    const auto opt_int = [&](const char* indent_key, const auto& v) {
+        if (v) y << indent_key << ": " << *v << "\n";
+    };
+    y << "name: " << s.name << "\n";
+    y << "full_name: " << quoted(s.full_name) << "\n";
+    y << "compute_capability: \"" << s.compute_capability() << "\"\n";
+    y << "sm_count: " << s.sm_count << "\n";
+    if (s.sms_per_tpc || s.tpcs_per_gpc || !s.sm_order.empty()) {
+        y << "topology:\n";
+        opt_int("  sms_per_tpc", s.sms_per_tpc);
+        opt_int("  tpcs_per_gpc", s.tpcs_per_gpc);
+        if (!s.sm_order.empty()) {
+            y << "  sm_order: [";
+            for (std::size_t i = 0; i < s.sm_order.size(); ++i) y << (i ? ", " : "") << s.sm_order[i];
+            y << "]\n";
+        }
+    }
+    y << "limits:\n"
+      << "  warp_size: " << s.warp_size << "\n"
+      << "  max_threads_per_sm: " << s.max_threads_per_sm << "\n"
+      << "  max_warps_per_sm: " << s.max_warps_per_sm << "\n"
+      << "  max_blocks_per_sm: " << s.max_blocks_per_sm << "\n"
+      << "  max_threads_per_block: " << s.max_threads_per_block << "\n"
+      << "  registers_per_sm: " << s.registers_per_sm << "\n"
+      << "  max_registers_per_block: " << s.max_registers_per_block << "\n"
+      << "  max_registers_per_thread: " << s.max_registers_per_thread << "\n"
+      << "  shared_memory_per_sm: " << s.shared_memory_per_sm << "\n"
+      << "  shared_memory_per_block: " << s.shared_memory_per_block << "\n"
+      << "  shared_memory_per_block_optin: " << s.shared_memory_per_block_optin << "\n"
+      << "  reserved_shared_memory_per_block: " << s.reserved_shared_memory_per_block << "\n"
+      << "  shared_memory_configs_kib: [";
+    for (std::size_t i = 0; i < s.shared_memory_configs.size(); ++i)
+        y << (i ? ", " : "") << s.shared_memory_configs[i] / 1024;
+    y << "]\n";
+    opt_int("  barriers_per_sm", s.barriers_per_sm);
+    y << "allocation:\n"
+      << "  register_granularity: " << (s.register_granularity == RegisterGranularity::warp ? "warp" : "block") << "\n"
+      << "  register_allocation_unit: " << s.register_allocation_unit << "\n";
+    if (!s.register_allocation_unit_exceptions.empty()) {
+        y << "  register_allocation_unit_exceptions: {";
+        bool first = true;
+        for (const auto& [regs, unit] : s.register_allocation_unit_exceptions) {
+            y << (first ? "" : ", ") << regs << ": " << unit;
+            first = false;
+        }
+        y << "}\n";
+    }
+    y << "  warp_allocation_granularity: " << s.warp_allocation_granularity << "\n"
+      << "  register_sub_partitions: " << s.register_sub_partitions << "\n"
+      << "  shared_memory_allocation_unit: " << s.shared_memory_allocation_unit << "\n";
+    y << "execution:\n"
+      << "  warp_schedulers_per_sm: " << s.warp_schedulers_per_sm << "\n"
+      << "  issue_width: " << s.issue_width << "\n";
+    opt_int("  fp32_lanes_per_sm", s.fp32_lanes_per_sm);
+    opt_num("  clock_mhz", s.clock_mhz);
+    if (s.dram_bandwidth_gbps || s.l2_bytes) {
+        y << "memory:\n";
+        opt_num("  dram_bandwidth_gbps", s.dram_bandwidth_gbps);
+        opt_int("  l2_bytes", s.l2_bytes);
+    }
+    if (s.host_link_gbps || s.host_link_latency_ns || s.copy_engines) {
+        y << "host_link:\n";
+        opt_num("  bandwidth_gbps", s.host_link_gbps);
+        opt_num("  latency_ns", s.host_link_latency_ns);
+        opt_int("  copy_engines", s.copy_engines);
+    }
+    if (s.kernel_launch_ns || s.block_dispatch_latency_ns || s.block_dispatch_interval_ns) {
+        y << "overheads:\n";
+        opt_num("  kernel_launch_ns", s.kernel_launch_ns);
+        opt_num("  block_dispatch_latency_ns", s.block_dispatch_latency_ns);
+        opt_num("  block_dispatch_interval_ns", s.block_dispatch_interval_ns);
+    }
+    return y.str();
+}
+
+}  // namespace gpusched::hw

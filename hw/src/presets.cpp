@@ -1,0 +1,40 @@
+// Lookup of the GPU presets embedded at build time (hw/presets/*.yaml).
+#include "gpusched/hw/presets.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace gpusched::hw {
+
+namespace detail {
+extern const std::vector<std::pair<std::string_view, std::string_view>> embedded_presets;
+}
+
+namespace {
+/// Display order: by architecture age, then anything else alphabetically.
+const std::vector<std::string> kPreferredOrder = {"c1060", "c2050", "c2075", "gtx480", "gtx680", "gtx780",
+                                                  "k20",   "v100",  "a100",  "h100",   "h200"};
+}  // namespace
+
+const std::vector<std::string>& preset_names() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (const auto& name : kPreferredOrder)
+            if (preset_yaml(name)) out.push_back(name);
+        std::vector<std::string> rest;
+        for (const auto& [name, text] : detail::embedded_presets)
+            if (std::find(out.begin(), out.end(), name) == out.end()) rest.emplace_back(name);
+        std::sort(rest.begin(), rest.end());
+        out.insert(out.end(), rest.begin(), rest.end());
+        return out;
+    }();
+    return names;
+}
+
+std::optional<std::string_view> preset_yaml(std::string_view name) {
+    for (const auto& [preset, text] : detail::embedded_presets)
+        if (preset == name) return text;
+    return std::nullopt;
+}
+
+}  // namespace gpusched::hw

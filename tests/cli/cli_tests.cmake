@@ -1,0 +1,47 @@
+# Command-line tests: exit codes (0 ok, 2 bad input) and the messages users see.
+set(GPUSCHED_CLI_DATA ${CMAKE_CURRENT_SOURCE_DIR}/cli/data)
+
+# gpusched_cli_test(NAME CODE STREAM REGEX ARG...)
+function(gpusched_cli_test name code stream regex)
+  add_test(NAME cli.${name}
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> "-DARGS=${ARGN}" -DEXPECT_CODE=${code}
+                   -DSTREAM=${stream} "-DEXPECT_REGEX=${regex}" -DWORKDIR=${GPUSCHED_CLI_DATA}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_cli.cmake)
+endfunction()
+
+# --- help and success paths ---
+gpusched_cli_test(help 0 stdout "occupancy" --help)
+gpusched_cli_test(occupancy_help 0 stdout "--carveout" occupancy --help)
+gpusched_cli_test(list_gpus 0 stdout "h100.*132" list gpus)
+gpusched_cli_test(show_gpu 0 stdout "sm_count: 132" show gpu h100)
+gpusched_cli_test(show_gpu_file 0 stdout "name: tiny" show gpu ./tiny_gpu.yaml)
+gpusched_cli_test(occupancy_text 0 stdout "Blocks per SM  8" occupancy --gpu h100 --threads 256 --regs 32)
+gpusched_cli_test(occupancy_json 0 stdout "\"blocks_per_sm\": 8,.*\"limited_by\": \\[[^]]*\"warps\""
+                  occupancy --gpu h100 --threads 256 --regs 32 --json)
+gpusched_cli_test(occupancy_file_gpu 0 stdout "Blocks per SM  2" occupancy --gpu tiny_gpu.yaml --threads 256)
+
+# --- bad input: exit code 2 and a message naming what and where ---
+gpusched_cli_test(no_command 2 stderr "subcommand")
+gpusched_cli_test(unknown_command 2 stderr "frobnicate" frobnicate)
+gpusched_cli_test(unknown_gpu 2 stderr "unknown GPU 'h1000'.*h100" occupancy --gpu h1000 --threads 32)
+gpusched_cli_test(missing_threads 2 stderr "--threads" occupancy --gpu h100)
+gpusched_cli_test(non_numeric_threads 2 stderr "--threads" occupancy --threads abc)
+gpusched_cli_test(huge_threads 2 stderr "--threads" occupancy --threads 99999999999999)
+gpusched_cli_test(zero_threads 2 stderr "--threads" occupancy --threads 0)
+gpusched_cli_test(too_many_threads 2 stderr "1024 threads per block" occupancy --threads 2048)
+gpusched_cli_test(too_many_regs 2 stderr "255 registers per thread" occupancy --threads 32 --regs 300)
+gpusched_cli_test(regs_per_block 2 stderr "registers per block" occupancy --threads 1024 --regs 255)
+gpusched_cli_test(negative_regs 2 stderr "--regs" occupancy --threads 32 --regs -4)
+gpusched_cli_test(too_much_smem 2 stderr "shared memory per block" occupancy --threads 32 --smem 300000)
+gpusched_cli_test(absurd_smem 2 stderr "--smem" occupancy --threads 32 --smem 9223372036854775807)
+gpusched_cli_test(bad_carveout 2 stderr "--carveout.*percentage" occupancy --threads 32 --carveout lots)
+gpusched_cli_test(percent_carveout_old_gpu 2 stderr "7.0" occupancy --gpu c2075 --threads 32 --carveout 50)
+gpusched_cli_test(missing_gpu_file 2 stderr "nope.yaml: cannot open" occupancy --gpu nope.yaml --threads 32)
+gpusched_cli_test(empty_gpu_file 2 stderr "empty_gpu.yaml: empty YAML" show gpu ./empty_gpu.yaml)
+gpusched_cli_test(malformed_gpu_file 2 stderr "malformed_gpu.yaml:[0-9]+: YAML syntax error" show gpu ./malformed_gpu.yaml)
+gpusched_cli_test(out_of_range_gpu_file 2 stderr "bad_range_gpu.yaml:[0-9]+: key 'limits.max_blocks_per_sm'"
+                  show gpu ./bad_range_gpu.yaml)
+gpusched_cli_test(missing_key_gpu_file 2 stderr "missing_key_gpu.yaml:[0-9]+: key 'limits.registers_per_sm': required"
+                  show gpu ./missing_key_gpu.yaml)
+gpusched_cli_test(binary_gpu_file 2 stderr "binary_gpu.yaml" show gpu ./binary_gpu.yaml)
+gpusched_cli_test(show_unknown 2 stderr "h1000" show gpu h1000)

@@ -1,0 +1,96 @@
+// GpuSpec YAML parsing: round trips, and errors that name file, line and key.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <regex>
+
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/hw/input_error.h"
+#include "gpusched/hw/presets.h"
+
+using namespace gpusched;
+
+namespace {
+std::string h100_text() { return std::string(*hw::preset_yaml("h100")); }
+
+/// Replaces the first line that starts (after indentation) with `key:` by `replacement`.
+std::string with_line(std::string text, const std::string& key, const std::string& replacement) {
+    const std::regex line("(^|\n)( *)" + key + ":[^\n]*");
+    REQUIRE(std::regex_search(text, line));
+    return std::regex_replace(text, line, "$1$2" + replacement, std::regex_constants::format_first_only);
+}
+
+std::string error_of(const std::string& text) {
+    try {
+        hw::parse_gpu_spec(text, "bad.yaml");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+}  // namespace
+
+TEST_CASE("every preset round-trips through to_yaml and the loader") {
+    for (const auto& name : hw::preset_names()) {
+        CAPTURE(name);
+        const hw::GpuSpec spec = hw::resolve_gpu(name);
+        CHECK(spec.name == name);
+        const hw::GpuSpec again = hw::parse_gpu_spec(hw::to_yaml(spec), "roundtrip.yaml");
+        CHECK(again == spec);
+        CHECK(hw::to_yaml(again) == hw::to_yaml(spec));
+    }
+}
+
+TEST_CASE("a spec file loads from a path, and an unknown name lists the presets") {
+    const std::string path = "gpusched_test_spec.yaml";
+    {
+        std::ofstream out(path);
+        out << hw::to_yaml(hw::resolve_gpu("h100"));
+    }
+    CHECK(hw::resolve_gpu("./" + path).sm_count == 132);
+    CHECK_THROWS_WITH_AS(hw::resolve_gpu("h1000"), doctest::Contains("h100"), InputError);
+    CHECK_THROWS_WITH_AS(hw::resolve_gpu("missing/file.yaml"), doctest::Contains("missing/file.yaml"), InputError);
+}
+
+TEST_CASE("field errors name the file, the line and the key") {
+    const std::string base = h100_text();
+    // sm_count is on its own line; the message must point at it.
+    const std::string zero_sms = with_line(base, "sm_count", "sm_count: 0");
+    const std::string msg = error_of(zero_sms);
+    CHECK(msg.find("bad.yaml:") == 0);
+    CHECK(msg.find("'sm_count'") != std::string::npos);
+    CHECK(msg.find("[1, 100000]") != std::string::npos);
+
+    CHECK(error_of(with_line(base, "max_threads_per_sm", "max_threads_per_sm: lots"))
+              .find("'limits.max_threads_per_sm'") != std::string::npos);
+    CHECK(error_of(with_line(base, "clock_mhz", "clock_mhz: -5")).find("'execution.clock_mhz'") !=
+          std::string::npos);
+    CHECK(error_of(with_line(base, "register_granularity", "register_granularity: thread"))
+              .find("expected one of warp, block") != std::string::npos);
+    CHECK(error_of(with_line(base, "compute_capability", "compute_capability: \"nine\""))
+              .find("MAJOR.MINOR") != std::string::npos);
+    CHECK(error_of(with_line(base, "warp_size", "warp_size: 32\n  warp_sise: 32")).find("unknown key 'limits.warp_sise'") !=
+          std::string::npos);
+    CHECK(error_of(with_line(base, "sm_count", "sm_count: 1e99")).find("'sm_count'") != std::string::npos);
+    CHECK(error_of(with_line(base, "registers_per_sm", "registers_per_sm: [1, 2]")).find("single value") !=
+          std::string::npos);
+}
+
+TEST_CASE("missing keys, cross-field inconsistencies and broken documents are rejected") {
+    const std::string base = h100_text();
+    CHECK(error_of(with_line(base, "max_blocks_per_sm", "")).find("'limits.max_blocks_per_sm': required key") !=
+          std::string::npos);
+    // 64 warps x 32 = 2048 threads: 4096 threads per SM is inconsistent.
+    CHECK(error_of(with_line(base, "max_threads_per_sm", "max_threads_per_sm: 4096")).find("max_warps_per_sm") !=
+          std::string::npos);
+    CHECK(error_of(with_line(base, "shared_memory_per_block_optin", "shared_memory_per_block_optin: 1000"))
+              .find("shared_memory_per_block") != std::string::npos);
+    CHECK(error_of(with_line(base, "shared_memory_configs_kib", "shared_memory_configs_kib: [0, 8, 4, 228]"))
+              .find("ascending") != std::string::npos);
+    CHECK(error_of(with_line(base, "sms_per_tpc", "sms_per_tpc: 2\n  sm_order: [0, 1, 1]")).find("exactly once") !=
+          std::string::npos);
+    CHECK(error_of("").find("empty YAML") != std::string::npos);
+    CHECK(error_of("- a\n- b\n").find("mapping") != std::string::npos);
+    CHECK(error_of("name: [unclosed\n").find("YAML syntax error") != std::string::npos);
+    CHECK(error_of(std::string("name: x\0\x01\x02", 10)).find("NUL") != std::string::npos);
+}
