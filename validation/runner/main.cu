@@ -1,0 +1,54 @@
+// gpusched-runner entry point: dispatches to experiment subcommands (occupancy, ...).
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "runner_common.h"
+#include "subcommands.h"
+
+namespace {
+
+const runner::Subcommand kSubcommands[] = {
+    {"occupancy", "blocks/SM from the occupancy API over kernels x block sizes x smem x carveout",
+     &runner::occupancy_main},
+};
+
+void print_help(std::FILE* out) {
+  std::fprintf(out,
+               "Usage: %s <subcommand> [options]\n"
+               "       %s --help | --version\n"
+               "\n"
+               "Runs validation experiments on a real CUDA GPU and writes CSV files whose\n"
+               "'# key=value' header lines describe the device and build.\n"
+               "\n"
+               "Subcommands:\n",
+               runner::kToolName, runner::kToolName);
+  for (const auto& sc : kSubcommands) std::fprintf(out, "  %-12s %s\n", sc.name, sc.summary);
+  std::fprintf(out,
+               "\nRun '%s <subcommand> --help' for the options of a subcommand.\n"
+               "Exit status: 0 success, 1 CUDA or I/O failure, 2 usage error.\n",
+               runner::kToolName);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    print_help(stderr);
+    return runner::kExitUsage;
+  }
+  const std::string first = argv[1];
+  if (first == "--help" || first == "-h" || first == "help") {
+    print_help(stdout);
+    return runner::kExitOk;
+  }
+  if (first == "--version") {
+    std::printf("%s %s\n", runner::kToolName, runner::kToolVersion);
+    return runner::kExitOk;
+  }
+  if (!first.empty() && first[0] == '-') runner::usage_error(nullptr, "unknown option '" + first + "'");
+  for (const auto& sc : kSubcommands) {
+    if (first == sc.name) return sc.main(argc - 1, argv + 1);
+  }
+  runner::usage_error(nullptr, "unknown subcommand '" + first + "'");
+}

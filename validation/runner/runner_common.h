@@ -1,0 +1,66 @@
+// Shared helpers for gpusched-runner: CUDA error checking, "# key=value" metadata lines, CLI parsing.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <ostream>
+#include <sstream>
+#include <string>
+
+namespace runner {
+
+constexpr const char* kToolName = "gpusched-runner";
+constexpr const char* kToolVersion = "0.1.0";
+
+// Exit codes shared by every subcommand.
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;  // CUDA error, I/O error, bad device
+constexpr int kExitUsage = 2;    // unknown subcommand/flag, missing or malformed argument
+
+// Prints "<file>:<line>: CUDA error <name> (<string>) in <expr>" and exits with kExitFailure.
+[[noreturn]] void cuda_fail(cudaError_t err, const char* expr, const char* file, int line);
+
+// Prints "gpusched-runner: error: <msg>" to stderr and exits with kExitFailure.
+[[noreturn]] void fatal(const std::string& msg);
+
+// Prints "gpusched-runner[ <sub>]: <msg>" plus a --help hint to stderr and exits with kExitUsage.
+[[noreturn]] void usage_error(const char* subcommand, const std::string& msg);
+
+inline void cuda_check(cudaError_t err, const char* expr, const char* file, int line) {
+  if (err != cudaSuccess) cuda_fail(err, expr, file, line);
+}
+
+// Parses a whole string as a base-10 int; false on junk, empty input or overflow.
+bool parse_int(const std::string& text, int* out);
+
+// Writes metadata lines "# key=value". Keys must not contain '=', spaces or newlines;
+// newlines in values are replaced by spaces so every entry stays on one line.
+class MetaWriter {
+ public:
+  explicit MetaWriter(std::ostream& os) : os_(os) {}
+
+  template <typename T>
+  void put(const std::string& key, const T& value) {
+    std::ostringstream ss;
+    ss << value;
+    put_str(key, ss.str());
+  }
+  void put_str(const std::string& key, std::string value);
+
+ private:
+  std::ostream& os_;
+};
+
+// Writes tool, build and device metadata shared by all experiments (device name, sm_count, cc,
+// driver/runtime versions, every cudaDeviceProp/attribute field relevant to occupancy).
+void write_device_metadata(MetaWriter& meta, int device, const cudaDeviceProp& prop);
+
+// Selects `device` (validated against cudaGetDeviceCount) and returns its properties.
+cudaDeviceProp select_device(int device);
+
+}  // namespace runner
+
+// Checks a CUDA runtime call; on failure prints the call, location and error, then exits 1.
+#define RUNNER_CUDA_CHECK(expr) ::runner::cuda_check((expr), #expr, __FILE__, __LINE__)

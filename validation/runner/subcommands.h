@@ -1,0 +1,21 @@
+// Registry of gpusched-runner subcommands: each experiment file defines one entry point here.
+#pragma once
+
+namespace runner {
+
+// A subcommand receives argv with argv[0] set to its own name and returns the process exit code.
+using SubcommandMain = int (*)(int argc, char** argv);
+
+struct Subcommand {
+  const char* name;
+  const char* summary;  // one line, shown by `gpusched-runner --help`
+  SubcommandMain main;
+};
+
+// occupancy_experiment.cu: cudaOccupancyMaxActiveBlocksPerMultiprocessor sweep -> CSV.
+int occupancy_main(int argc, char** argv);
+
+// To add an experiment: implement `int <name>_main(int, char**)` in <name>_experiment.cu,
+// declare it above, add a row to kSubcommands in main.cu and the file to CMakeLists.txt.
+
+}  // namespace runner

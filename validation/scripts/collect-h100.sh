@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds the CUDA runner on a GPU machine and regenerates validation/data/<device>/ measurements.
+#   validation/scripts/collect-h100.sh [OUT_DIR]   (default: validation/data/h100)
+# Needs only the CUDA toolkit, CMake and Ninja. Prints a summary; files land in OUT_DIR.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out_dir=${1:-validation/data/h100}
+mkdir -p "$out_dir"
+cmake -S validation/runner -B build-runner -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build-runner
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv || true
+./build-runner/gpusched-runner occupancy --out "$out_dir/occupancy.csv"
