@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
-#include <regex>
+#include <algorithm>
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/input_error.h"
@@ -13,11 +13,21 @@ using namespace gpusched;
 namespace {
 std::string h100_text() { return std::string(*hw::preset_yaml("h100")); }
 
-/// Replaces the first line that starts (after indentation) with `key:` by `replacement`.
+/// Replaces the first line whose text after indentation starts with `key:` by `replacement`
+/// (keeping the indentation).
 std::string with_line(std::string text, const std::string& key, const std::string& replacement) {
-    const std::regex line("(^|\n)( *)" + key + ":[^\n]*");
-    REQUIRE(std::regex_search(text, line));
-    return std::regex_replace(text, line, "$1$2" + replacement, std::regex_constants::format_first_only);
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        const std::size_t indent = text.find_first_not_of(' ', start);
+        if (indent < end && text.compare(indent, key.size() + 1, key + ":") == 0) {
+            text.replace(indent, end - indent, replacement);
+            return text;
+        }
+        start = end + 1;
+    }
+    FAIL("no line for key " << key);
+    return text;
 }
 
 std::string error_of(const std::string& text) {

@@ -1,0 +1,54 @@
+// SimObserver: what the engine reports while it runs; every output (summary, CSV, trace) is one.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpusched/hw/gpu_spec.h"
+#include "gpusched/hw/occupancy.h"
+#include "gpusched/hw/time.h"
+#include "gpusched/workloads/application.h"
+
+namespace gpusched::sim {
+
+/// Static facts about a run, given to observers before the first event.
+struct RunInfo {
+    const hw::GpuSpec* gpu = nullptr;
+    const workloads::Application* app = nullptr;
+    std::string policy;                          ///< dispatch policy name
+    std::string execution;                       ///< execution model name
+    std::vector<hw::OccupancyResult> occupancy;  ///< per launch, same order as app->launches
+};
+
+/// One block's life. `slot` is the resident-block slot it occupied on its SM (0-based,
+/// the lowest free one at dispatch), so blocks sharing a slot never overlap in time.
+struct BlockRecord {
+    std::size_t launch = 0;       ///< index into Application::launches
+    std::uint64_t block = 0;      ///< linear block index within the launch
+    int sm = 0;
+    int slot = 0;
+    Time dispatch = 0;            ///< the dispatcher chose the SM and reserved resources
+    Time start = 0;               ///< the block began executing (dispatch + dispatch latency)
+    Time end = 0;                 ///< its last warp finished and resources were released
+};
+
+/// Engine callbacks, in simulated-time order. Default implementations do nothing.
+/// Observers must not keep per-block state unless they are asked to write per-block output.
+class SimObserver {
+public:
+    virtual ~SimObserver() = default;
+    virtual void on_begin(const RunInfo& info) { (void)info; }
+    /// The launch reached the head of its stream and entered the execution-engine queue.
+    virtual void on_kernel_ready(std::size_t launch, Time when) { (void)launch, (void)when; }
+    virtual void on_block_dispatched(const BlockRecord& block) { (void)block; }
+    /// Called when the block ends; every field is final.
+    virtual void on_block_completed(const BlockRecord& block) { (void)block; }
+    /// All blocks of the launch have completed; `first_start` is its first block's start.
+    virtual void on_kernel_completed(std::size_t launch, Time first_start, Time end) {
+        (void)launch, (void)first_start, (void)end;
+    }
+    virtual void on_end(Time makespan) { (void)makespan; }
+};
+
+}  // namespace gpusched::sim

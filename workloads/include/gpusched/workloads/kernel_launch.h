@@ -1,0 +1,66 @@
+// KernelLaunch and BlockWork: one kernel launch's shape and its lazily generated per-block work.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "gpusched/hw/occupancy.h"
+#include "gpusched/hw/time.h"
+
+namespace gpusched::workloads {
+
+/// Grid or block dimensions.
+struct Dim3 {
+    std::uint32_t x = 1, y = 1, z = 1;
+    [[nodiscard]] std::uint64_t count() const { return std::uint64_t{x} * y * z; }
+    bool operator==(const Dim3&) const = default;
+};
+
+/// The work of each block of one launch, generated on demand by block index (never
+/// materialised per block, so a billion-block launch costs no memory). Implementations
+/// are immutable and deterministic: the same block index always gives the same answer.
+class BlockWork {
+public:
+    virtual ~BlockWork() = default;
+    /// `fixed` execution model: how long block `block` runs once started, in picoseconds.
+    [[nodiscard]] virtual Time duration(std::uint64_t block) const = 0;
+    /// Warps of `block` that do work; partial blocks at matrix edges have fewer (the
+    /// others retire at once). Default: every warp of the block.
+    [[nodiscard]] virtual int active_warps(std::uint64_t block, int warps_per_block) const {
+        (void)block;
+        return warps_per_block;
+    }
+    /// One line for summaries, e.g. "uniform 10us..50us (seed 7)".
+    [[nodiscard]] virtual std::string describe() const = 0;
+};
+
+/// One kernel launch: shape, resources, stream, and work.
+struct KernelLaunch {
+    std::string name;               ///< e.g. "synthetic", "apsp-minplus"
+    Dim3 grid;
+    Dim3 block;                     ///< threads per block = block.count()
+    int registers_per_thread = 0;
+    std::int64_t static_shared_bytes = 0;
+    std::int64_t dynamic_shared_bytes = 0;
+    int barriers_per_block = 1;
+    hw::Carveout carveout{};
+    int stream = 0;                 ///< stream id (see StreamConfig)
+    std::shared_ptr<const BlockWork> work;
+
+    [[nodiscard]] std::uint64_t blocks() const { return grid.count(); }
+    [[nodiscard]] int threads_per_block() const { return static_cast<int>(block.count()); }
+    /// The occupancy request for this launch's blocks.
+    [[nodiscard]] hw::OccupancyRequest occupancy_request() const {
+        hw::OccupancyRequest r;
+        r.threads_per_block = threads_per_block();
+        r.registers_per_thread = registers_per_thread;
+        r.static_shared_bytes = static_shared_bytes;
+        r.dynamic_shared_bytes = dynamic_shared_bytes;
+        r.barriers_per_block = barriers_per_block;
+        r.carveout = carveout;
+        return r;
+    }
+};
+
+}  // namespace gpusched::workloads
