@@ -1,0 +1,48 @@
+// most-room: blocks in index order, each to the SM that can take the most more blocks (ties by SM order).
+#include "policies.h"
+#include "rank_set.h"
+
+namespace gpusched::scheduler {
+
+namespace {
+
+class MostRoomDispatcher final : public sim::KernelDispatcher {
+public:
+    explicit MostRoomDispatcher(const sim::LaunchContext& c)
+        : sms_(c.sms_in_order),
+          position_(positions_of(c.sms_in_order, c.gpu->sm_count)),
+          ranking_(static_cast<int>(c.sms_in_order.size()), c.gpu->max_blocks_per_sm),
+          blocks_(c.launch->blocks()) {}
+
+    std::optional<sim::Placement> next(const sim::SmView&) override {
+        const auto pos = ranking_.best();
+        if (!pos) return std::nullopt;
+        return sim::Placement{next_block_++, sms_[static_cast<std::size_t>(*pos)]};
+    }
+    void sm_changed(int sm, const sim::SmView& sms) override {
+        ranking_.set(position_[static_cast<std::size_t>(sm)], sms.room(sm));
+    }
+    [[nodiscard]] bool finished() const override { return next_block_ == blocks_; }
+
+private:
+    std::vector<int> sms_;
+    std::vector<int> position_;
+    RoomRanking ranking_;
+    std::uint64_t blocks_;
+    std::uint64_t next_block_ = 0;
+};
+
+class MostRoom final : public sim::DispatchPolicy {
+public:
+    [[nodiscard]] std::string name() const override { return "most-room"; }
+    [[nodiscard]] bool work_conserving() const override { return true; }
+    [[nodiscard]] std::unique_ptr<sim::KernelDispatcher> start(const sim::LaunchContext& c) const override {
+        return std::make_unique<MostRoomDispatcher>(c);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<sim::DispatchPolicy> make_most_room() { return std::make_unique<MostRoom>(); }
+
+}  // namespace gpusched::scheduler

@@ -1,0 +1,79 @@
+// RankSet and RoomRanking: small bitset structures that find SMs by tie-break rank in O(SMs/64).
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace gpusched::scheduler {
+
+/// A set of positions 0..n-1 (positions are ranks in the GPU's SM order).
+class RankSet {
+public:
+    explicit RankSet(int n = 0) : n_(n), words_(static_cast<std::size_t>((n + 63) / 64), 0) {}
+    void insert(int pos) { words_[static_cast<std::size_t>(pos) >> 6] |= bit(pos); }
+    void erase(int pos) { words_[static_cast<std::size_t>(pos) >> 6] &= ~bit(pos); }
+    [[nodiscard]] bool contains(int pos) const { return (words_[static_cast<std::size_t>(pos) >> 6] & bit(pos)) != 0; }
+    /// Lowest position >= from, wrapping around to 0; nullopt if empty.
+    [[nodiscard]] std::optional<int> next_from(int from) const {
+        if (n_ == 0) return std::nullopt;
+        if (auto p = first_at_or_after(from)) return p;
+        return first_at_or_after(0);
+    }
+    [[nodiscard]] std::optional<int> first() const { return first_at_or_after(0); }
+
+private:
+    static std::uint64_t bit(int pos) { return std::uint64_t{1} << (pos & 63); }
+    [[nodiscard]] std::optional<int> first_at_or_after(int from) const {
+        if (from >= n_) return std::nullopt;
+        std::size_t w = static_cast<std::size_t>(from) >> 6;
+        std::uint64_t word = words_[w] & (~std::uint64_t{0} << (from & 63));
+        while (true) {
+            if (word != 0) return static_cast<int>(w * 64 + static_cast<std::size_t>(std::countr_zero(word)));
+            if (++w >= words_.size()) return std::nullopt;
+            word = words_[w];
+        }
+    }
+    int n_;
+    std::vector<std::uint64_t> words_;
+};
+
+/// Positions grouped by their room (how many more units fit); finds the position with the
+/// most room, ties broken by the lowest position. Updates are O(1), queries O(levels + n/64).
+class RoomRanking {
+public:
+    RoomRanking(int positions, int max_room)
+        : room_(static_cast<std::size_t>(positions), 0), levels_(static_cast<std::size_t>(max_room) + 1, RankSet(positions)) {}
+    void set(int pos, int room) {
+        if (room > static_cast<int>(levels_.size()) - 1) room = static_cast<int>(levels_.size()) - 1;
+        int& current = room_[static_cast<std::size_t>(pos)];
+        if (current == room) return;
+        if (current > 0) levels_[static_cast<std::size_t>(current)].erase(pos);
+        current = room;
+        if (room > 0) {
+            levels_[static_cast<std::size_t>(room)].insert(pos);
+            if (room > top_) top_ = room;
+        }
+    }
+    /// The position with the most room (>= 1), lowest position among equals.
+    [[nodiscard]] std::optional<int> best() {
+        for (; top_ > 0; --top_)
+            if (auto p = levels_[static_cast<std::size_t>(top_)].first()) return p;
+        return std::nullopt;
+    }
+
+private:
+    std::vector<int> room_;
+    std::vector<RankSet> levels_;
+    int top_ = 0;
+};
+
+/// Maps SM ids to their position in a launch's SM order (-1 = not allowed).
+inline std::vector<int> positions_of(const std::vector<int>& sms_in_order, int sm_count) {
+    std::vector<int> pos(static_cast<std::size_t>(sm_count), -1);
+    for (std::size_t i = 0; i < sms_in_order.size(); ++i) pos[static_cast<std::size_t>(sms_in_order[i])] = static_cast<int>(i);
+    return pos;
+}
+
+}  // namespace gpusched::scheduler

@@ -1,0 +1,97 @@
+// Engine: the discrete-event simulation of one application on one GPU under one dispatch policy.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "gpusched/hw/gpu_spec.h"
+#include "gpusched/sim/dispatch_policy.h"
+#include "gpusched/sim/event_queue.h"
+#include "gpusched/sim/observer.h"
+#include "gpusched/sim/sm_pool.h"
+#include "gpusched/workloads/application.h"
+
+namespace gpusched::sim {
+
+struct SimResult {
+    Time makespan = 0;           ///< time the last block completed
+    std::uint64_t units = 0;     ///< blocks (or warps, for warp-level policies) run
+};
+
+/// Runs an application to completion.
+///
+/// Life of a launch:
+///
+///     queued on its stream --(reaches the head + kernel_launch_ns)--> ready (in the
+///     execution-engine queue) --(dispatcher hands out every block)--> fully dispatched
+///     --(last block ends)--> complete, and the next launch of the stream is queued.
+///
+/// Life of a block: pending --(policy picks an SM with room; resources reserved)-->
+/// dispatched --(+ block_dispatch_latency_ns)--> running --(+ its duration, `fixed`
+/// execution model)--> complete (resources released).
+///
+/// Front-end rules: among ready launches, high-priority streams are offered every dispatch
+/// first. Within a priority level the *leftover* rule holds: a launch dispatches only once
+/// every launch ahead of it is fully dispatched, unless their SM masks are disjoint (a
+/// spatial partition is its own queue). A dispatch pass runs once per simulated instant,
+/// after all completions and arrivals of that instant; with `block_dispatch_interval_ns`
+/// set, it dispatches at most one block per interval.
+///
+/// The engine formats nothing: observers receive events. Memory is O(SMs x slots +
+/// launches), independent of the number of blocks.
+class Engine final : private TimeTeller {
+public:
+    /// Checks every launch against the GPU (InputError naming the launch when one cannot
+    /// launch or a stream's SM mask is invalid).
+    Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy);
+    ~Engine() override;
+
+    void add_observer(SimObserver& observer) { observers_.push_back(&observer); }
+    /// Occupancy of each launch (valid after construction).
+    [[nodiscard]] const std::vector<hw::OccupancyResult>& occupancy() const { return occupancy_; }
+    SimResult run();
+
+private:
+    struct LaunchState;
+    struct Resident {
+        std::uint32_t launch = 0;
+        std::uint64_t block = 0;
+        Time dispatch = 0;
+        Time start = 0;
+    };
+    enum EventKind : std::uint32_t { block_end = 1, kernel_ready = 2, dispatch_pass = 3 };
+
+    [[nodiscard]] Time now() const override { return now_; }
+    void queue_head_of_stream(int stream);
+    void on_kernel_ready(std::size_t launch);
+    void on_block_end(int sm, int slot);
+    void run_dispatch_pass();
+    void request_dispatch(Time when);
+    void dispatch(LaunchState& launch, std::size_t index, const Placement& placement);
+    void notify_sm_changed(int sm);
+    [[nodiscard]] SmView view_of(const LaunchState& launch) const;
+
+    const hw::GpuSpec& gpu_;
+    const workloads::Application& app_;
+    const DispatchPolicy& policy_;
+    std::vector<SimObserver*> observers_;
+    std::vector<hw::OccupancyResult> occupancy_;
+    std::vector<std::unique_ptr<LaunchState>> launches_;
+    std::vector<std::size_t> active_;  ///< ready, not fully dispatched launches, in ready order
+    std::vector<std::pair<int, std::vector<std::size_t>>> streams_;  ///< stream id -> its launches (FIFO)
+    std::vector<std::size_t> stream_head_;
+    SmPool pool_;
+    std::vector<Resident> resident_;  ///< [sm * slots + slot]
+    int slots_per_sm_;
+    EventQueue queue_;
+    Time now_ = 0;
+    Time launch_overhead_ = 0;
+    Time dispatch_latency_ = 0;
+    Time dispatch_interval_ = 0;
+    Time dispatcher_free_at_ = 0;
+    bool dispatch_pending_ = false;
+    std::uint64_t units_done_ = 0;
+};
+
+}  // namespace gpusched::sim

@@ -1,0 +1,84 @@
+// SmPool: per-SM resource accounting for resident blocks (threads, warps, blocks, registers, shared memory, barriers).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gpusched/hw/gpu_spec.h"
+#include "gpusched/hw/occupancy.h"
+
+namespace gpusched::sim {
+
+/// What one resident block holds on its SM, derived once per launch from the occupancy rules.
+struct BlockFootprint {
+    int threads = 0;
+    int warps = 0;
+    int registers_per_warp = 0;      ///< warp-granular GPUs: registers of one warp after rounding
+    int registers_per_block = 0;     ///< block-granular GPUs (cc 1.x): the block's rounded total
+    std::int64_t shared_bytes = 0;   ///< per block, rounded, reservation included
+    std::int64_t shared_split = 0;   ///< shared memory per SM under this kernel's carveout
+    int barriers = 0;
+
+    /// The footprint of one block of a launch with request `req` and occupancy `occ`.
+    static BlockFootprint of(const hw::GpuSpec& spec, const hw::OccupancyRequest& req,
+                             const hw::OccupancyResult& occ);
+    /// One warp's share of this footprint (for warp-level fluid dispatch): one warp, its
+    /// registers, shared memory divided by the warp count (rounded up), no barriers.
+    [[nodiscard]] BlockFootprint single_warp() const;
+};
+
+/// Resource state of every SM.
+///
+/// Accounting follows the occupancy calculator so that, for blocks of one kernel, exactly
+/// `blocks_per_sm` fit on an empty SM: warps, threads and blocks are counted against the
+/// per-SM limits; registers of warp-granular GPUs live in `register_sub_partitions` equal
+/// parts and each warp of a block takes its registers from one part (the part with the most
+/// free registers); shared memory is counted against the split of the kernel being placed
+/// (an SM running kernels with different carveouts uses the placing kernel's split);
+/// barriers against `barriers_per_sm` where the spec has it.
+///
+/// `reserve` takes resources one kind at a time and rolls back what it took if a later
+/// kind is short, so a failed reservation leaves the SM exactly as it was.
+class SmPool {
+public:
+    explicit SmPool(const hw::GpuSpec& spec);
+
+    /// How many more blocks with footprint `f` fit on `sm` right now.
+    [[nodiscard]] int room(int sm, const BlockFootprint& f) const;
+    /// Reserves one block; returns its slot (0-based, the lowest free) or -1 if it does not fit.
+    int reserve(int sm, const BlockFootprint& f);
+    /// Releases the block in `slot` of `sm`.
+    void release(int sm, int slot);
+
+    [[nodiscard]] int sm_count() const { return sm_count_; }
+    [[nodiscard]] int resident_blocks(int sm) const { return state_[idx(sm)].blocks; }
+    [[nodiscard]] int resident_warps(int sm) const { return state_[idx(sm)].warps; }
+    /// True when every counter of `sm` is within the spec's limits (for invariant tests).
+    [[nodiscard]] bool within_limits(int sm) const;
+
+private:
+    struct SmState {
+        int threads = 0;
+        int warps = 0;
+        int blocks = 0;
+        int block_registers = 0;  ///< block-granular register use
+        std::int64_t shared = 0;
+        int barriers = 0;
+    };
+    [[nodiscard]] std::size_t idx(int sm) const { return static_cast<std::size_t>(sm); }
+    [[nodiscard]] int register_room(int sm, const BlockFootprint& f) const;
+    bool take_registers(int sm, int slot, const BlockFootprint& f);
+    void give_back_registers(int sm, int slot);
+    int take_slot(int sm, const BlockFootprint& f);
+
+    const hw::GpuSpec& spec_;
+    int sm_count_;
+    int slots_per_sm_;
+    int sub_partitions_;
+    std::vector<SmState> state_;
+    std::vector<int> free_sub_partition_registers_;     ///< [sm * sub_partitions + p]
+    std::vector<const BlockFootprint*> slot_footprint_;  ///< [sm * slots + slot], nullptr = free
+    std::vector<std::uint16_t> slot_warps_in_part_;     ///< [(sm * slots + slot) * sub_partitions + p]
+};
+
+}  // namespace gpusched::sim

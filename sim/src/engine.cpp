@@ -1,0 +1,230 @@
+// The event loop: streams and the execution-engine queue, dispatch passes, block completions.
+#include "gpusched/sim/engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "gpusched/hw/input_error.h"
+
+namespace gpusched::sim {
+
+struct Engine::LaunchState {
+    const workloads::KernelLaunch* launch = nullptr;
+    BlockFootprint block_footprint;
+    BlockFootprint unit_footprint;  ///< what one dispatched unit holds (a block, or a warp)
+    std::vector<bool> allowed;      ///< SM mask
+    std::vector<int> sms_in_order;
+    workloads::StreamPriority priority = workloads::StreamPriority::normal;
+    std::unique_ptr<KernelDispatcher> dispatcher;
+    std::uint64_t dispatched = 0;
+    std::uint64_t completed = 0;
+    Time first_start = 0;
+    bool started = false;
+};
+
+namespace {
+
+Time overhead_ps(const std::optional<double>& ns) {
+    return ns ? static_cast<Time>(std::llround(*ns * 1000.0)) : 0;
+}
+
+std::string launch_label(std::size_t index, const workloads::KernelLaunch& launch) {
+    return "launch " + std::to_string(index) + " (" + launch.name + ")";
+}
+
+}  // namespace
+
+Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy)
+    : gpu_(gpu),
+      app_(app),
+      policy_(policy),
+      pool_(gpu),
+      resident_(static_cast<std::size_t>(gpu.sm_count) * gpu.max_blocks_per_sm),
+      slots_per_sm_(gpu.max_blocks_per_sm),
+      launch_overhead_(overhead_ps(gpu.kernel_launch_ns)),
+      dispatch_latency_(overhead_ps(gpu.block_dispatch_latency_ns)),
+      dispatch_interval_(overhead_ps(gpu.block_dispatch_interval_ns)) {
+    if (app.launches.empty()) throw InputError("the workload has no kernel launches");
+    const std::vector<int> order = gpu.dispatch_order();
+    for (std::size_t i = 0; i < app.launches.size(); ++i) {
+        const workloads::KernelLaunch& launch = app.launches[i];
+        if (!launch.work) throw InputError(launch_label(i, launch) + " has no work model");
+        hw::OccupancyResult occ;
+        try {
+            occ = hw::compute_occupancy(gpu, launch.occupancy_request());
+        } catch (const InputError& e) {
+            throw InputError(launch_label(i, launch) + ": " + e.what());
+        }
+        occupancy_.push_back(occ);
+        auto state = std::make_unique<LaunchState>();
+        state->launch = &launch;
+        state->block_footprint = BlockFootprint::of(gpu, launch.occupancy_request(), occ);
+        const workloads::StreamConfig stream = app.stream(launch.stream);
+        state->priority = stream.priority;
+        state->allowed.assign(static_cast<std::size_t>(gpu.sm_count), stream.sm_mask.empty());
+        for (int sm : stream.sm_mask) {
+            if (sm < 0 || sm >= gpu.sm_count)
+                throw InputError("stream " + std::to_string(stream.id) + ": SM " + std::to_string(sm) +
+                                 " in its SM mask does not exist on " + gpu.name + " (SMs 0.." +
+                                 std::to_string(gpu.sm_count - 1) + ")");
+            state->allowed[static_cast<std::size_t>(sm)] = true;
+        }
+        for (int sm : order)
+            if (state->allowed[static_cast<std::size_t>(sm)]) state->sms_in_order.push_back(sm);
+        launches_.push_back(std::move(state));
+        auto it = std::find_if(streams_.begin(), streams_.end(), [&](const auto& s) { return s.first == launch.stream; });
+        if (it == streams_.end()) {
+            streams_.push_back({launch.stream, {}});
+            it = streams_.end() - 1;
+        }
+        it->second.push_back(i);
+    }
+    stream_head_.assign(streams_.size(), 0);
+}
+
+Engine::~Engine() = default;
+
+SmView Engine::view_of(const LaunchState& launch) const {
+    return SmView(pool_, launch.unit_footprint, launch.allowed);
+}
+
+void Engine::queue_head_of_stream(int stream_index) {
+    const auto s = static_cast<std::size_t>(stream_index);
+    if (stream_head_[s] >= streams_[s].second.size()) return;
+    const std::size_t launch = streams_[s].second[stream_head_[s]];
+    queue_.push(now_ + launch_overhead_, Phase::arrival, kernel_ready, 0, launch);
+}
+
+void Engine::on_kernel_ready(std::size_t index) {
+    LaunchState& launch = *launches_[index];
+    LaunchContext context;
+    context.gpu = &gpu_;
+    context.launch = launch.launch;
+    context.occupancy = &occupancy_[index];
+    context.sms_in_order = launch.sms_in_order;
+    launch.dispatcher = policy_.start(context);
+    launch.unit_footprint =
+        launch.dispatcher->warp_level() ? launch.block_footprint.single_warp() : launch.block_footprint;
+    const SmView view = view_of(launch);
+    for (int sm : launch.sms_in_order) launch.dispatcher->sm_changed(sm, view);
+    active_.push_back(index);
+    for (auto* o : observers_) o->on_kernel_ready(index, now_);
+    request_dispatch(now_);
+}
+
+void Engine::request_dispatch(Time when) {
+    if (dispatch_pending_) return;
+    dispatch_pending_ = true;
+    queue_.push(std::max(when, dispatcher_free_at_), Phase::dispatch, dispatch_pass, 0, 0);
+}
+
+void Engine::notify_sm_changed(int sm) {
+    for (std::size_t index : active_) {
+        LaunchState& launch = *launches_[index];
+        if (launch.allowed[static_cast<std::size_t>(sm)]) launch.dispatcher->sm_changed(sm, view_of(launch));
+    }
+}
+
+void Engine::dispatch(LaunchState& launch, std::size_t index, const Placement& placement) {
+    const int slot = pool_.reserve(placement.sm, launch.unit_footprint);
+    if (slot < 0)
+        throw std::logic_error("policy " + policy_.name() + " placed a block on SM " + std::to_string(placement.sm) +
+                               " without room");
+    const Time start = now_ + dispatch_latency_;
+    const Time end = start + launch.launch->work->duration(placement.block);
+    Resident& r = resident_[static_cast<std::size_t>(placement.sm) * slots_per_sm_ + slot];
+    r = {static_cast<std::uint32_t>(index), placement.block, now_, start};
+    ++launch.dispatched;
+    if (!launch.started) {
+        launch.started = true;
+        launch.first_start = start;
+    }
+    if (!observers_.empty()) {
+        const BlockRecord record{index, placement.block, placement.sm, slot, now_, start, end};
+        for (auto* o : observers_) o->on_block_dispatched(record);
+    }
+    queue_.push(end, Phase::completion, block_end, static_cast<std::uint32_t>(placement.sm),
+                static_cast<std::uint64_t>(slot));
+    notify_sm_changed(placement.sm);
+}
+
+void Engine::run_dispatch_pass() {
+    dispatch_pending_ = false;
+    // SMs claimed by launches still waiting ahead in the same priority level (leftover rule).
+    std::vector<bool> claimed(static_cast<std::size_t>(gpu_.sm_count));
+    for (auto level : {workloads::StreamPriority::high, workloads::StreamPriority::normal}) {
+        std::fill(claimed.begin(), claimed.end(), false);
+        for (std::size_t index : active_) {
+            LaunchState& launch = *launches_[index];
+            if (launch.priority != level) continue;
+            bool blocked = false;
+            for (int sm : launch.sms_in_order) blocked = blocked || claimed[static_cast<std::size_t>(sm)];
+            while (!blocked && !launch.dispatcher->finished()) {
+                if (dispatch_interval_ > 0 && now_ < dispatcher_free_at_) {
+                    request_dispatch(dispatcher_free_at_);
+                    return;
+                }
+                const auto placement = launch.dispatcher->next(view_of(launch));
+                if (!placement) break;
+                dispatch(launch, index, *placement);
+                if (dispatch_interval_ > 0) dispatcher_free_at_ = now_ + dispatch_interval_;
+            }
+            if (!launch.dispatcher->finished())
+                for (int sm : launch.sms_in_order) claimed[static_cast<std::size_t>(sm)] = true;
+        }
+    }
+    std::erase_if(active_, [&](std::size_t index) { return launches_[index]->dispatcher->finished(); });
+}
+
+void Engine::on_block_end(int sm, int slot) {
+    const Resident r = resident_[static_cast<std::size_t>(sm) * slots_per_sm_ + slot];
+    pool_.release(sm, slot);
+    LaunchState& launch = *launches_[r.launch];
+    ++units_done_;
+    if (!observers_.empty()) {
+        const BlockRecord record{r.launch, r.block, sm, slot, r.dispatch, r.start, now_};
+        for (auto* o : observers_) o->on_block_completed(record);
+    }
+    if (++launch.completed == launch.dispatched && launch.dispatcher->finished()) {
+        for (auto* o : observers_) o->on_kernel_completed(r.launch, launch.first_start, now_);
+        const auto stream = std::find_if(streams_.begin(), streams_.end(),
+                                         [&](const auto& s) { return s.first == launch.launch->stream; });
+        const auto s = static_cast<std::size_t>(stream - streams_.begin());
+        ++stream_head_[s];
+        queue_head_of_stream(static_cast<int>(s));
+    }
+    notify_sm_changed(sm);
+    if (!active_.empty()) request_dispatch(now_);
+}
+
+SimResult Engine::run() {
+    RunInfo info;
+    info.gpu = &gpu_;
+    info.app = &app_;
+    info.policy = policy_.name();
+    info.execution = "fixed";
+    info.occupancy = occupancy_;
+    for (auto* o : observers_) o->on_begin(info);
+    for (std::size_t s = 0; s < streams_.size(); ++s) queue_head_of_stream(static_cast<int>(s));
+    while (!queue_.empty()) {
+        const Event e = queue_.pop();
+        now_ = e.time;
+        switch (e.kind) {
+            case block_end: on_block_end(static_cast<int>(e.a), static_cast<int>(e.b)); break;
+            case kernel_ready: on_kernel_ready(static_cast<std::size_t>(e.b)); break;
+            case dispatch_pass: run_dispatch_pass(); break;
+            default: throw std::logic_error("unknown event kind");
+        }
+    }
+    for (std::size_t i = 0; i < launches_.size(); ++i) {
+        const LaunchState& launch = *launches_[i];
+        if (!launch.dispatcher || !launch.dispatcher->finished() || launch.completed != launch.dispatched)
+            throw InputError(launch_label(i, *launch.launch) + " could never be placed: no SM allowed by its "
+                             "stream's mask can hold one of its blocks");
+    }
+    for (auto* o : observers_) o->on_end(now_);
+    return {now_, units_done_};
+}
+
+}  // namespace gpusched::sim

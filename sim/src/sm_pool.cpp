@@ -1,0 +1,171 @@
+// Per-SM resource accounting with reserve/rollback, following the occupancy rules.
+#include "gpusched/sim/sm_pool.h"
+
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+
+namespace gpusched::sim {
+
+BlockFootprint BlockFootprint::of(const hw::GpuSpec& spec, const hw::OccupancyRequest& req,
+                                  const hw::OccupancyResult& occ) {
+    BlockFootprint f;
+    f.threads = req.threads_per_block;
+    f.warps = occ.warps_per_block;
+    if (spec.register_granularity == hw::RegisterGranularity::warp)
+        f.registers_per_warp = occ.registers_per_warp;
+    else
+        f.registers_per_block = occ.registers_per_block;
+    f.shared_bytes = occ.shared_bytes_per_block;
+    f.shared_split = occ.shared_bytes_per_sm;
+    f.barriers = spec.barriers_per_sm ? req.barriers_per_block : 0;
+    return f;
+}
+
+BlockFootprint BlockFootprint::single_warp() const {
+    BlockFootprint w = *this;
+    w.threads = std::min(threads, (threads + warps - 1) / warps);
+    w.warps = 1;
+    w.registers_per_block = (registers_per_block + warps - 1) / warps;
+    w.shared_bytes = (shared_bytes + warps - 1) / warps;
+    w.barriers = 0;
+    return w;
+}
+
+SmPool::SmPool(const hw::GpuSpec& spec)
+    : spec_(spec),
+      sm_count_(spec.sm_count),
+      slots_per_sm_(spec.max_blocks_per_sm),
+      sub_partitions_(spec.register_sub_partitions),
+      state_(static_cast<std::size_t>(spec.sm_count)),
+      free_sub_partition_registers_(static_cast<std::size_t>(spec.sm_count) * spec.register_sub_partitions,
+                                    spec.registers_per_sm / spec.register_sub_partitions),
+      slot_footprint_(static_cast<std::size_t>(spec.sm_count) * spec.max_blocks_per_sm, nullptr),
+      slot_warps_in_part_(static_cast<std::size_t>(spec.sm_count) * spec.max_blocks_per_sm *
+                              spec.register_sub_partitions,
+                          0) {}
+
+int SmPool::register_room(int sm, const BlockFootprint& f) const {
+    if (f.registers_per_block > 0) {
+        const int free = spec_.registers_per_sm - state_[idx(sm)].block_registers;
+        return free / f.registers_per_block;
+    }
+    if (f.registers_per_warp == 0) return INT_MAX;
+    const int* free = &free_sub_partition_registers_[idx(sm) * sub_partitions_];
+    int warp_capacity = 0;
+    for (int p = 0; p < sub_partitions_; ++p) warp_capacity += free[p] / f.registers_per_warp;
+    return warp_capacity / f.warps;
+}
+
+int SmPool::room(int sm, const BlockFootprint& f) const {
+    const SmState& s = state_[idx(sm)];
+    int r = std::min((spec_.max_warps_per_sm - s.warps) / f.warps, spec_.max_blocks_per_sm - s.blocks);
+    r = std::min(r, (spec_.max_threads_per_sm - s.threads) / f.threads);
+    if (f.shared_bytes > 0)
+        r = std::min<std::int64_t>(r, s.shared >= f.shared_split ? 0 : (f.shared_split - s.shared) / f.shared_bytes);
+    if (f.barriers > 0 && spec_.barriers_per_sm) r = std::min(r, (*spec_.barriers_per_sm - s.barriers) / f.barriers);
+    if (r <= 0) return 0;
+    return std::min(r, register_room(sm, f));
+}
+
+bool SmPool::take_registers(int sm, int slot, const BlockFootprint& f) {
+    if (f.registers_per_block > 0) {
+        SmState& s = state_[idx(sm)];
+        if (s.block_registers + f.registers_per_block > spec_.registers_per_sm) return false;
+        s.block_registers += f.registers_per_block;
+        return true;
+    }
+    if (f.registers_per_warp == 0) return true;
+    int* free = &free_sub_partition_registers_[idx(sm) * sub_partitions_];
+    std::uint16_t* placed = &slot_warps_in_part_[(idx(sm) * slots_per_sm_ + slot) * sub_partitions_];
+    for (int w = 0; w < f.warps; ++w) {
+        int best = 0;
+        for (int p = 1; p < sub_partitions_; ++p)
+            if (free[p] > free[best]) best = p;
+        if (free[best] < f.registers_per_warp) {
+            for (int p = 0; p < sub_partitions_; ++p) {  // roll back the warps placed so far
+                free[p] += placed[p] * f.registers_per_warp;
+                placed[p] = 0;
+            }
+            return false;
+        }
+        free[best] -= f.registers_per_warp;
+        ++placed[best];
+    }
+    return true;
+}
+
+void SmPool::give_back_registers(int sm, int slot) {
+    const BlockFootprint& f = *slot_footprint_[idx(sm) * slots_per_sm_ + slot];
+    if (f.registers_per_block > 0) {
+        state_[idx(sm)].block_registers -= f.registers_per_block;
+        return;
+    }
+    int* free = &free_sub_partition_registers_[idx(sm) * sub_partitions_];
+    std::uint16_t* placed = &slot_warps_in_part_[(idx(sm) * slots_per_sm_ + slot) * sub_partitions_];
+    for (int p = 0; p < sub_partitions_; ++p) {
+        free[p] += placed[p] * f.registers_per_warp;
+        placed[p] = 0;
+    }
+}
+
+int SmPool::take_slot(int sm, const BlockFootprint& f) {
+    const std::size_t base = idx(sm) * slots_per_sm_;
+    for (int slot = 0; slot < slots_per_sm_; ++slot) {
+        if (slot_footprint_[base + slot] == nullptr) {
+            slot_footprint_[base + slot] = &f;
+            return slot;
+        }
+    }
+    return -1;
+}
+
+int SmPool::reserve(int sm, const BlockFootprint& f) {
+    SmState& s = state_[idx(sm)];
+    // Counted resources first; each check leaves the state untouched when it fails.
+    if (s.blocks + 1 > spec_.max_blocks_per_sm || s.warps + f.warps > spec_.max_warps_per_sm ||
+        s.threads + f.threads > spec_.max_threads_per_sm)
+        return -1;
+    if (f.shared_bytes > 0 && s.shared + f.shared_bytes > f.shared_split) return -1;
+    if (f.barriers > 0 && spec_.barriers_per_sm && s.barriers + f.barriers > *spec_.barriers_per_sm) return -1;
+    const int slot = take_slot(sm, f);
+    if (slot < 0) return -1;
+    if (!take_registers(sm, slot, f)) {  // rolled back inside; free the slot too
+        slot_footprint_[idx(sm) * slots_per_sm_ + slot] = nullptr;
+        return -1;
+    }
+    ++s.blocks;
+    s.warps += f.warps;
+    s.threads += f.threads;
+    s.shared += f.shared_bytes;
+    s.barriers += f.barriers;
+    return slot;
+}
+
+void SmPool::release(int sm, int slot) {
+    const std::size_t at = idx(sm) * slots_per_sm_ + slot;
+    const BlockFootprint* f = slot_footprint_[at];
+    if (f == nullptr) throw std::logic_error("SmPool::release of a free slot");
+    give_back_registers(sm, slot);
+    SmState& s = state_[idx(sm)];
+    --s.blocks;
+    s.warps -= f->warps;
+    s.threads -= f->threads;
+    s.shared -= f->shared_bytes;
+    s.barriers -= f->barriers;
+    slot_footprint_[at] = nullptr;
+}
+
+bool SmPool::within_limits(int sm) const {
+    const SmState& s = state_[idx(sm)];
+    if (s.blocks < 0 || s.blocks > spec_.max_blocks_per_sm || s.warps > spec_.max_warps_per_sm ||
+        s.threads > spec_.max_threads_per_sm || s.block_registers > spec_.registers_per_sm ||
+        s.shared > spec_.shared_memory_per_sm)
+        return false;
+    if (spec_.barriers_per_sm && s.barriers > *spec_.barriers_per_sm) return false;
+    for (int p = 0; p < sub_partitions_; ++p)
+        if (free_sub_partition_registers_[idx(sm) * sub_partitions_ + p] < 0) return false;
+    return true;
+}
+
+}  // namespace gpusched::sim

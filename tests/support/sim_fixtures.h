@@ -1,0 +1,85 @@
+// Test fixtures for engine/policy tests: small GPUs, hand-made work, and recording observers.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/engine.h"
+#include "gpusched/workloads/application.h"
+
+namespace gpusched::test {
+
+/// The H100 preset shrunk to `sms` SMs (all limits unchanged, no overheads).
+inline hw::GpuSpec small_gpu(int sms) {
+    hw::GpuSpec g = hw::resolve_gpu("h100");
+    g.sm_count = sms;
+    g.sm_order.clear();
+    g.kernel_launch_ns.reset();
+    g.block_dispatch_latency_ns.reset();
+    g.block_dispatch_interval_ns.reset();
+    return g;
+}
+
+/// Work given by two functions of the block index.
+class LambdaWork final : public workloads::BlockWork {
+public:
+    LambdaWork(std::function<Time(std::uint64_t)> duration, std::function<int(std::uint64_t, int)> warps = {})
+        : duration_(std::move(duration)), warps_(std::move(warps)) {}
+    Time duration(std::uint64_t b) const override { return duration_(b); }
+    int active_warps(std::uint64_t b, int w) const override { return warps_ ? warps_(b, w) : w; }
+    std::string describe() const override { return "test work"; }
+
+private:
+    std::function<Time(std::uint64_t)> duration_;
+    std::function<int(std::uint64_t, int)> warps_;
+};
+
+inline workloads::KernelLaunch launch(std::uint64_t blocks, int threads, Time duration, int stream = 0) {
+    workloads::KernelLaunch k;
+    k.name = "k";
+    k.grid.x = static_cast<std::uint32_t>(blocks);
+    k.block.x = static_cast<std::uint32_t>(threads);
+    k.stream = stream;
+    k.work = std::make_shared<LambdaWork>([duration](std::uint64_t) { return duration; });
+    return k;
+}
+
+/// Records every block and each SM's block list in dispatch order.
+class Recorder final : public sim::SimObserver {
+public:
+    std::vector<sim::BlockRecord> blocks;  // in completion order
+    std::map<int, std::vector<std::uint64_t>> per_sm;  // dispatch order
+    std::vector<Time> ready;
+    Time makespan = 0;
+    void on_kernel_ready(std::size_t launch, Time when) override {
+        if (ready.size() <= launch) ready.resize(launch + 1);
+        ready[launch] = when;
+    }
+    void on_block_dispatched(const sim::BlockRecord& b) override { per_sm[b.sm].push_back(b.block); }
+    void on_block_completed(const sim::BlockRecord& b) override { blocks.push_back(b); }
+    void on_end(Time t) override { makespan = t; }
+};
+
+/// Runs `app` on `gpu` with `policy` and returns the recorder.
+inline Recorder run(const hw::GpuSpec& gpu, const workloads::Application& app, const std::string& policy,
+                    sim::SimObserver* extra = nullptr) {
+    auto p = scheduler::make_policy(policy);
+    sim::Engine engine(gpu, app, *p);
+    Recorder r;
+    engine.add_observer(r);
+    if (extra) engine.add_observer(*extra);
+    engine.run();
+    return r;
+}
+
+inline workloads::Application app_of(std::vector<workloads::KernelLaunch> launches) {
+    workloads::Application a;
+    a.launches = std::move(launches);
+    return a;
+}
+
+}  // namespace gpusched::test
