@@ -34,6 +34,7 @@ void add_gpu_commands(CLI::App& app) {
     auto* list = app.add_subcommand("list", "List built-in presets and registries");
     list->require_subcommand(1);
     list->add_subcommand("gpus", "Table of the built-in GPU presets")->callback(list_gpus);
+    add_registry_lists(*list);
 
     auto* show = app.add_subcommand("show", "Print one built-in item in full");
     show->require_subcommand(1);

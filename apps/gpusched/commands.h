@@ -9,5 +9,9 @@ namespace gpusched::cli {
 void add_gpu_commands(CLI::App& app);
 /// `gpusched occupancy ...`.
 void add_occupancy_command(CLI::App& app);
+/// `gpusched simulate ...`.
+void add_simulate_command(CLI::App& app);
+/// `gpusched list policies` and `gpusched list workloads` (added to the existing `list`).
+void add_registry_lists(CLI::App& list);
 
 }  // namespace gpusched::cli

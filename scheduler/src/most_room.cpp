@@ -15,6 +15,7 @@ public:
           blocks_(c.launch->blocks()) {}
 
     std::optional<sim::Placement> next(const sim::SmView&) override {
+        if (finished()) return std::nullopt;
         const auto pos = ranking_.best();
         if (!pos) return std::nullopt;
         return sim::Placement{next_block_++, sms_[static_cast<std::size_t>(*pos)]};

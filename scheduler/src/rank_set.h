@@ -41,31 +41,42 @@ private:
 
 /// Positions grouped by their room (how many more units fit); finds the position with the
 /// most room, ties broken by the lowest position. Updates are O(1), queries O(levels + n/64).
+/// The per-level bitsets live in one flat array (level-major) to keep lookups cache-friendly.
 class RoomRanking {
 public:
     RoomRanking(int positions, int max_room)
-        : room_(static_cast<std::size_t>(positions), 0), levels_(static_cast<std::size_t>(max_room) + 1, RankSet(positions)) {}
+        : max_room_(max_room),
+          words_per_level_(static_cast<std::size_t>((positions + 63) / 64)),
+          room_(static_cast<std::size_t>(positions), 0),
+          bits_(words_per_level_ * static_cast<std::size_t>(max_room + 1), 0) {}
     void set(int pos, int room) {
-        if (room > static_cast<int>(levels_.size()) - 1) room = static_cast<int>(levels_.size()) - 1;
+        if (room > max_room_) room = max_room_;
         int& current = room_[static_cast<std::size_t>(pos)];
         if (current == room) return;
-        if (current > 0) levels_[static_cast<std::size_t>(current)].erase(pos);
+        const std::size_t word = static_cast<std::size_t>(pos) >> 6;
+        const std::uint64_t bit = std::uint64_t{1} << (pos & 63);
+        if (current > 0) bits_[static_cast<std::size_t>(current) * words_per_level_ + word] &= ~bit;
         current = room;
         if (room > 0) {
-            levels_[static_cast<std::size_t>(room)].insert(pos);
+            bits_[static_cast<std::size_t>(room) * words_per_level_ + word] |= bit;
             if (room > top_) top_ = room;
         }
     }
     /// The position with the most room (>= 1), lowest position among equals.
     [[nodiscard]] std::optional<int> best() {
-        for (; top_ > 0; --top_)
-            if (auto p = levels_[static_cast<std::size_t>(top_)].first()) return p;
+        for (; top_ > 0; --top_) {
+            const std::uint64_t* level = &bits_[static_cast<std::size_t>(top_) * words_per_level_];
+            for (std::size_t w = 0; w < words_per_level_; ++w)
+                if (level[w] != 0) return static_cast<int>(w * 64 + static_cast<std::size_t>(std::countr_zero(level[w])));
+        }
         return std::nullopt;
     }
 
 private:
+    int max_room_;
+    std::size_t words_per_level_;
     std::vector<int> room_;
-    std::vector<RankSet> levels_;
+    std::vector<std::uint64_t> bits_;
     int top_ = 0;
 };
 

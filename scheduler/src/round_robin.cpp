@@ -15,6 +15,7 @@ public:
           blocks_(c.launch->blocks()) {}
 
     std::optional<sim::Placement> next(const sim::SmView&) override {
+        if (finished()) return std::nullopt;
         const auto pos = has_room_.next_from(cursor_);
         if (!pos) return std::nullopt;
         cursor_ = (*pos + 1) % static_cast<int>(sms_.size());

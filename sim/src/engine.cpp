@@ -13,7 +13,7 @@ struct Engine::LaunchState {
     const workloads::KernelLaunch* launch = nullptr;
     BlockFootprint block_footprint;
     BlockFootprint unit_footprint;  ///< what one dispatched unit holds (a block, or a warp)
-    std::vector<bool> allowed;      ///< SM mask
+    std::vector<std::uint8_t> allowed;  ///< SM mask (1 = allowed)
     std::vector<int> sms_in_order;
     workloads::StreamPriority priority = workloads::StreamPriority::normal;
     std::unique_ptr<KernelDispatcher> dispatcher;
@@ -46,6 +46,8 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
       dispatch_latency_(overhead_ps(gpu.block_dispatch_latency_ns)),
       dispatch_interval_(overhead_ps(gpu.block_dispatch_interval_ns)) {
     if (app.launches.empty()) throw InputError("the workload has no kernel launches");
+    if (app.launches.size() > Event::kMaxPayload || resident_.size() > Event::kMaxPayload)
+        throw InputError("the workload has more than " + std::to_string(Event::kMaxPayload) + " launches");
     const std::vector<int> order = gpu.dispatch_order();
     for (std::size_t i = 0; i < app.launches.size(); ++i) {
         const workloads::KernelLaunch& launch = app.launches[i];
@@ -60,15 +62,16 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
         auto state = std::make_unique<LaunchState>();
         state->launch = &launch;
         state->block_footprint = BlockFootprint::of(gpu, launch.occupancy_request(), occ);
+        pool_.prepare(state->block_footprint);
         const workloads::StreamConfig stream = app.stream(launch.stream);
         state->priority = stream.priority;
-        state->allowed.assign(static_cast<std::size_t>(gpu.sm_count), stream.sm_mask.empty());
+        state->allowed.assign(static_cast<std::size_t>(gpu.sm_count), stream.sm_mask.empty() ? 1 : 0);
         for (int sm : stream.sm_mask) {
             if (sm < 0 || sm >= gpu.sm_count)
                 throw InputError("stream " + std::to_string(stream.id) + ": SM " + std::to_string(sm) +
                                  " in its SM mask does not exist on " + gpu.name + " (SMs 0.." +
                                  std::to_string(gpu.sm_count - 1) + ")");
-            state->allowed[static_cast<std::size_t>(sm)] = true;
+            state->allowed[static_cast<std::size_t>(sm)] = 1;
         }
         for (int sm : order)
             if (state->allowed[static_cast<std::size_t>(sm)]) state->sms_in_order.push_back(sm);
@@ -93,7 +96,7 @@ void Engine::queue_head_of_stream(int stream_index) {
     const auto s = static_cast<std::size_t>(stream_index);
     if (stream_head_[s] >= streams_[s].second.size()) return;
     const std::size_t launch = streams_[s].second[stream_head_[s]];
-    queue_.push(now_ + launch_overhead_, Phase::arrival, kernel_ready, 0, launch);
+    queue_.push(now_ + launch_overhead_, Phase::arrival, static_cast<std::uint32_t>(launch));
 }
 
 void Engine::on_kernel_ready(std::size_t index) {
@@ -104,8 +107,12 @@ void Engine::on_kernel_ready(std::size_t index) {
     context.occupancy = &occupancy_[index];
     context.sms_in_order = launch.sms_in_order;
     launch.dispatcher = policy_.start(context);
-    launch.unit_footprint =
-        launch.dispatcher->warp_level() ? launch.block_footprint.single_warp() : launch.block_footprint;
+    if (launch.dispatcher->warp_level()) {
+        launch.unit_footprint = launch.block_footprint.single_warp();
+        pool_.prepare(launch.unit_footprint);
+    } else {
+        launch.unit_footprint = launch.block_footprint;
+    }
     const SmView view = view_of(launch);
     for (int sm : launch.sms_in_order) launch.dispatcher->sm_changed(sm, view);
     active_.push_back(index);
@@ -114,15 +121,16 @@ void Engine::on_kernel_ready(std::size_t index) {
 }
 
 void Engine::request_dispatch(Time when) {
-    if (dispatch_pending_) return;
+    const Time at = std::max(when, dispatcher_free_at_);
+    if (dispatch_pending_ && dispatch_at_ <= at) return;
     dispatch_pending_ = true;
-    queue_.push(std::max(when, dispatcher_free_at_), Phase::dispatch, dispatch_pass, 0, 0);
+    dispatch_at_ = at;
 }
 
 void Engine::notify_sm_changed(int sm) {
     for (std::size_t index : active_) {
         LaunchState& launch = *launches_[index];
-        if (launch.allowed[static_cast<std::size_t>(sm)]) launch.dispatcher->sm_changed(sm, view_of(launch));
+        if (launch.allowed[static_cast<std::size_t>(sm)] != 0) launch.dispatcher->sm_changed(sm, view_of(launch));
     }
 }
 
@@ -144,22 +152,34 @@ void Engine::dispatch(LaunchState& launch, std::size_t index, const Placement& p
         const BlockRecord record{index, placement.block, placement.sm, slot, now_, start, end};
         for (auto* o : observers_) o->on_block_dispatched(record);
     }
-    queue_.push(end, Phase::completion, block_end, static_cast<std::uint32_t>(placement.sm),
-                static_cast<std::uint64_t>(slot));
+    queue_.push(end, Phase::completion,
+                static_cast<std::uint32_t>(static_cast<std::size_t>(placement.sm) * slots_per_sm_ + slot));
     notify_sm_changed(placement.sm);
 }
 
 void Engine::run_dispatch_pass() {
     dispatch_pending_ = false;
+    if (active_.size() == 1 && dispatch_interval_ == 0) {  // the common case: no leftover or priority decisions
+        LaunchState& launch = *launches_[active_.front()];
+        const SmView view = view_of(launch);
+        while (!launch.dispatcher->finished()) {
+            const auto placement = launch.dispatcher->next(view);
+            if (!placement) break;
+            dispatch(launch, active_.front(), *placement);
+        }
+        if (launch.dispatcher->finished()) active_.clear();
+        return;
+    }
     // SMs claimed by launches still waiting ahead in the same priority level (leftover rule).
-    std::vector<bool> claimed(static_cast<std::size_t>(gpu_.sm_count));
+    claimed_.assign(static_cast<std::size_t>(gpu_.sm_count), false);
     for (auto level : {workloads::StreamPriority::high, workloads::StreamPriority::normal}) {
-        std::fill(claimed.begin(), claimed.end(), false);
+        if (active_.size() > 1) std::fill(claimed_.begin(), claimed_.end(), false);
         for (std::size_t index : active_) {
             LaunchState& launch = *launches_[index];
             if (launch.priority != level) continue;
             bool blocked = false;
-            for (int sm : launch.sms_in_order) blocked = blocked || claimed[static_cast<std::size_t>(sm)];
+            if (active_.size() > 1)
+                for (int sm : launch.sms_in_order) blocked = blocked || claimed_[static_cast<std::size_t>(sm)];
             while (!blocked && !launch.dispatcher->finished()) {
                 if (dispatch_interval_ > 0 && now_ < dispatcher_free_at_) {
                     request_dispatch(dispatcher_free_at_);
@@ -170,8 +190,8 @@ void Engine::run_dispatch_pass() {
                 dispatch(launch, index, *placement);
                 if (dispatch_interval_ > 0) dispatcher_free_at_ = now_ + dispatch_interval_;
             }
-            if (!launch.dispatcher->finished())
-                for (int sm : launch.sms_in_order) claimed[static_cast<std::size_t>(sm)] = true;
+            if (active_.size() > 1 && !launch.dispatcher->finished())
+                for (int sm : launch.sms_in_order) claimed_[static_cast<std::size_t>(sm)] = true;
         }
     }
     std::erase_if(active_, [&](std::size_t index) { return launches_[index]->dispatcher->finished(); });
@@ -207,15 +227,22 @@ SimResult Engine::run() {
     info.occupancy = occupancy_;
     for (auto* o : observers_) o->on_begin(info);
     for (std::size_t s = 0; s < streams_.size(); ++s) queue_head_of_stream(static_cast<int>(s));
-    while (!queue_.empty()) {
+    // The dispatch pass is not a queued event: it runs once all events of its instant up to
+    // the dispatch phase have been handled, exactly where a (time, dispatch-phase) event would.
+    while (!queue_.empty() || dispatch_pending_) {
+        if (dispatch_pending_ &&
+            (queue_.empty() || queue_.top().time > dispatch_at_ ||
+             (queue_.top().time == dispatch_at_ && queue_.top().phase() > Phase::dispatch))) {
+            now_ = dispatch_at_;
+            run_dispatch_pass();
+            continue;
+        }
         const Event e = queue_.pop();
         now_ = e.time;
-        switch (e.kind) {
-            case block_end: on_block_end(static_cast<int>(e.a), static_cast<int>(e.b)); break;
-            case kernel_ready: on_kernel_ready(static_cast<std::size_t>(e.b)); break;
-            case dispatch_pass: run_dispatch_pass(); break;
-            default: throw std::logic_error("unknown event kind");
-        }
+        if (e.phase() == Phase::completion)
+            on_block_end(static_cast<int>(e.payload() / slots_per_sm_), static_cast<int>(e.payload() % slots_per_sm_));
+        else
+            on_kernel_ready(e.payload());
     }
     for (std::size_t i = 0; i < launches_.size(); ++i) {
         const LaunchState& launch = *launches_[i];

@@ -2,6 +2,7 @@
 #include "gpusched/sim/sm_pool.h"
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <stdexcept>
 
@@ -41,6 +42,8 @@ SmPool::SmPool(const hw::GpuSpec& spec)
       free_sub_partition_registers_(static_cast<std::size_t>(spec.sm_count) * spec.register_sub_partitions,
                                     spec.registers_per_sm / spec.register_sub_partitions),
       slot_footprint_(static_cast<std::size_t>(spec.sm_count) * spec.max_blocks_per_sm, nullptr),
+      used_slots_(static_cast<std::size_t>(spec.sm_count) * static_cast<std::size_t>((spec.max_blocks_per_sm + 63) / 64), 0),
+      slot_words_((spec.max_blocks_per_sm + 63) / 64),
       slot_warps_in_part_(static_cast<std::size_t>(spec.sm_count) * spec.max_blocks_per_sm *
                               spec.register_sub_partitions,
                           0) {}
@@ -57,8 +60,7 @@ int SmPool::register_room(int sm, const BlockFootprint& f) const {
     return warp_capacity / f.warps;
 }
 
-int SmPool::room(int sm, const BlockFootprint& f) const {
-    const SmState& s = state_[idx(sm)];
+int SmPool::general_room(const SmState& s, int sm, const BlockFootprint& f) const {
     int r = std::min((spec_.max_warps_per_sm - s.warps) / f.warps, spec_.max_blocks_per_sm - s.blocks);
     r = std::min(r, (spec_.max_threads_per_sm - s.threads) / f.threads);
     if (f.shared_bytes > 0)
@@ -66,6 +68,12 @@ int SmPool::room(int sm, const BlockFootprint& f) const {
     if (f.barriers > 0 && spec_.barriers_per_sm) r = std::min(r, (*spec_.barriers_per_sm - s.barriers) / f.barriers);
     if (r <= 0) return 0;
     return std::min(r, register_room(sm, f));
+}
+
+void SmPool::prepare(BlockFootprint& f) const {
+    // Evaluate on a fresh pool's SM 0, which is empty.
+    SmPool empty(spec_);
+    f.blocks_on_empty_sm = empty.general_room(empty.state_[0], 0, f);
 }
 
 bool SmPool::take_registers(int sm, int slot, const BlockFootprint& f) {
@@ -78,6 +86,17 @@ bool SmPool::take_registers(int sm, int slot, const BlockFootprint& f) {
     if (f.registers_per_warp == 0) return true;
     int* free = &free_sub_partition_registers_[idx(sm) * sub_partitions_];
     std::uint16_t* placed = &slot_warps_in_part_[(idx(sm) * slots_per_sm_ + slot) * sub_partitions_];
+    // Fast path, identical to the greedy loop below: with every part equally free and the
+    // warps a multiple of the parts, most-free-first placement deals the warps out evenly.
+    if (f.warps % sub_partitions_ == 0 && std::all_of(free + 1, free + sub_partitions_, [&](int v) { return v == free[0]; })) {
+        const int each = f.warps / sub_partitions_;
+        if (free[0] < each * f.registers_per_warp) return false;
+        for (int p = 0; p < sub_partitions_; ++p) {
+            free[p] -= each * f.registers_per_warp;
+            placed[p] = static_cast<std::uint16_t>(each);
+        }
+        return true;
+    }
     for (int w = 0; w < f.warps; ++w) {
         int best = 0;
         for (int p = 1; p < sub_partitions_; ++p)
@@ -110,14 +129,22 @@ void SmPool::give_back_registers(int sm, int slot) {
 }
 
 int SmPool::take_slot(int sm, const BlockFootprint& f) {
-    const std::size_t base = idx(sm) * slots_per_sm_;
-    for (int slot = 0; slot < slots_per_sm_; ++slot) {
-        if (slot_footprint_[base + slot] == nullptr) {
-            slot_footprint_[base + slot] = &f;
-            return slot;
-        }
+    std::uint64_t* words = &used_slots_[idx(sm) * static_cast<std::size_t>(slot_words_)];
+    for (int w = 0; w < slot_words_; ++w) {
+        if (~words[w] == 0) continue;
+        const int slot = w * 64 + std::countr_one(words[w]);
+        if (slot >= slots_per_sm_) return -1;
+        words[w] |= std::uint64_t{1} << (slot & 63);
+        slot_footprint_[idx(sm) * slots_per_sm_ + slot] = &f;
+        return slot;
     }
     return -1;
+}
+
+void SmPool::free_slot(int sm, int slot) {
+    used_slots_[idx(sm) * static_cast<std::size_t>(slot_words_) + static_cast<std::size_t>(slot / 64)] &=
+        ~(std::uint64_t{1} << (slot & 63));
+    slot_footprint_[idx(sm) * slots_per_sm_ + slot] = nullptr;
 }
 
 int SmPool::reserve(int sm, const BlockFootprint& f) {
@@ -131,8 +158,14 @@ int SmPool::reserve(int sm, const BlockFootprint& f) {
     const int slot = take_slot(sm, f);
     if (slot < 0) return -1;
     if (!take_registers(sm, slot, f)) {  // rolled back inside; free the slot too
-        slot_footprint_[idx(sm) * slots_per_sm_ + slot] = nullptr;
+        free_slot(sm, slot);
         return -1;
+    }
+    if (s.blocks == 0) {
+        s.sole = &f;
+        s.mixed = false;
+    } else if (s.sole != &f) {
+        s.mixed = true;
     }
     ++s.blocks;
     s.warps += f.warps;
@@ -153,7 +186,11 @@ void SmPool::release(int sm, int slot) {
     s.threads -= f->threads;
     s.shared -= f->shared_bytes;
     s.barriers -= f->barriers;
-    slot_footprint_[at] = nullptr;
+    free_slot(sm, slot);
+    if (s.blocks == 0) {
+        s.sole = nullptr;
+        s.mixed = false;
+    }
 }
 
 bool SmPool::within_limits(int sm) const {

@@ -45,3 +45,46 @@ gpusched_cli_test(missing_key_gpu_file 2 stderr "missing_key_gpu.yaml:[0-9]+: ke
                   show gpu ./missing_key_gpu.yaml)
 gpusched_cli_test(binary_gpu_file 2 stderr "binary_gpu.yaml" show gpu ./binary_gpu.yaml)
 gpusched_cli_test(show_unknown 2 stderr "h1000" show gpu h1000)
+
+# --- simulate ---
+gpusched_cli_test(simulate_default 0 stdout "makespan" simulate)
+gpusched_cli_test(simulate_default_says_what 0 stderr "built-in default" simulate)
+gpusched_cli_test(simulate_help 0 stdout "--replay" simulate --help)
+# 265 blocks of 1024 threads: 2 per SM x 132 = 264 in the first 60us wave; block 264 waits,
+# then takes SM 0 (all SMs equally free, lowest id wins): makespan 120us, SM 0 runs 3 blocks.
+gpusched_cli_test(simulate_json 0 stdout "\"makespan_ns\":120000.0,.*\"waves\":2.*\"per_sm_blocks\":\\[3,2,2,"
+                  simulate --kernel synthetic:blocks=265,threads=1024,duration=60us --json)
+gpusched_cli_test(simulate_policy 0 stdout "static-rr" simulate --policy static-rr --kernel synthetic:blocks=10,threads=64,duration=1us)
+gpusched_cli_test(simulate_workload_file 0 stdout "makespan" simulate --workload ${PROJECT_SOURCE_DIR}/tests/workloads/data/workload_example.yaml)
+gpusched_cli_test(list_policies 0 stdout "most-room \\(default\\).*buckets.*sorted.*min" list policies)
+gpusched_cli_test(list_workloads 0 stdout "synthetic" list workloads)
+gpusched_cli_test(simulate_unknown_policy 2 stderr "--policy: unknown policy 'fifo'.*most-room" simulate --policy fifo)
+gpusched_cli_test(simulate_unknown_exec 2 stderr "--exec" simulate --exec turbo)
+gpusched_cli_test(simulate_zero_blocks 2 stderr "blocks" simulate --kernel synthetic:blocks=0,threads=32,duration=1us)
+gpusched_cli_test(simulate_negative_blocks 2 stderr "blocks" simulate --kernel synthetic:blocks=-5,threads=32,duration=1us)
+gpusched_cli_test(simulate_non_numeric 2 stderr "threads" simulate --kernel synthetic:blocks=5,threads=many,duration=1us)
+gpusched_cli_test(simulate_too_many_threads 2 stderr "1024 threads per block" simulate --kernel synthetic:blocks=5,threads=2048,duration=1us)
+gpusched_cli_test(simulate_absurd_blocks 2 stderr "blocks" simulate --kernel synthetic:blocks=99999999999999999,threads=32,duration=1us)
+gpusched_cli_test(simulate_bad_duration 2 stderr "duration" simulate --kernel synthetic:blocks=5,threads=32,duration=fast)
+gpusched_cli_test(simulate_unknown_generator 2 stderr "synthetic" simulate --kernel warp:blocks=5)
+gpusched_cli_test(simulate_two_sources 2 stderr "alternatives" simulate --kernel synthetic:blocks=1,threads=32,duration=1us --replay x.csv)
+gpusched_cli_test(simulate_replay_no_threads 2 stderr "--threads" simulate --replay ${PROJECT_SOURCE_DIR}/tests/workloads/data/replay_plain.csv)
+gpusched_cli_test(simulate_replay_missing 2 stderr "missing.csv" simulate --replay missing.csv --threads 32)
+gpusched_cli_test(simulate_replay_end_before_start 2 stderr "replay_end_before_start.csv:[0-9]+"
+                  simulate --replay ${PROJECT_SOURCE_DIR}/tests/workloads/data/replay_end_before_start.csv --threads 32)
+gpusched_cli_test(simulate_replay_missing_column 2 stderr "replay_missing_column.csv.*column"
+                  simulate --replay ${PROJECT_SOURCE_DIR}/tests/workloads/data/replay_missing_column.csv --threads 32)
+gpusched_cli_test(simulate_replay_binary 2 stderr "replay_binary.csv"
+                  simulate --replay ${PROJECT_SOURCE_DIR}/tests/workloads/data/replay_binary.csv --threads 32)
+gpusched_cli_test(simulate_bad_workload 2 stderr "empty_gpu.yaml" simulate --workload empty_gpu.yaml)
+gpusched_cli_test(simulate_bad_trace_limit 2 stderr "--trace-limit" simulate --trace-limit lots)
+gpusched_cli_test(simulate_unwritable_output 2 stderr "--timeline: cannot write" simulate --timeline /nonexistent/dir/t.csv)
+gpusched_cli_test(simulate_replay_flags_alone 2 stderr "need --replay" simulate --threads 64)
+gpusched_cli_test(simulate_trace_cap 0 stderr "shows 10 of 1200 blocks" simulate --trace t_cap.json --trace-limit 10)
+
+foreach(policy most-room round-robin static-rr buckets sorted)
+  add_test(NAME cli.deterministic_${policy}
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/determinism_${policy}
+                   "-DSPEC=synthetic:blocks=700,threads=256,regs=40,duration=5us~30us,seed=3" -DPOLICY=${policy}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_determinism.cmake)
+endforeach()

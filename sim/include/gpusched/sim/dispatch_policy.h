@@ -18,16 +18,16 @@ namespace gpusched::sim {
 /// (or warps, for warp-level dispatchers) and is 0 on SMs outside its mask.
 class SmView {
 public:
-    SmView(const SmPool& pool, const BlockFootprint& footprint, const std::vector<bool>& allowed)
+    SmView(const SmPool& pool, const BlockFootprint& footprint, const std::vector<std::uint8_t>& allowed)
         : pool_(pool), footprint_(footprint), allowed_(allowed) {}
     [[nodiscard]] int room(int sm) const {
-        return allowed_[static_cast<std::size_t>(sm)] ? pool_.room(sm, footprint_) : 0;
+        return allowed_[static_cast<std::size_t>(sm)] != 0 ? pool_.room(sm, footprint_) : 0;
     }
 
 private:
     const SmPool& pool_;
     const BlockFootprint& footprint_;
-    const std::vector<bool>& allowed_;
+    const std::vector<std::uint8_t>& allowed_;
 };
 
 /// Everything a policy may know about a launch when its blocks become dispatchable.

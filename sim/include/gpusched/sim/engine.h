@@ -60,7 +60,6 @@ private:
         Time dispatch = 0;
         Time start = 0;
     };
-    enum EventKind : std::uint32_t { block_end = 1, kernel_ready = 2, dispatch_pass = 3 };
 
     [[nodiscard]] Time now() const override { return now_; }
     void queue_head_of_stream(int stream);
@@ -91,6 +90,8 @@ private:
     Time dispatch_interval_ = 0;
     Time dispatcher_free_at_ = 0;
     bool dispatch_pending_ = false;
+    Time dispatch_at_ = 0;
+    std::vector<bool> claimed_;
     std::uint64_t units_done_ = 0;
 };
 

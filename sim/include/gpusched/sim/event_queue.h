@@ -13,22 +13,26 @@ namespace gpusched::sim {
 /// run in the order they were scheduled. So the same inputs always give the same run.
 enum class Phase : std::uint8_t { completion = 0, arrival = 1, dispatch = 2 };
 
-/// One scheduled event: what to do is (kind, a, b), interpreted by the owner of the queue.
+/// One scheduled event, 16 bytes: the time, then one word holding the phase (top 2 bits),
+/// the insertion sequence (36 bits) and a 26-bit payload whose meaning the phase gives.
+/// Comparing (time, word) orders by time, phase, then insertion: fully deterministic.
 struct Event {
     Time time = 0;
-    std::uint64_t order = 0;  ///< phase in the top 8 bits, insertion sequence below
-    std::uint32_t kind = 0;
-    std::uint32_t a = 0;
-    std::uint64_t b = 0;
+    std::uint64_t word = 0;
 
-    [[nodiscard]] Phase phase() const { return static_cast<Phase>(order >> 56); }
+    static constexpr int kPayloadBits = 26;
+    static constexpr std::uint64_t kMaxPayload = (std::uint64_t{1} << kPayloadBits) - 1;
+    static constexpr std::uint64_t kMaxSequence = (std::uint64_t{1} << 36) - 1;
+
+    [[nodiscard]] Phase phase() const { return static_cast<Phase>(word >> 62); }
+    [[nodiscard]] std::uint32_t payload() const { return static_cast<std::uint32_t>(word & kMaxPayload); }
 };
 
 /// Role interface: something that can be asked to do work later.
 class EventScheduler {
 public:
     virtual ~EventScheduler() = default;
-    virtual void schedule(Time when, Phase phase, std::uint32_t kind, std::uint32_t a, std::uint64_t b) = 0;
+    virtual void schedule(Time when, Phase phase, std::uint32_t payload) = 0;
 };
 
 /// Role interface: the current simulated time.
@@ -41,7 +45,8 @@ public:
 /// Binary min-heap of events. push/pop are O(log n); no allocation once warmed up.
 class EventQueue {
 public:
-    void push(Time when, Phase phase, std::uint32_t kind, std::uint32_t a, std::uint64_t b);
+    /// `payload` must be <= Event::kMaxPayload; more than 2^36 events in one run is a logic_error.
+    void push(Time when, Phase phase, std::uint32_t payload);
     [[nodiscard]] bool empty() const { return heap_.empty(); }
     [[nodiscard]] std::size_t size() const { return heap_.size(); }
     [[nodiscard]] const Event& top() const { return heap_.front(); }
@@ -49,8 +54,11 @@ public:
 
 private:
     static bool earlier(const Event& x, const Event& y) {
-        return x.time < y.time || (x.time == y.time && x.order < y.order);
+        // One 128-bit comparison of (time, word): branch-free on x86-64.
+        using Key = unsigned __int128;
+        return ((Key{x.time} << 64) | x.word) < ((Key{y.time} << 64) | y.word);
     }
+    void sift_up(std::size_t i, Event e);
     std::vector<Event> heap_;
     std::uint64_t sequence_ = 0;
 };

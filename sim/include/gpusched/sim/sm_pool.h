@@ -18,6 +18,8 @@ struct BlockFootprint {
     std::int64_t shared_bytes = 0;   ///< per block, rounded, reservation included
     std::int64_t shared_split = 0;   ///< shared memory per SM under this kernel's carveout
     int barriers = 0;
+    /// How many such blocks fit on an empty SM (set by SmPool::prepare; the fast path of room()).
+    int blocks_on_empty_sm = 0;
 
     /// The footprint of one block of a launch with request `req` and occupancy `occ`.
     static BlockFootprint of(const hw::GpuSpec& spec, const hw::OccupancyRequest& req,
@@ -40,11 +42,31 @@ struct BlockFootprint {
 /// `reserve` takes resources one kind at a time and rolls back what it took if a later
 /// kind is short, so a failed reservation leaves the SM exactly as it was.
 class SmPool {
+    struct SmState {
+        int threads = 0;
+        int warps = 0;
+        int blocks = 0;
+        int block_registers = 0;  ///< block-granular register use
+        std::int64_t shared = 0;
+        int barriers = 0;
+        const BlockFootprint* sole = nullptr;  ///< the one footprint resident, if only one kind is
+        bool mixed = false;                    ///< blocks of different footprints are resident
+    };
+
 public:
     explicit SmPool(const hw::GpuSpec& spec);
 
-    /// How many more blocks with footprint `f` fit on `sm` right now.
-    [[nodiscard]] int room(int sm, const BlockFootprint& f) const;
+    /// Fills in f.blocks_on_empty_sm; call once per footprint before using it.
+    void prepare(BlockFootprint& f) const;
+    /// How many more blocks with footprint `f` fit on `sm` right now. O(1) when the SM is
+    /// empty or holds only blocks of this same footprint object (then the answer is
+    /// blocks_on_empty_sm minus the resident count, exactly); otherwise every limit is evaluated.
+    [[nodiscard]] int room(int sm, const BlockFootprint& f) const {
+        const SmState& s = state_[idx(sm)];
+        if (s.blocks == 0) return f.blocks_on_empty_sm;
+        if (!s.mixed && s.sole == &f) return f.blocks_on_empty_sm - s.blocks;
+        return general_room(s, sm, f);
+    }
     /// Reserves one block; returns its slot (0-based, the lowest free) or -1 if it does not fit.
     int reserve(int sm, const BlockFootprint& f);
     /// Releases the block in `slot` of `sm`.
@@ -57,19 +79,13 @@ public:
     [[nodiscard]] bool within_limits(int sm) const;
 
 private:
-    struct SmState {
-        int threads = 0;
-        int warps = 0;
-        int blocks = 0;
-        int block_registers = 0;  ///< block-granular register use
-        std::int64_t shared = 0;
-        int barriers = 0;
-    };
     [[nodiscard]] std::size_t idx(int sm) const { return static_cast<std::size_t>(sm); }
     [[nodiscard]] int register_room(int sm, const BlockFootprint& f) const;
+    [[nodiscard]] int general_room(const SmState& s, int sm, const BlockFootprint& f) const;
     bool take_registers(int sm, int slot, const BlockFootprint& f);
     void give_back_registers(int sm, int slot);
     int take_slot(int sm, const BlockFootprint& f);
+    void free_slot(int sm, int slot);
 
     const hw::GpuSpec& spec_;
     int sm_count_;
@@ -78,6 +94,8 @@ private:
     std::vector<SmState> state_;
     std::vector<int> free_sub_partition_registers_;     ///< [sm * sub_partitions + p]
     std::vector<const BlockFootprint*> slot_footprint_;  ///< [sm * slots + slot], nullptr = free
+    std::vector<std::uint64_t> used_slots_;             ///< bit per slot, [sm * slot_words + word]
+    int slot_words_;
     std::vector<std::uint16_t> slot_warps_in_part_;     ///< [(sm * slots + slot) * sub_partitions + p]
 };
 

@@ -1,0 +1,126 @@
+// `gpusched simulate`: one application on one GPU under one policy; summary, JSON, timeline CSV, Chrome trace.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "commands.h"
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/hw/input_error.h"
+#include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/engine.h"
+#include "gpusched/sim/output/chrome_trace.h"
+#include "gpusched/sim/output/summary_collector.h"
+#include "gpusched/sim/output/timeline_csv.h"
+#include "gpusched/workloads/kernel_spec.h"
+#include "gpusched/workloads/replay_timeline.h"
+#include "gpusched/workloads/workload_file.h"
+
+namespace gpusched::cli {
+
+namespace {
+
+/// What `gpusched simulate` runs when given no workload: a kernel that shows waves and a tail.
+const char* const kDefaultKernel = "synthetic:blocks=1200,threads=1024,regs=32,duration=20us~40us,seed=1";
+
+struct SimulateOptions {
+    std::string gpu = "h100";
+    std::string policy = scheduler::default_policy();
+    std::string execution = "fixed";
+    std::string workload;
+    std::vector<std::string> kernels;
+    std::string replay;
+    std::optional<int> threads;
+    int regs = 0;
+    std::int64_t smem = 0;
+    bool json = false;
+    std::string timeline;
+    std::string trace;
+    std::uint64_t trace_limit = sim::ChromeTraceWriter::kDefaultMaxBlockEvents;
+};
+
+std::ofstream open_output(const std::string& path, const std::string& flag) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw InputError(flag + ": cannot write '" + path + "'");
+    return out;
+}
+
+workloads::Application load_application(const SimulateOptions& o) {
+    const int sources = (o.workload.empty() ? 0 : 1) + (o.kernels.empty() ? 0 : 1) + (o.replay.empty() ? 0 : 1);
+    if (sources > 1) throw InputError("--workload, --kernel and --replay are alternatives: give one of them");
+    if (o.replay.empty() && (o.threads || o.regs != 0 || o.smem != 0))
+        throw InputError("--threads, --regs and --smem describe the blocks of --replay; they need --replay");
+    if (!o.workload.empty()) return workloads::load_workload_file(o.workload);
+    if (!o.kernels.empty()) return workloads::application_from_specs(o.kernels);
+    if (!o.replay.empty()) {
+        if (!o.threads) throw InputError("--replay needs --threads (threads per block of the replayed kernel)");
+        return workloads::load_replay_timeline(o.replay, *o.threads, o.regs, o.smem);
+    }
+    std::cerr << "gpusched: no workload given; running the built-in default: --gpu " << o.gpu << " --kernel "
+              << kDefaultKernel << "\n";
+    return workloads::application_from_specs({kDefaultKernel});
+}
+
+void run_simulation(const SimulateOptions& o) {
+    if (o.execution != "fixed")
+        throw InputError("--exec: unknown execution model '" + o.execution +
+                         "' (available: fixed; the shared-issue model is not implemented yet)");
+    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    const auto policy = scheduler::make_policy(o.policy);
+    const workloads::Application app = load_application(o);
+    sim::Engine engine(gpu, app, *policy);
+
+    sim::SummaryCollector summary;
+    engine.add_observer(summary);
+    std::ofstream timeline_file, trace_file;
+    std::unique_ptr<sim::TimelineCsvWriter> timeline;
+    std::unique_ptr<sim::ChromeTraceWriter> trace;
+    if (!o.timeline.empty()) {
+        timeline_file = open_output(o.timeline, "--timeline");
+        timeline = std::make_unique<sim::TimelineCsvWriter>(timeline_file, GPUSCHED_VERSION);
+        engine.add_observer(*timeline);
+    }
+    if (!o.trace.empty()) {
+        trace_file = open_output(o.trace, "--trace");
+        trace = std::make_unique<sim::ChromeTraceWriter>(trace_file, o.trace_limit, GPUSCHED_VERSION);
+        engine.add_observer(*trace);
+    }
+    engine.run();
+    if (o.json)
+        sim::write_summary_json(std::cout, summary.summary());
+    else
+        sim::write_summary_text(std::cout, summary.summary());
+    if (trace && trace->truncated())
+        std::cerr << "gpusched: --trace: the trace shows " << trace->blocks_written() << " of " << trace->blocks_total()
+                  << " blocks (cap --trace-limit " << o.trace_limit << ")\n";
+    for (auto* file : {&timeline_file, &trace_file})
+        if (file->is_open() && !file->flush()) throw InputError("cannot finish writing an output file (disk full?)");
+}
+
+}  // namespace
+
+void add_simulate_command(CLI::App& app) {
+    auto o = std::make_shared<SimulateOptions>();
+    auto* cmd = app.add_subcommand("simulate", "Simulate block scheduling of a workload on a GPU");
+    cmd->footer(std::string("With no workload option, runs the built-in default: --kernel ") + kDefaultKernel +
+                "\nKernel spec syntax and workload files: docs/workloads.md; outputs: docs/outputs.md");
+    cmd->add_option("--gpu", o->gpu, "Preset name (gpusched list gpus) or GPU YAML file")->capture_default_str();
+    cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies)")->capture_default_str();
+    cmd->add_option("--exec", o->execution, "Execution model: fixed (each block runs its given duration)")
+        ->capture_default_str();
+    cmd->add_option("--workload", o->workload, "Workload YAML file (launches on streams)");
+    cmd->add_option("--kernel", o->kernels, "One-line kernel spec, e.g. synthetic:blocks=265,threads=1024,duration=50us "
+                                            "(repeat for several launches)");
+    cmd->add_option("--replay", o->replay, "Timeline CSV (block,sm,start_ns,end_ns) whose block durations to replay");
+    cmd->add_option("--threads", o->threads, "Threads per block of the replayed kernel");
+    cmd->add_option("--regs", o->regs, "Registers per thread of the replayed kernel")->capture_default_str();
+    cmd->add_option("--smem", o->smem, "Dynamic shared memory per block of the replayed kernel, bytes")
+        ->capture_default_str();
+    cmd->add_flag("--json", o->json, "Print the summary as one JSON object");
+    cmd->add_option("--timeline", o->timeline, "Write every block to a CSV file");
+    cmd->add_option("--trace", o->trace, "Write a Chrome trace (open in ui.perfetto.dev)");
+    cmd->add_option("--trace-limit", o->trace_limit, "At most this many blocks in the trace")->capture_default_str();
+    cmd->callback([o] { run_simulation(*o); });
+}
+
+}  // namespace gpusched::cli

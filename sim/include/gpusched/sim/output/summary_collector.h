@@ -1,0 +1,83 @@
+// RunSummary and SummaryCollector: per-launch and per-SM totals of a run, and their text and JSON views.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "gpusched/hw/time.h"
+#include "gpusched/sim/observer.h"
+
+namespace gpusched::sim {
+
+/// One launch, as it ran.
+struct KernelSummary {
+    std::size_t launch = 0;         ///< index into Application::launches
+    std::string name;
+    int stream = 0;
+    std::uint64_t blocks = 0;
+    int threads_per_block = 0;
+    int blocks_per_sm = 0;          ///< from RunInfo::occupancy (0 if the engine gave none)
+    std::uint64_t waves = 0;        ///< ceil(blocks / (blocks_per_sm * sm_count)); 0 if blocks_per_sm is 0
+    std::optional<Time> ready;      ///< entered the execution-engine queue (unset if never reached)
+    std::optional<Time> start;      ///< first block began executing (unset until the launch completed)
+    std::optional<Time> end;        ///< last block finished (unset until the launch completed)
+};
+
+/// Everything the summary views print. Memory is O(SMs + launches), never per block.
+struct RunSummary {
+    std::string gpu;                ///< preset or file name (GpuSpec::name)
+    std::string gpu_name;           ///< GpuSpec::full_name
+    std::string compute_capability; ///< "9.0"
+    int sm_count = 0;
+    std::string policy;
+    std::string execution;
+    std::string application;        ///< Application::description
+    std::vector<KernelSummary> kernels;
+    std::vector<std::uint64_t> per_sm_blocks;  ///< indexed by SM id; blocks completed there
+    std::vector<Time> per_sm_busy;             ///< indexed by SM id; sum of (end - start) of its blocks
+    std::uint64_t total_blocks = 0;            ///< blocks completed
+    Time makespan = 0;                         ///< from on_end
+};
+
+/// Observer that fills a RunSummary. Throws std::out_of_range if the engine reports a
+/// launch index or SM id outside what RunInfo described (an engine bug).
+class SummaryCollector : public SimObserver {
+public:
+    void on_begin(const RunInfo& info) override;
+    void on_kernel_ready(std::size_t launch, Time when) override;
+    void on_block_completed(const BlockRecord& block) override;
+    void on_kernel_completed(std::size_t launch, Time first_start, Time end) override;
+    void on_end(Time makespan) override;
+
+    [[nodiscard]] const RunSummary& summary() const { return summary_; }
+
+private:
+    RunSummary summary_;
+};
+
+/// Readable aligned table. Times are microseconds with three decimals (rounded to the
+/// nearest nanosecond); "-" marks a time the run never reached. Sample:
+///
+///     gpusched summary
+///       gpu        h100 (NVIDIA H100 SXM5 80GB), cc 9.0, 132 SMs
+///       policy     round-robin
+///       execution  fixed
+///       workload   synthetic:blocks=265,threads=1024,duration=50us + tail:blocks=10,threads=256,duration=250ns
+///
+///     launch  kernel     stream  blocks  threads  blocks/SM  waves  ready_us  start_us   end_us
+///          0  synthetic       0     265     1024          2      2     0.000     0.000  100.000
+///          1  tail            1      10      256          8      1     0.000    50.000   50.250
+///
+///       makespan       100.000 us
+///       blocks         275 total
+///       blocks per SM  min 2 / mean 2.083 / max 3
+void write_summary_text(std::ostream& out, const RunSummary& summary);
+
+/// One JSON object on one line, keys in a fixed order, then a newline. Schema: docs/outputs.md.
+/// Times are nanoseconds as numbers (exact to the picosecond); unreached times are null.
+void write_summary_json(std::ostream& out, const RunSummary& summary);
+
+}  // namespace gpusched::sim

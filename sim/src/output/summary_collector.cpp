@@ -1,0 +1,170 @@
+// SummaryCollector and the summary's text and JSON views.
+#include "gpusched/sim/output/summary_collector.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace gpusched::sim {
+
+namespace {
+
+/// `value / scale` with three decimals, rounded half up, in integer arithmetic.
+std::string fixed3(std::uint64_t value, std::uint64_t scale) {
+    const std::uint64_t thousandths = value / scale * 1000 + (value % scale * 1000 + scale / 2) / scale;
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%llu.%03llu", static_cast<unsigned long long>(thousandths / 1000),
+                  static_cast<unsigned long long>(thousandths % 1000));
+    return buf;
+}
+
+std::string us3(const std::optional<Time>& ps) { return ps ? fixed3(*ps, 1000000) : "-"; }
+
+nlohmann::ordered_json ns_json(const std::optional<Time>& ps) {
+    if (!ps) return nullptr;
+    return static_cast<double>(*ps) / 1000.0;
+}
+
+std::uint64_t waves_of(std::uint64_t blocks, int blocks_per_sm, int sm_count) {
+    if (blocks_per_sm <= 0 || sm_count <= 0) return 0;
+    const std::uint64_t per_wave = static_cast<std::uint64_t>(blocks_per_sm) * static_cast<std::uint64_t>(sm_count);
+    return (blocks + per_wave - 1) / per_wave;
+}
+
+/// Writes rows as columns padded to their widest cell; `left[c]` left-aligns column c.
+void write_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& left) {
+    std::vector<std::size_t> width(left.size(), 0);
+    for (const auto& row : rows)
+        for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    for (const auto& row : rows) {
+        std::string line;
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            const std::string pad(width[c] - row[c].size(), ' ');
+            if (c > 0) line += "  ";
+            line += left[c] ? row[c] + pad : pad + row[c];
+        }
+        line.erase(line.find_last_not_of(' ') + 1);
+        out << line << '\n';
+    }
+}
+
+}  // namespace
+
+void SummaryCollector::on_begin(const RunInfo& info) {
+    summary_ = RunSummary{};
+    if (info.gpu) {
+        summary_.gpu = info.gpu->name;
+        summary_.gpu_name = info.gpu->full_name;
+        summary_.compute_capability = info.gpu->compute_capability();
+        summary_.sm_count = info.gpu->sm_count;
+    }
+    summary_.policy = info.policy;
+    summary_.execution = info.execution;
+    const auto sms = static_cast<std::size_t>(std::max(summary_.sm_count, 0));
+    summary_.per_sm_blocks.assign(sms, 0);
+    summary_.per_sm_busy.assign(sms, 0);
+    if (!info.app) return;
+    summary_.application = info.app->description;
+    const auto& launches = info.app->launches;
+    summary_.kernels.reserve(launches.size());
+    for (std::size_t i = 0; i < launches.size(); ++i) {
+        KernelSummary k;
+        k.launch = i;
+        k.name = launches[i].name;
+        k.stream = launches[i].stream;
+        k.blocks = launches[i].blocks();
+        k.threads_per_block = launches[i].threads_per_block();
+        k.blocks_per_sm = i < info.occupancy.size() ? info.occupancy[i].blocks_per_sm : 0;
+        k.waves = waves_of(k.blocks, k.blocks_per_sm, summary_.sm_count);
+        summary_.kernels.push_back(std::move(k));
+    }
+}
+
+void SummaryCollector::on_kernel_ready(std::size_t launch, Time when) { summary_.kernels.at(launch).ready = when; }
+
+void SummaryCollector::on_block_completed(const BlockRecord& block) {
+    if (block.sm < 0) throw std::out_of_range("SummaryCollector: negative SM id");
+    if (block.end < block.start) throw std::logic_error("SummaryCollector: block ends before it starts");
+    const auto sm = static_cast<std::size_t>(block.sm);
+    summary_.per_sm_blocks.at(sm) += 1;
+    summary_.per_sm_busy.at(sm) += block.end - block.start;
+    summary_.total_blocks += 1;
+}
+
+void SummaryCollector::on_kernel_completed(std::size_t launch, Time first_start, Time end) {
+    auto& k = summary_.kernels.at(launch);
+    k.start = first_start;
+    k.end = end;
+}
+
+void SummaryCollector::on_end(Time makespan) { summary_.makespan = makespan; }
+
+void write_summary_text(std::ostream& out, const RunSummary& s) {
+    out << "gpusched summary\n";
+    write_table(out,
+                {{"", "gpu", s.gpu + " (" + s.gpu_name + "), cc " + s.compute_capability + ", " +
+                                 std::to_string(s.sm_count) + " SMs"},
+                 {"", "policy", s.policy},
+                 {"", "execution", s.execution},
+                 {"", "workload", s.application}},
+                {true, true, true});
+    out << '\n';
+
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"launch", "kernel", "stream", "blocks", "threads", "blocks/SM", "waves", "ready_us", "start_us",
+                    "end_us"});
+    for (const auto& k : s.kernels)
+        rows.push_back({std::to_string(k.launch), k.name, std::to_string(k.stream), std::to_string(k.blocks),
+                        std::to_string(k.threads_per_block), std::to_string(k.blocks_per_sm), std::to_string(k.waves),
+                        us3(k.ready), us3(k.start), us3(k.end)});
+    write_table(out, rows, {false, true, false, false, false, false, false, false, false, false});
+    out << '\n';
+
+    std::vector<std::vector<std::string>> totals;
+    totals.push_back({"", "makespan", fixed3(s.makespan, 1000000) + " us"});
+    totals.push_back({"", "blocks", std::to_string(s.total_blocks) + " total"});
+    if (!s.per_sm_blocks.empty()) {
+        const auto [lo, hi] = std::minmax_element(s.per_sm_blocks.begin(), s.per_sm_blocks.end());
+        totals.push_back({"", "blocks per SM", "min " + std::to_string(*lo) + " / mean " +
+                                                   fixed3(s.total_blocks, s.per_sm_blocks.size()) + " / max " +
+                                                   std::to_string(*hi)});
+    }
+    write_table(out, totals, {true, true, true});
+}
+
+void write_summary_json(std::ostream& out, const RunSummary& s) {
+    nlohmann::ordered_json j;
+    j["gpu"] = s.gpu;
+    j["gpu_name"] = s.gpu_name;
+    j["compute_capability"] = s.compute_capability;
+    j["sm_count"] = s.sm_count;
+    j["policy"] = s.policy;
+    j["execution"] = s.execution;
+    j["application"] = s.application;
+    j["makespan_ns"] = ns_json(s.makespan);
+    j["total_blocks"] = s.total_blocks;
+    auto kernels = nlohmann::ordered_json::array();
+    for (const auto& k : s.kernels) {
+        nlohmann::ordered_json e;
+        e["launch"] = k.launch;
+        e["name"] = k.name;
+        e["stream"] = k.stream;
+        e["blocks"] = k.blocks;
+        e["threads_per_block"] = k.threads_per_block;
+        e["blocks_per_sm"] = k.blocks_per_sm;
+        e["waves"] = k.waves;
+        e["ready_ns"] = ns_json(k.ready);
+        e["start_ns"] = ns_json(k.start);
+        e["end_ns"] = ns_json(k.end);
+        kernels.push_back(std::move(e));
+    }
+    j["kernels"] = std::move(kernels);
+    j["per_sm_blocks"] = s.per_sm_blocks;
+    auto busy = nlohmann::ordered_json::array();
+    for (const Time t : s.per_sm_busy) busy.push_back(ns_json(t));
+    j["per_sm_busy_ns"] = std::move(busy);
+    out << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace gpusched::sim

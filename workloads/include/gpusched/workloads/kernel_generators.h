@@ -1,0 +1,48 @@
+// Kernel generators: the registry of named work models a kernel spec can ask for.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gpusched/workloads/kernel_launch.h"
+#include "gpusched/workloads/spec_args.h"
+
+namespace gpusched::workloads {
+
+/// One key of a kernel spec, for help texts and error messages.
+struct SpecKeyInfo {
+    std::string name;    ///< e.g. "duration"
+    std::string syntax;  ///< what the value looks like, e.g. "D | D/D/... | LO~HI"
+    std::string help;    ///< one line
+};
+
+/// A named work model. To add one: write `my_generator.h/.cpp` with a function returning
+/// its KernelGeneratorInfo and list that function in kernel_generators.cpp.
+struct KernelGeneratorInfo {
+    std::string name;         ///< as written before the ':' of a spec, e.g. "synthetic"
+    std::string description;  ///< one line
+    std::vector<SpecKeyInfo> keys;  ///< this generator's own keys (the generic ones are in generic_spec_keys())
+    std::string example;      ///< a complete one-line spec
+    /// Called with the generic keys already applied to `launch` (grid and block stay at their
+    /// defaults when not given: check args.has("blocks") etc.). Reads its own keys from `args`,
+    /// sets `launch.work`, and may set grid and block from its own keys.
+    std::function<void(SpecArgs& args, KernelLaunch& launch)> build;
+
+    /// "key=SYNTAX key=SYNTAX ..." for this generator's own keys.
+    [[nodiscard]] std::string keys_help() const;
+};
+
+/// The keys every generator accepts (threads, block, blocks, grid, regs, smem, ...).
+const std::vector<SpecKeyInfo>& generic_spec_keys();
+
+/// Every registered generator, in a fixed order.
+const std::vector<KernelGeneratorInfo>& kernel_generators();
+
+/// The generator called `name`, or nullptr.
+const KernelGeneratorInfo* find_kernel_generator(const std::string& name);
+
+/// "a, b, c": the registered names, for error messages.
+std::string kernel_generator_names();
+
+}  // namespace gpusched::workloads

@@ -1,0 +1,45 @@
+// Replay: an application whose block durations are read from a measured (or simulated) timeline CSV.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpusched/hw/time.h"
+#include "gpusched/workloads/application.h"
+#include "gpusched/workloads/kernel_launch.h"
+
+namespace gpusched::workloads {
+
+/// At most this many block rows in one timeline file.
+constexpr std::uint64_t kMaxReplayRows = 100'000'000;
+
+/// Block work with one stored duration per block (the timeline is materialised anyway).
+class ReplayWork final : public BlockWork {
+public:
+    ReplayWork(std::vector<Time> durations, std::string source);
+
+    /// Throws std::out_of_range for a block the timeline does not have (a caller bug).
+    [[nodiscard]] Time duration(std::uint64_t block) const override;
+    /// "replay of 265 blocks from run.csv"
+    [[nodiscard]] std::string describe() const override;
+    [[nodiscard]] std::size_t size() const { return durations_.size(); }
+
+private:
+    std::vector<Time> durations_;
+    std::string source_;
+};
+
+/// Reads a timeline CSV: `#` lines are metadata and skipped; the first other non-blank line
+/// is the header; required columns `block,sm,start_ns,end_ns`, optional `kernel` and
+/// `launch`, others ignored. Rows form one launch per distinct (kernel, launch) pair, in
+/// order of first appearance, all on stream 0; each launch's block ids must be 0..N-1 once
+/// each, in any order. A block's duration is end_ns - start_ns, each time rounded to the
+/// nearest picosecond (integer and up-to-three-decimal nanoseconds are exact). Every launch
+/// gets `threads` threads per block (1..2^20), `regs` registers per thread (0..65536) and
+/// `dynamic_smem` bytes of dynamic shared memory (0..2^40). At most `max_rows` block rows
+/// (tests lower it). Errors name PATH:LINE.
+Application load_replay_timeline(const std::string& path, int threads, int regs, std::int64_t dynamic_smem,
+                                 std::uint64_t max_rows = kMaxReplayRows);
+
+}  // namespace gpusched::workloads

@@ -1,0 +1,50 @@
+// Text input files: bounded line reading that rejects binary junk (NUL, control bytes, bad UTF-8).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <string>
+
+namespace gpusched::workloads {
+
+/// Reads a text file line by line. Every line is checked: no NUL or control bytes (tab
+/// excepted), valid UTF-8, at most `max_line` bytes; "\n" and "\r\n" endings; a UTF-8 byte
+/// order mark at the start is skipped. Errors are InputError "PATH:LINE: ...", where `what`
+/// names the kind of file ("timeline CSV").
+class TextLineReader {
+public:
+    TextLineReader(std::string path, std::string what, std::size_t max_line = std::size_t{1} << 20);
+
+    /// The next line without its ending; false at end of file.
+    bool next(std::string& line);
+    /// 1-based number of the line last returned.
+    [[nodiscard]] std::uint64_t line_number() const { return line_number_; }
+    /// "PATH:LINE" of the line last returned.
+    [[nodiscard]] std::string where() const;
+    [[nodiscard]] const std::string& path() const { return path_; }
+
+private:
+    bool fill();
+
+    std::string path_;
+    std::string what_;
+    std::size_t max_line_;
+    std::ifstream in_;
+    std::string buffer_;
+    std::size_t pos_ = 0;
+    bool eof_ = false;
+    std::uint64_t line_number_ = 0;
+};
+
+/// What is wrong with `line` as text ("contains NUL bytes", "control byte 0x1b at column 8",
+/// "invalid UTF-8 byte 0xff at column 3"), or "" if it is fine (tab is allowed).
+std::string text_line_problem(const std::string& line);
+
+/// Opens `path` for reading, or throws InputError "PATH: cannot read WHAT: reason".
+std::ifstream open_input_file(const std::string& path, const std::string& what);
+
+/// A whole text file of at most `max_bytes`, every line checked as above.
+std::string read_text_file(const std::string& path, const std::string& what, std::size_t max_bytes);
+
+}  // namespace gpusched::workloads

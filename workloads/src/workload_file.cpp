@@ -1,0 +1,151 @@
+// Workload YAML files: streams (priority, SM masks) and launches built through the kernel-spec code.
+#include "gpusched/workloads/workload_file.h"
+
+#include <algorithm>
+#include <set>
+
+#include "gpusched/hw/input_error.h"
+#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/kernel_spec.h"
+#include "gpusched/workloads/text_file.h"
+
+namespace gpusched::workloads {
+
+namespace {
+
+std::string indexed(const std::string& key, std::size_t i) { return key + "[" + std::to_string(i) + "]"; }
+
+constexpr std::size_t kMaxYamlNodes = 10'000'000;
+
+/// yaml-cpp keeps the first of two equal keys silently; reject them everywhere. Counts nodes
+/// visited so alias-expansion bombs stop with an error instead of a hang.
+void check_duplicate_keys(const YAML::Node& node, const std::string& source, std::size_t& visited) {
+    if (++visited > kMaxYamlNodes)
+        throw InputError(source + ": too many YAML nodes (more than " + std::to_string(kMaxYamlNodes) +
+                         " after expanding aliases)");
+    if (node.IsSequence()) {
+        for (const auto& item : node) check_duplicate_keys(item, source, visited);
+    } else if (node.IsMap()) {
+        std::set<std::string> keys;
+        for (auto it = node.begin(); it != node.end(); ++it) {
+            if (it->first.IsScalar() && !keys.insert(it->first.Scalar()).second)
+                throw InputError(yaml_location(it->first, source) + ": key '" + it->first.Scalar() +
+                                 "' is given twice in one mapping");
+            check_duplicate_keys(it->second, source, visited);
+        }
+    }
+}
+
+/// An SM id or "A-B" range (inclusive) from one list item; `seen` catches SMs listed twice.
+void add_sms(const YAML::Node& item, const std::string& where, const std::string& key, std::vector<bool>& seen,
+             std::vector<int>& out) {
+    const auto bad = [&]() {
+        throw InputError(where + ": key '" + key + "': expected an SM id in [0, " + std::to_string(kMaxSmId) +
+                         "] or a range \"A-B\" with A <= B, got " +
+                         (item.IsScalar() ? "'" + item.Scalar().substr(0, 40) + "'" : std::string("a non-scalar")));
+    };
+    if (!item.IsScalar()) bad();
+    const std::string text = item.Scalar();
+    const std::size_t dash = text.find('-', 1);
+    const auto lo = parse_integer(dash == std::string::npos ? text : text.substr(0, dash));
+    const auto hi = dash == std::string::npos ? lo : parse_integer(text.substr(dash + 1));
+    if (!lo || !hi || *lo < 0 || *hi > kMaxSmId || *lo > *hi) bad();
+    for (std::int64_t sm = *lo; sm <= *hi; ++sm) {
+        if (seen[static_cast<std::size_t>(sm)])
+            throw InputError(where + ": key '" + key + "': SM " + std::to_string(sm) + " is listed twice");
+        seen[static_cast<std::size_t>(sm)] = true;
+        out.push_back(static_cast<int>(sm));
+    }
+}
+
+StreamConfig parse_stream(const YAML::Node& node, const std::string& source, const std::string& path) {
+    YamlFields f(node, source, path);
+    StreamConfig stream;
+    stream.id = static_cast<int>(f.integer("id", 0, kMaxStreamId));
+    if (f.optional_child("priority"))
+        stream.priority = f.choice("priority", {"normal", "high"}) == "high" ? StreamPriority::high : StreamPriority::normal;
+    if (const auto node_sms = f.optional_child("sms")) {
+        const YAML::Node& sms = *node_sms;
+        if (!sms.IsSequence() || sms.size() == 0)
+            f.fail("sms", "expected a non-empty list of SM ids or \"A-B\" ranges (leave it out for all SMs)");
+        std::vector<bool> seen(static_cast<std::size_t>(kMaxSmId) + 1, false);
+        for (std::size_t i = 0; i < sms.size(); ++i)
+            add_sms(sms[i], yaml_location(sms[i], source), f.key_path(indexed("sms", i)), seen, stream.sm_mask);
+        std::sort(stream.sm_mask.begin(), stream.sm_mask.end());
+    }
+    f.finish();
+    return stream;
+}
+
+std::vector<StreamConfig> parse_streams(const YAML::Node& node, const std::string& source) {
+    if (!node.IsSequence())
+        throw InputError(yaml_location(node, source) + ": key 'streams': expected a list of {id, priority, sms}");
+    std::vector<StreamConfig> streams;
+    std::set<int> ids;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+        streams.push_back(parse_stream(node[i], source, indexed("streams", i)));
+        if (!ids.insert(streams.back().id).second)
+            throw InputError(yaml_location(node[i]["id"], source) + ": key '" + indexed("streams", i) +
+                             ".id': stream " + std::to_string(streams.back().id) + " is listed twice");
+    }
+    return streams;
+}
+
+/// One launch mapping: `kernel`, `repeat`, and the kernel-spec keys as key=value pairs.
+void parse_launch(const YAML::Node& node, const std::string& source, const std::string& path, Application& app) {
+    YamlFields f(node, source, path);
+    const std::string kernel = f.string("kernel");
+    if (find_kernel_generator(kernel) == nullptr)
+        f.fail("kernel", "unknown kernel '" + kernel + "' (known kernels: " + kernel_generator_names() + ")");
+    const auto repeat = static_cast<std::size_t>(f.optional_integer("repeat", 1, kMaxRepeat).value_or(1));
+
+    std::vector<SpecEntry> entries;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+        if (!it->first.IsScalar())
+            throw InputError(yaml_location(it->first, source) + ": key in '" + path + "': expected a plain key name");
+        const std::string key = it->first.Scalar();
+        if (key == "kernel" || key == "repeat") continue;
+        const YAML::Node value = it->second;
+        if (!value.IsScalar() || value.Scalar().empty())
+            throw InputError(yaml_location(value.IsNull() ? it->first : value, source) + ": key '" + path + "." + key +
+                             "': expected a single value, got " +
+                             (value.IsSequence() ? "a list" : value.IsMap() ? "a mapping" : "nothing"));
+        entries.push_back({key, value.Scalar(), yaml_location(value, source)});
+    }
+    SpecArgs args(kernel, yaml_location(node, source), path, std::move(entries));
+    const KernelLaunch launch = build_kernel_launch(args);
+    if (app.launches.size() + repeat > kMaxWorkloadLaunches)
+        f.fail(f.has("repeat") ? "repeat" : "", "the workload would have more than " +
+                                                   std::to_string(kMaxWorkloadLaunches) + " launches (after repeats)");
+    for (std::size_t i = 0; i < repeat; ++i) app.launches.push_back(launch);
+}
+
+}  // namespace
+
+Application parse_workload(const std::string& yaml, const std::string& source) {
+    try {
+        const YAML::Node root = parse_yaml_document(yaml, source);
+        std::size_t visited = 0;
+        check_duplicate_keys(root, source, visited);
+        YamlFields top(root, source, "");
+        Application app;
+        app.description = top.optional_string("description").value_or(source);
+        if (const auto streams = top.optional_child("streams")) app.streams = parse_streams(*streams, source);
+        const YAML::Node launches = top.child("launches");
+        if (!launches.IsSequence() || launches.size() == 0)
+            top.fail("launches", "expected a non-empty list of launches (each a mapping with 'kernel: NAME')");
+        for (std::size_t i = 0; i < launches.size(); ++i)
+            parse_launch(launches[i], source, indexed("launches", i), app);
+        top.finish();
+        return app;
+    } catch (const YAML::Exception& e) {
+        throw InputError(source + ":" + std::to_string(e.mark.line + 1) + ": invalid workload file: " + e.msg);
+    }
+}
+
+Application load_workload_file(const std::string& path) {
+    return parse_workload(read_text_file(path, "workload file", kMaxWorkloadFileBytes), path);
+}
+
+}  // namespace gpusched::workloads
