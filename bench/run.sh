@@ -7,7 +7,11 @@ bash scripts/install-deps.sh >/dev/null
 cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSCHED_CUDA=OFF >/dev/null
 cmake --build build-bench --target bench_engine >/dev/null
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-for blocks in 1000000 "${1:-20000000}"; do
-  taskset -c 0 ./build-bench/bench/bench_engine "$blocks" 256
-  echo
+blocks=${1:-20000000}
+taskset -c 0 ./build-bench/bench/bench_engine 1000000 256 random   # memory check: compare max RSS with the next line
+for threads in 256 1024; do
+  for durations in random constant; do
+    echo
+    taskset -c 0 ./build-bench/bench/bench_engine "$blocks" "$threads" "$durations"
+  done
 done
