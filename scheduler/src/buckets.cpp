@@ -38,17 +38,8 @@ private:
     std::uint64_t k_;
 };
 
-class Buckets final : public sim::DispatchPolicy {
-public:
-    [[nodiscard]] std::string name() const override { return "buckets"; }
-    [[nodiscard]] bool work_conserving() const override { return false; }
-    [[nodiscard]] std::unique_ptr<sim::KernelDispatcher> start(const sim::LaunchContext& c) const override {
-        return std::make_unique<BucketsDispatcher>(c);
-    }
-};
-
 }  // namespace
 
-std::unique_ptr<sim::DispatchPolicy> make_buckets() { return std::make_unique<Buckets>(); }
+std::unique_ptr<sim::DispatchPolicy> make_buckets() { return std::make_unique<PolicyOf<BucketsDispatcher>>("buckets", false); }
 
 }  // namespace gpusched::scheduler

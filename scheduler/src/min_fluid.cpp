@@ -59,17 +59,8 @@ private:
     int warps_left_ = 0;
 };
 
-class MinFluid final : public sim::DispatchPolicy {
-public:
-    [[nodiscard]] std::string name() const override { return "min"; }
-    [[nodiscard]] bool work_conserving() const override { return true; }
-    [[nodiscard]] std::unique_ptr<sim::KernelDispatcher> start(const sim::LaunchContext& c) const override {
-        return std::make_unique<MinFluidDispatcher>(c);
-    }
-};
-
 }  // namespace
 
-std::unique_ptr<sim::DispatchPolicy> make_min_fluid() { return std::make_unique<MinFluid>(); }
+std::unique_ptr<sim::DispatchPolicy> make_min_fluid() { return std::make_unique<PolicyOf<MinFluidDispatcher>>("min", true); }
 
 }  // namespace gpusched::scheduler

@@ -33,17 +33,8 @@ private:
     std::uint64_t next_block_ = 0;
 };
 
-class MostRoom final : public sim::DispatchPolicy {
-public:
-    [[nodiscard]] std::string name() const override { return "most-room"; }
-    [[nodiscard]] bool work_conserving() const override { return true; }
-    [[nodiscard]] std::unique_ptr<sim::KernelDispatcher> start(const sim::LaunchContext& c) const override {
-        return std::make_unique<MostRoomDispatcher>(c);
-    }
-};
-
 }  // namespace
 
-std::unique_ptr<sim::DispatchPolicy> make_most_room() { return std::make_unique<MostRoom>(); }
+std::unique_ptr<sim::DispatchPolicy> make_most_room() { return std::make_unique<PolicyOf<MostRoomDispatcher>>("most-room", true); }
 
 }  // namespace gpusched::scheduler

@@ -2,10 +2,28 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "gpusched/sim/dispatch_policy.h"
 
 namespace gpusched::scheduler {
+
+/// A policy that is just its name, whether it is work-conserving, and a dispatcher type
+/// constructed from the LaunchContext.
+template <typename Dispatcher>
+class PolicyOf final : public sim::DispatchPolicy {
+public:
+    PolicyOf(std::string name, bool work_conserving) : name_(std::move(name)), work_conserving_(work_conserving) {}
+    [[nodiscard]] std::string name() const override { return name_; }
+    [[nodiscard]] bool work_conserving() const override { return work_conserving_; }
+    [[nodiscard]] std::unique_ptr<sim::KernelDispatcher> start(const sim::LaunchContext& c) const override {
+        return std::make_unique<Dispatcher>(c);
+    }
+
+private:
+    std::string name_;
+    bool work_conserving_;
+};
 
 std::unique_ptr<sim::DispatchPolicy> make_most_room();
 std::unique_ptr<sim::DispatchPolicy> make_round_robin();

@@ -39,17 +39,8 @@ private:
     int cursor_ = 0;
 };
 
-class RoundRobin final : public sim::DispatchPolicy {
-public:
-    [[nodiscard]] std::string name() const override { return "round-robin"; }
-    [[nodiscard]] bool work_conserving() const override { return true; }
-    [[nodiscard]] std::unique_ptr<sim::KernelDispatcher> start(const sim::LaunchContext& c) const override {
-        return std::make_unique<RoundRobinDispatcher>(c);
-    }
-};
-
 }  // namespace
 
-std::unique_ptr<sim::DispatchPolicy> make_round_robin() { return std::make_unique<RoundRobin>(); }
+std::unique_ptr<sim::DispatchPolicy> make_round_robin() { return std::make_unique<PolicyOf<RoundRobinDispatcher>>("round-robin", true); }
 
 }  // namespace gpusched::scheduler

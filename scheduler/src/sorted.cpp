@@ -56,17 +56,8 @@ private:
     std::vector<std::vector<std::uint64_t>> queues_;
 };
 
-class Sorted final : public sim::DispatchPolicy {
-public:
-    [[nodiscard]] std::string name() const override { return "sorted"; }
-    [[nodiscard]] bool work_conserving() const override { return false; }
-    [[nodiscard]] std::unique_ptr<sim::KernelDispatcher> start(const sim::LaunchContext& c) const override {
-        return std::make_unique<SortedDispatcher>(c);
-    }
-};
-
 }  // namespace
 
-std::unique_ptr<sim::DispatchPolicy> make_sorted() { return std::make_unique<Sorted>(); }
+std::unique_ptr<sim::DispatchPolicy> make_sorted() { return std::make_unique<PolicyOf<SortedDispatcher>>("sorted", false); }
 
 }  // namespace gpusched::scheduler

@@ -27,17 +27,8 @@ private:
     std::uint64_t blocks_;
 };
 
-class StaticRoundRobin final : public sim::DispatchPolicy {
-public:
-    [[nodiscard]] std::string name() const override { return "static-rr"; }
-    [[nodiscard]] bool work_conserving() const override { return false; }
-    [[nodiscard]] std::unique_ptr<sim::KernelDispatcher> start(const sim::LaunchContext& c) const override {
-        return std::make_unique<StaticRoundRobinDispatcher>(c);
-    }
-};
-
 }  // namespace
 
-std::unique_ptr<sim::DispatchPolicy> make_static_rr() { return std::make_unique<StaticRoundRobin>(); }
+std::unique_ptr<sim::DispatchPolicy> make_static_rr() { return std::make_unique<PolicyOf<StaticRoundRobinDispatcher>>("static-rr", false); }
 
 }  // namespace gpusched::scheduler

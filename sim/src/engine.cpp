@@ -35,10 +35,13 @@ std::string launch_label(std::size_t index, const workloads::KernelLaunch& launc
 
 }  // namespace
 
-Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy)
+Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
+               const std::string& execution)
     : gpu_(gpu),
       app_(app),
       policy_(policy),
+      execution_(make_execution_model(execution, gpu, app)),
+      fixed_durations_(execution_->durations_fixed()),
       pool_(gpu),
       resident_(static_cast<std::size_t>(gpu.sm_count) * gpu.max_blocks_per_sm),
       slots_per_sm_(gpu.max_blocks_per_sm),
@@ -140,20 +143,26 @@ void Engine::dispatch(LaunchState& launch, std::size_t index, const Placement& p
         throw std::logic_error("policy " + policy_.name() + " placed a block on SM " + std::to_string(placement.sm) +
                                " without room");
     const Time start = now_ + dispatch_latency_;
-    const Time end = start + launch.launch->work->duration(placement.block);
-    Resident& r = resident_[static_cast<std::size_t>(placement.sm) * slots_per_sm_ + slot];
-    r = {static_cast<std::uint32_t>(index), placement.block, now_, start};
+    const std::size_t at = static_cast<std::size_t>(placement.sm) * slots_per_sm_ + slot;
+    Resident& r = resident_[at];
+    r = {static_cast<std::uint32_t>(index), placement.block, now_, start, 0, true};
     ++launch.dispatched;
     if (!launch.started) {
         launch.started = true;
         launch.first_start = start;
     }
+    if (fixed_durations_) {
+        r.end = start + launch.launch->work->duration(placement.block);
+        queue_.push(r.end, Phase::completion, static_cast<std::uint32_t>(at));
+    }
     if (!observers_.empty()) {
-        const BlockRecord record{index, placement.block, placement.sm, slot, now_, start, end};
+        const BlockRecord record{index, placement.block, placement.sm, slot, now_, start, r.end};
         for (auto* o : observers_) o->on_block_dispatched(record);
     }
-    queue_.push(end, Phase::completion,
-                static_cast<std::uint32_t>(static_cast<std::size_t>(placement.sm) * slots_per_sm_ + slot));
+    if (!fixed_durations_) {
+        const StartedBlock started{placement.sm, slot, index, placement.block, launch.block_footprint.warps, start};
+        execution_->block_started(started, now_, *this);
+    }
     notify_sm_changed(placement.sm);
 }
 
@@ -197,8 +206,17 @@ void Engine::run_dispatch_pass() {
     std::erase_if(active_, [&](std::size_t index) { return launches_[index]->dispatcher->finished(); });
 }
 
+void Engine::set_end(int sm, int slot, Time end) {
+    const std::size_t at = static_cast<std::size_t>(sm) * slots_per_sm_ + slot;
+    resident_[at].end = end;
+    queue_.push(end, Phase::completion, static_cast<std::uint32_t>(at));
+}
+
 void Engine::on_block_end(int sm, int slot) {
-    const Resident r = resident_[static_cast<std::size_t>(sm) * slots_per_sm_ + slot];
+    if (!fixed_durations_) execution_->block_finished(sm, slot, now_, *this);
+    Resident& live = resident_[static_cast<std::size_t>(sm) * slots_per_sm_ + slot];
+    live.live = false;
+    const Resident r = live;
     pool_.release(sm, slot);
     LaunchState& launch = *launches_[r.launch];
     ++units_done_;
@@ -223,7 +241,7 @@ SimResult Engine::run() {
     info.gpu = &gpu_;
     info.app = &app_;
     info.policy = policy_.name();
-    info.execution = "fixed";
+    info.execution = execution_->name();
     info.occupancy = occupancy_;
     for (auto* o : observers_) o->on_begin(info);
     for (std::size_t s = 0; s < streams_.size(); ++s) queue_head_of_stream(static_cast<int>(s));
@@ -238,11 +256,15 @@ SimResult Engine::run() {
             continue;
         }
         const Event e = queue_.pop();
-        now_ = e.time;
-        if (e.phase() == Phase::completion)
+        if (e.phase() == Phase::completion) {
+            const Resident& r = resident_[e.payload()];
+            if (!r.live || r.end != e.time) continue;  // superseded by a later set_end
+            now_ = e.time;
             on_block_end(static_cast<int>(e.payload() / slots_per_sm_), static_cast<int>(e.payload() % slots_per_sm_));
-        else
+        } else {
+            now_ = e.time;
             on_kernel_ready(e.payload());
+        }
     }
     for (std::size_t i = 0; i < launches_.size(); ++i) {
         const LaunchState& launch = *launches_[i];

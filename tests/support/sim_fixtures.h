@@ -27,15 +27,21 @@ inline hw::GpuSpec small_gpu(int sms) {
 /// Work given by two functions of the block index.
 class LambdaWork final : public workloads::BlockWork {
 public:
-    LambdaWork(std::function<Time(std::uint64_t)> duration, std::function<int(std::uint64_t, int)> warps = {})
-        : duration_(std::move(duration)), warps_(std::move(warps)) {}
+    LambdaWork(std::function<Time(std::uint64_t)> duration, std::function<int(std::uint64_t, int)> warps = {},
+               std::function<workloads::WarpWork(std::uint64_t)> warp_work = {})
+        : duration_(std::move(duration)), warps_(std::move(warps)), warp_work_(std::move(warp_work)) {}
     Time duration(std::uint64_t b) const override { return duration_(b); }
     int active_warps(std::uint64_t b, int w) const override { return warps_ ? warps_(b, w) : w; }
+    std::optional<workloads::WarpWork> warp_work(std::uint64_t b) const override {
+        if (!warp_work_) return std::nullopt;
+        return warp_work_(b);
+    }
     std::string describe() const override { return "test work"; }
 
 private:
     std::function<Time(std::uint64_t)> duration_;
     std::function<int(std::uint64_t, int)> warps_;
+    std::function<workloads::WarpWork(std::uint64_t)> warp_work_;
 };
 
 inline workloads::KernelLaunch launch(std::uint64_t blocks, int threads, Time duration, int stream = 0) {
@@ -66,9 +72,9 @@ public:
 
 /// Runs `app` on `gpu` with `policy` and returns the recorder.
 inline Recorder run(const hw::GpuSpec& gpu, const workloads::Application& app, const std::string& policy,
-                    sim::SimObserver* extra = nullptr) {
+                    sim::SimObserver* extra = nullptr, const std::string& execution = "fixed") {
     auto p = scheduler::make_policy(policy);
-    sim::Engine engine(gpu, app, *p);
+    sim::Engine engine(gpu, app, *p, execution);
     Recorder r;
     engine.add_observer(r);
     if (extra) engine.add_observer(*extra);

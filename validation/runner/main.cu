@@ -1,4 +1,4 @@
-// gpusched-runner entry point: dispatches to experiment subcommands (occupancy, ...).
+// gpusched-runner entry point: dispatches to experiment subcommands (occupancy, placement, ...).
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -11,6 +11,8 @@ namespace {
 const runner::Subcommand kSubcommands[] = {
     {"occupancy", "blocks/SM from the occupancy API over kernels x block sizes x smem x carveout",
      &runner::occupancy_main},
+    {"placement", "spin-kernel suite: measured per-block SM/start/end timelines + whole-run times",
+     &runner::placement_main},
 };
 
 void print_help(std::FILE* out) {

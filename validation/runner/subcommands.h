@@ -15,6 +15,9 @@ struct Subcommand {
 // occupancy_experiment.cu: cudaOccupancyMaxActiveBlocksPerMultiprocessor sweep -> CSV.
 int occupancy_main(int argc, char** argv);
 
+// placement_experiment.cu (+ placement_cases.cu, placement_kernels.cu): spin-kernel timelines.
+int placement_main(int argc, char** argv);
+
 // To add an experiment: implement `int <name>_main(int, char**)` in <name>_experiment.cu,
 // declare it above, add a row to kSubcommands in main.cu and the file to CMakeLists.txt.
 

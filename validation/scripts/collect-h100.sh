@@ -10,3 +10,5 @@ cmake -S validation/runner -B build-runner -G Ninja -DCMAKE_BUILD_TYPE=Release >
 cmake --build build-runner
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv || true
 ./build-runner/gpusched-runner occupancy --out "$out_dir/occupancy.csv"
+# Spin-kernel placement timelines (also see collect-placement.sh, which tars them).
+./build-runner/gpusched-runner placement --out-dir "$out_dir/placement"

@@ -8,6 +8,7 @@
 #include "gpusched/hw/gpu_spec.h"
 #include "gpusched/sim/dispatch_policy.h"
 #include "gpusched/sim/event_queue.h"
+#include "gpusched/sim/execution_model.h"
 #include "gpusched/sim/observer.h"
 #include "gpusched/sim/sm_pool.h"
 #include "gpusched/workloads/application.h"
@@ -28,8 +29,8 @@ struct SimResult {
 ///     --(last block ends)--> complete, and the next launch of the stream is queued.
 ///
 /// Life of a block: pending --(policy picks an SM with room; resources reserved)-->
-/// dispatched --(+ block_dispatch_latency_ns)--> running --(+ its duration, `fixed`
-/// execution model)--> complete (resources released).
+/// dispatched --(+ block_dispatch_latency_ns)--> running --(its duration: `fixed`; or as
+/// long as its work takes next to its neighbours: `shared`)--> complete (resources released).
 ///
 /// Front-end rules: among ready launches, high-priority streams are offered every dispatch
 /// first. Within a priority level the *leftover* rule holds: a launch dispatches only once
@@ -40,11 +41,12 @@ struct SimResult {
 ///
 /// The engine formats nothing: observers receive events. Memory is O(SMs x slots +
 /// launches), independent of the number of blocks.
-class Engine final : private TimeTeller {
+class Engine final : private TimeTeller, private CompletionSink {
 public:
     /// Checks every launch against the GPU (InputError naming the launch when one cannot
-    /// launch or a stream's SM mask is invalid).
-    Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy);
+    /// launch or a stream's SM mask is invalid) and creates the execution model by name.
+    Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
+           const std::string& execution = "fixed");
     ~Engine() override;
 
     void add_observer(SimObserver& observer) { observers_.push_back(&observer); }
@@ -59,9 +61,12 @@ private:
         std::uint64_t block = 0;
         Time dispatch = 0;
         Time start = 0;
+        Time end = 0;       ///< the end currently scheduled; completion events for other times are stale
+        bool live = false;
     };
 
     [[nodiscard]] Time now() const override { return now_; }
+    void set_end(int sm, int slot, Time end) override;
     void queue_head_of_stream(int stream);
     void on_kernel_ready(std::size_t launch);
     void on_block_end(int sm, int slot);
@@ -74,6 +79,8 @@ private:
     const hw::GpuSpec& gpu_;
     const workloads::Application& app_;
     const DispatchPolicy& policy_;
+    std::unique_ptr<ExecutionModel> execution_;
+    bool fixed_durations_;
     std::vector<SimObserver*> observers_;
     std::vector<hw::OccupancyResult> occupancy_;
     std::vector<std::unique_ptr<LaunchState>> launches_;

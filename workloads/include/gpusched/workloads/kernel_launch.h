@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "gpusched/hw/occupancy.h"
@@ -15,6 +16,15 @@ struct Dim3 {
     std::uint32_t x = 1, y = 1, z = 1;
     [[nodiscard]] std::uint64_t count() const { return std::uint64_t{x} * y * z; }
     bool operator==(const Dim3&) const = default;
+};
+
+/// The work of one active warp for the `shared` execution model (DESIGN.md 2.5). All active
+/// warps of a block carry the same work; inactive warps (threads outside the data, e.g. at
+/// matrix edges) retire at once, though the block holds its resources until its last warp ends.
+struct WarpWork {
+    double issue_slots = 0;   ///< W: warp-instructions the warp must issue
+    Time latency_bound = 0;   ///< L: it cannot finish faster than this (dependency chains, memory latency)
+    double dram_bytes = 0;    ///< bytes the warp moves to or from device memory
 };
 
 /// The work of each block of one launch, generated on demand by block index (never
@@ -30,6 +40,12 @@ public:
     [[nodiscard]] virtual int active_warps(std::uint64_t block, int warps_per_block) const {
         (void)block;
         return warps_per_block;
+    }
+    /// `shared` execution model: the work of each active warp of `block`; nullopt when this
+    /// work model only knows whole-block durations (synthetic, replay).
+    [[nodiscard]] virtual std::optional<WarpWork> warp_work(std::uint64_t block) const {
+        (void)block;
+        return std::nullopt;
     }
     /// One line for summaries, e.g. "uniform 10us..50us (seed 7)".
     [[nodiscard]] virtual std::string describe() const = 0;

@@ -1,0 +1,30 @@
+// Registry of execution models.
+#include "gpusched/sim/execution_model.h"
+
+#include "gpusched/hw/input_error.h"
+#include "gpusched/sim/shared_execution.h"
+
+namespace gpusched::sim {
+
+void FixedExecution::block_started(const StartedBlock& b, Time, CompletionSink& sink) {
+    sink.set_end(b.sm, b.slot, b.start + app_.launches[b.launch].work->duration(b.block));
+}
+
+const std::vector<ExecutionModelInfo>& execution_models() {
+    static const std::vector<ExecutionModelInfo> models = {
+        {"fixed", "each block runs the duration its work model gives, independent of its neighbours"},
+        {"shared", "blocks on an SM share its issue slots; each warp has a latency-bound floor (needs per-warp work)"},
+    };
+    return models;
+}
+
+std::unique_ptr<ExecutionModel> make_execution_model(const std::string& name, const hw::GpuSpec& gpu,
+                                                     const workloads::Application& app) {
+    if (name == "fixed") return std::make_unique<FixedExecution>(app);
+    if (name == "shared") return std::make_unique<SharedExecution>(gpu, app);
+    std::string known;
+    for (const auto& m : execution_models()) known += (known.empty() ? "" : ", ") + m.name;
+    throw InputError("--exec: unknown execution model '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace gpusched::sim

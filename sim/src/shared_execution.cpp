@@ -1,0 +1,79 @@
+// The shared issue-slot execution model: per-SM rate recomputation at block start and end.
+#include "gpusched/sim/shared_execution.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "gpusched/hw/input_error.h"
+
+namespace gpusched::sim {
+
+SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Application& app)
+    : app_(app),
+      slots_(static_cast<std::size_t>(gpu.max_blocks_per_sm)),
+      slots_per_ps_(0),
+      running_(static_cast<std::size_t>(gpu.sm_count) * static_cast<std::size_t>(gpu.max_blocks_per_sm)),
+      active_warps_(static_cast<std::size_t>(gpu.sm_count), 0),
+      last_update_(static_cast<std::size_t>(gpu.sm_count), 0) {
+    if (!gpu.clock_mhz)
+        throw InputError("--exec shared: GPU '" + gpu.name + "' has no execution.clock_mhz; the shared model needs it");
+    // C warp-instructions per cycle x clock_mhz x 1e6 cycles/s / 1e12 ps/s.
+    slots_per_ps_ = gpu.warp_schedulers_per_sm * gpu.issue_width * (*gpu.clock_mhz) * 1e-6;
+    for (std::size_t i = 0; i < app.launches.size(); ++i)
+        if (!app.launches[i].work->warp_work(0))
+            throw InputError("--exec shared: launch " + std::to_string(i) + " (" + app.launches[i].name +
+                             ") has no per-warp work (issue slots, latency); use --exec fixed, or a kernel "
+                             "whose work model gives it");
+}
+
+void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
+    const auto s = static_cast<std::size_t>(sm);
+    const double elapsed = static_cast<double>(now - last_update_[s]);
+    last_update_[s] = now;
+    const int n = active_warps_[s];
+    const double share = n > 0 ? slots_per_ps_ / n : 0;
+    for (std::size_t slot = 0; slot < slots_; ++slot) {
+        Running& r = running_[s * slots_ + slot];
+        if (!r.live || r.active_warps == 0) continue;
+        r.remaining = std::max(0.0, r.remaining - r.rate * elapsed);
+        r.rate = r.latency_rate > 0 ? std::min(r.latency_rate, share) : share;
+        const Time end = now + static_cast<Time>(std::ceil(r.remaining / r.rate));
+        if (end != r.end) {
+            r.end = end;
+            sink.set_end(sm, static_cast<int>(slot), end);
+        }
+    }
+}
+
+void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionSink& sink) {
+    const workloads::KernelLaunch& launch = app_.launches[b.launch];
+    const workloads::WarpWork work = *launch.work->warp_work(b.block);
+    Running& r = at(b.sm, b.slot);
+    r = Running{};
+    r.live = true;
+    r.active_warps = std::clamp(launch.work->active_warps(b.block, b.warps_per_block), 0, b.warps_per_block);
+    if (r.active_warps == 0 || work.issue_slots <= 0) {  // nothing to do: retires at once
+        r.active_warps = 0;
+        r.end = now;
+        sink.set_end(b.sm, b.slot, now);
+        return;
+    }
+    r.remaining = work.issue_slots;
+    r.latency_rate = work.latency_bound > 0 ? work.issue_slots / static_cast<double>(work.latency_bound) : 0;
+    r.end = 0;
+    // Bring the others up to now at the old rates, then add this block's warps.
+    update_sm(b.sm, now, sink);
+    active_warps_[static_cast<std::size_t>(b.sm)] += r.active_warps;
+    update_sm(b.sm, now, sink);
+}
+
+void SharedExecution::block_finished(int sm, int slot, Time now, CompletionSink& sink) {
+    Running& r = at(sm, slot);
+    update_sm(sm, now, sink);  // advance everyone (this block's remaining work is ~0 now)
+    active_warps_[static_cast<std::size_t>(sm)] -= r.active_warps;
+    r.live = false;
+    update_sm(sm, now, sink);
+}
+
+}  // namespace gpusched::sim

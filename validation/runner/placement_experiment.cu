@@ -1,0 +1,396 @@
+// `placement` subcommand: spin-kernel suite -> one measured timeline CSV per case + runs.csv.
+//
+// Every case is one launch configuration (placement_cases.cu). It is run with 1 warm-up and
+// --reps timed repetitions of the instrumented kernel (CUDA events around each repetition; a
+// repetition is `launches` back-to-back launches), every repetition's block records are checked
+// on the CPU, and the last one is written as DIR/<case>.csv in the simulator's timeline schema.
+// The plain (uninstrumented) kernel is then timed the same way to measure the overhead.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "placement.h"
+#include "runner_common.h"
+#include "subcommands.h"
+
+namespace {
+
+using placement::BlockRecord;
+using placement::Case;
+
+struct Stats {
+  double median = 0, min = 0, max = 0;
+};
+
+Stats stats_of(std::vector<float> v) {
+  Stats s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  s.median = n % 2 == 1 ? v[n / 2] : 0.5 * (static_cast<double>(v[n / 2 - 1]) + v[n / 2]);
+  s.min = v.front();
+  s.max = v.back();
+  return s;
+}
+
+struct CaseResult {
+  int bps_instrumented = 0;
+  int bps_plain = 0;
+  Stats inst, plain;
+  int same_sm_map = 0;  // timed repetitions whose block->SM map equals that of rep 0
+  long failures = 0;    // blocks that failed the CPU check, over all repetitions
+  std::string first_failure;
+  std::vector<BlockRecord> last;  // records of the last timed repetition
+  std::vector<uint32_t> duration_ns;
+};
+
+// Per-case device buffers and events.
+struct Buffers {
+  uint32_t* durations = nullptr;
+  BlockRecord* records = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+};
+
+// Runs one repetition (all launches); returns its event time in ms.
+float run_rep(const Case& c, bool instrumented, const Buffers& b) {
+  const size_t rec_bytes = sizeof(BlockRecord) * static_cast<size_t>(c.blocks) * c.launches;
+  if (instrumented) RUNNER_CUDA_CHECK(cudaMemsetAsync(b.records, 0xff, rec_bytes, 0));  // poison
+  RUNNER_CUDA_CHECK(cudaEventRecord(b.start, 0));
+  for (int l = 0; l < c.launches; ++l) {
+    BlockRecord* rec = instrumented ? b.records + static_cast<size_t>(l) * c.blocks : nullptr;
+    placement::launch_spin(instrumented, c.blocks, c.threads, c.smem, 0, b.durations, rec);
+  }
+  RUNNER_CUDA_CHECK(cudaEventRecord(b.stop, 0));
+  RUNNER_CUDA_CHECK(cudaEventSynchronize(b.stop));
+  RUNNER_CUDA_CHECK(cudaGetLastError());
+  float ms = 0;
+  RUNNER_CUDA_CHECK(cudaEventElapsedTime(&ms, b.start, b.stop));
+  return ms;
+}
+
+// CPU check of one repetition: every block has an SM id < sm_count and ran >= 0.9 x its duration.
+void check_records(const Case& c, const std::vector<BlockRecord>& rec, int sm_count, int rep,
+                   CaseResult& r) {
+  for (size_t k = 0; k < rec.size(); ++k) {
+    const int block = static_cast<int>(k % static_cast<size_t>(c.blocks));
+    const BlockRecord& x = rec[k];
+    const unsigned long long d = r.duration_ns[block];
+    const bool ok = x.smid < static_cast<unsigned>(sm_count) && x.end_ns >= x.start_ns &&
+                    10ull * (x.end_ns - x.start_ns) >= 9ull * d;
+    if (ok) continue;
+    if (r.failures++ == 0) {
+      r.first_failure = "rep " + std::to_string(rep) + " launch " +
+                        std::to_string(k / static_cast<size_t>(c.blocks)) + " block " +
+                        std::to_string(block) + ": smid=" + std::to_string(x.smid) +
+                        " start=" + std::to_string(x.start_ns) + " end=" +
+                        std::to_string(x.end_ns) + " duration_ns=" + std::to_string(d);
+    }
+  }
+}
+
+CaseResult run_case(const Case& c, int reps, int sm_count) {
+  CaseResult r;
+  r.bps_instrumented = placement::blocks_per_sm(true, c.threads, c.smem);
+  r.bps_plain = placement::blocks_per_sm(false, c.threads, c.smem);
+  r.duration_ns.resize(static_cast<size_t>(c.blocks));
+  for (int i = 0; i < c.blocks; ++i) {
+    r.duration_ns[i] = static_cast<uint32_t>(placement::duration_ps(c, i) / 1000u);
+  }
+  const size_t n_rec = static_cast<size_t>(c.blocks) * c.launches;
+  Buffers b;
+  RUNNER_CUDA_CHECK(cudaMalloc(&b.durations, sizeof(uint32_t) * r.duration_ns.size()));
+  RUNNER_CUDA_CHECK(cudaMalloc(&b.records, sizeof(BlockRecord) * n_rec));
+  RUNNER_CUDA_CHECK(cudaMemcpy(b.durations, r.duration_ns.data(),
+                               sizeof(uint32_t) * r.duration_ns.size(), cudaMemcpyHostToDevice));
+  RUNNER_CUDA_CHECK(cudaEventCreate(&b.start));
+  RUNNER_CUDA_CHECK(cudaEventCreate(&b.stop));
+
+  std::vector<BlockRecord> rec(n_rec);
+  std::vector<unsigned int> rep0_sm(n_rec);
+  std::vector<float> times;
+  for (int rep = -1; rep < reps; ++rep) {  // rep -1 is the warm-up
+    const float ms = run_rep(c, true, b);
+    RUNNER_CUDA_CHECK(cudaMemcpy(rec.data(), b.records, sizeof(BlockRecord) * n_rec,
+                                 cudaMemcpyDeviceToHost));
+    check_records(c, rec, sm_count, rep, r);
+    if (rep < 0) continue;
+    times.push_back(ms);
+    bool same = true;
+    for (size_t k = 0; k < n_rec; ++k) {
+      if (rep == 0) rep0_sm[k] = rec[k].smid;
+      same = same && rep0_sm[k] == rec[k].smid;
+    }
+    r.same_sm_map += same ? 1 : 0;
+  }
+  r.inst = stats_of(times);
+  r.last = rec;
+
+  times.clear();
+  for (int rep = -1; rep < reps; ++rep) {
+    const float ms = run_rep(c, false, b);
+    if (rep >= 0) times.push_back(ms);
+  }
+  r.plain = stats_of(times);
+
+  RUNNER_CUDA_CHECK(cudaEventDestroy(b.start));
+  RUNNER_CUDA_CHECK(cudaEventDestroy(b.stop));
+  RUNNER_CUDA_CHECK(cudaFree(b.records));
+  RUNNER_CUDA_CHECK(cudaFree(b.durations));
+  return r;
+}
+
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), format, v);
+  return buf;
+}
+
+std::string probe_text(const placement::TimerProbe& p) {
+  return "min_step_ns=" + fmt("%.0f", p.min_step_ns) + " mean_step_ns=" +
+         fmt("%.2f", p.mean_step_ns) + " sm_clock_mhz=" + fmt("%.1f", p.sm_clock_mhz);
+}
+
+// Summary of the last repetition: makespan (ns) and the spread of blocks over SMs.
+struct Shape {
+  unsigned long long origin = 0, makespan = 0;
+  int sms_used = 0, min_per_sm = 0, max_per_sm = 0;
+};
+
+Shape shape_of(const std::vector<BlockRecord>& rec, int sm_count) {
+  Shape s;
+  s.origin = ~0ull;
+  unsigned long long last_end = 0;
+  std::vector<int> per_sm(static_cast<size_t>(sm_count), 0);
+  for (const BlockRecord& x : rec) {
+    s.origin = std::min(s.origin, x.start_ns);
+    last_end = std::max(last_end, x.end_ns);
+    if (x.smid < static_cast<unsigned>(sm_count)) per_sm[x.smid]++;
+  }
+  if (rec.empty()) s.origin = 0;
+  s.makespan = last_end > s.origin ? last_end - s.origin : 0;
+  s.min_per_sm = *std::min_element(per_sm.begin(), per_sm.end());
+  s.max_per_sm = *std::max_element(per_sm.begin(), per_sm.end());
+  for (int n : per_sm) s.sms_used += n > 0 ? 1 : 0;
+  return s;
+}
+
+void write_timeline(const std::string& path, const Case& c, int reps, int device,
+                    const cudaDeviceProp& prop, const placement::TimerProbe& probe,
+                    const CaseResult& r) {
+  std::ofstream out(path, std::ios::out | std::ios::trunc);
+  if (!out) runner::fatal("cannot open '" + path + "' for writing");
+  const Shape s = shape_of(r.last, prop.multiProcessorCount);
+  runner::MetaWriter meta(out);
+  meta.put("experiment", "placement");
+  runner::write_device_metadata(meta, device, prop);
+  meta.put("globaltimer_probe", probe_text(probe));
+  meta.put("case", c.name);
+  meta.put("group", c.group);
+  meta.put("case_note", c.note);
+  meta.put("blocks", c.blocks);
+  meta.put("threads", c.threads);
+  meta.put("smem", c.smem);
+  meta.put("launches", c.launches);
+  meta.put("durations", placement::duration_description(c));
+  meta.put("workload_spec", placement::workload_spec(c));
+  if (c.launches > 1) meta.put("workload_repeat", c.launches);
+  meta.put("blocks_per_sm", r.bps_instrumented);
+  meta.put("blocks_per_sm_plain", r.bps_plain);
+  meta.put("instrumented", 1);
+  meta.put("reps", reps);
+  meta.put("rep_index", reps - 1);
+  meta.put("rep_note", "rows are the last timed repetition (0-based); 1 untimed warm-up first");
+  meta.put("sm_map_same_as_rep0", std::to_string(r.same_sm_map) + "/" + std::to_string(reps));
+  meta.put("time_unit", "integer ns of %globaltimer relative to the earliest block start of the "
+                        "repetition (over all its launches)");
+  meta.put("dispatch_note", "dispatch is not observable on the GPU: dispatch_ns = start_ns");
+  meta.put("start_note", "start = thread 0's %globaltimer at entry; end = thread 0's "
+                         "%globaltimer after the final __syncthreads()");
+  meta.put("run_median_ms", fmt("%.4f", r.inst.median));
+  meta.put("run_min_ms", fmt("%.4f", r.inst.min));
+  meta.put("run_max_ms", fmt("%.4f", r.inst.max));
+  meta.put("plain_median_ms", fmt("%.4f", r.plain.median));
+  meta.put("makespan_ns", s.makespan);
+  meta.put("sms_used", s.sms_used);
+  meta.put("blocks_per_sm_observed", "min " + std::to_string(s.min_per_sm) + " max " +
+                                         std::to_string(s.max_per_sm));
+  meta.put("check", r.failures == 0 ? std::string("ok")
+                                    : "FAILED " + std::to_string(r.failures) + " block(s); first: " +
+                                          r.first_failure);
+  for (int l = 0; l < c.launches; ++l) {
+    meta.put("launch." + std::to_string(l), c.name + " blocks=" + std::to_string(c.blocks) +
+                                                " threads=" + std::to_string(c.threads) +
+                                                " stream=0");
+  }
+  out << "kernel,launch,block,sm,dispatch_ns,start_ns,end_ns\n";
+  char line[160];
+  for (size_t k = 0; k < r.last.size(); ++k) {
+    const BlockRecord& x = r.last[k];
+    const unsigned long long st = x.start_ns - s.origin;
+    std::snprintf(line, sizeof(line), "%s,%zu,%zu,%u,%llu,%llu,%llu\n", c.name.c_str(),
+                  k / static_cast<size_t>(c.blocks), k % static_cast<size_t>(c.blocks), x.smid,
+                  st, st, x.end_ns - s.origin);
+    out << line;
+  }
+  out.flush();
+  if (!out) runner::fatal("error while writing '" + path + "'");
+}
+
+void print_help() {
+  std::printf(
+      "Usage: %s placement --out-dir DIR [--device N] [--reps N] [--only NAME[,NAME...]]\n"
+      "\n"
+      "Runs synthetic spin kernels (every block sleep-spins on %%globaltimer for its duration)\n"
+      "for wave boundaries, block sizes, shared-memory-limited occupancy, heterogeneous\n"
+      "durations, tiny blocks and back-to-back launches. Writes DIR/<case>.csv (timeline of the\n"
+      "last timed repetition: '# key=value' metadata, then\n"
+      "kernel,launch,block,sm,dispatch_ns,start_ns,end_ns) and DIR/runs.csv (whole-run times of\n"
+      "the instrumented and the plain kernel). Exit status 1 if any block fails the CPU check.\n"
+      "\n"
+      "Options:\n"
+      "  --out-dir DIR   output directory, created if missing (required)\n"
+      "  --device N      CUDA device index (default 0)\n"
+      "  --reps N        timed repetitions per case after 1 warm-up (default 10)\n"
+      "  --only NAMES    run only these cases (comma-separated exact names)\n"
+      "  -h, --help      show this help\n",
+      runner::kToolName);
+}
+
+}  // namespace
+
+namespace runner {
+
+int placement_main(int argc, char** argv) {
+  const char* const sub = "placement";
+  std::string out_dir, only;
+  int device = 0, reps = 10;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    bool has_value = false;
+    const size_t eq = arg.find('=');
+    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      has_value = true;
+    }
+    if (arg == "-h" || arg == "--help") {
+      print_help();
+      return kExitOk;
+    }
+    if (arg != "--out-dir" && arg != "--device" && arg != "--reps" && arg != "--only") {
+      usage_error(sub, "unknown option '" + arg + "'");
+    }
+    if (!has_value) {
+      if (i + 1 >= argc) usage_error(sub, "option '" + arg + "' needs a value");
+      value = argv[++i];
+    }
+    if (arg == "--out-dir") {
+      if (value.empty()) usage_error(sub, "--out-dir needs a non-empty path");
+      out_dir = value;
+    } else if (arg == "--only") {
+      if (value.empty()) usage_error(sub, "--only needs a case name");
+      only = value;
+    } else if (arg == "--device") {
+      if (!parse_int(value, &device) || device < 0) {
+        usage_error(sub, "--device needs a non-negative integer, got '" + value + "'");
+      }
+    } else if (!parse_int(value, &reps) || reps < 1 || reps > 100000) {
+      usage_error(sub, "--reps needs an integer in [1, 100000], got '" + value + "'");
+    }
+  }
+  if (out_dir.empty()) usage_error(sub, "missing required option --out-dir DIR");
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const cudaDeviceProp prop = select_device(device);
+  placement::set_max_dynamic_smem(static_cast<int>(prop.sharedMemPerBlockOptin));
+  std::vector<Case> cases = placement::build_cases(prop);
+  if (!only.empty()) {
+    std::vector<Case> picked;
+    size_t pos = 0;
+    while (pos <= only.size()) {
+      const size_t comma = std::min(only.find(',', pos), only.size());
+      const std::string name = only.substr(pos, comma - pos);
+      pos = comma + 1;
+      auto it = std::find_if(cases.begin(), cases.end(), [&](const Case& c) { return c.name == name; });
+      if (it == cases.end()) {
+        std::string names;
+        for (const Case& c : cases) names += (names.empty() ? "" : " ") + c.name;
+        usage_error(sub, "--only: unknown case '" + name + "' (cases on this device: " + names + ")");
+      }
+      picked.push_back(*it);
+    }
+    cases = picked;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) fatal("cannot create directory '" + out_dir + "': " + ec.message());
+
+  const placement::TimerProbe probe_begin = placement::probe_globaltimer(100000);
+  std::printf("placement: %s, %d SMs, %zu cases, %d reps; globaltimer %s\n", prop.name,
+              prop.multiProcessorCount, cases.size(), reps, probe_text(probe_begin).c_str());
+  std::printf("%-14s %6s %5s %6s %4s %10s %10s %7s %11s %4s %7s %s\n", "case", "blocks", "thr",
+              "smem", "b/SM", "median_ms", "plain_ms", "ovh_%", "makespan_us", "SMs", "per_SM",
+              "check");
+  std::vector<std::string> run_rows;
+  long total_failures = 0;
+  for (const Case& c : cases) {
+    const CaseResult r = run_case(c, reps, prop.multiProcessorCount);
+    write_timeline(out_dir + "/" + c.name + ".csv", c, reps, device, prop, probe_begin, r);
+    const Shape s = shape_of(r.last, prop.multiProcessorCount);
+    double mean_ns = 0;
+    for (uint32_t d : r.duration_ns) mean_ns += d;
+    mean_ns /= static_cast<double>(r.duration_ns.size());
+    run_rows.push_back(c.name + "," + std::to_string(c.blocks) + "," + std::to_string(c.threads) +
+                       "," + std::to_string(c.smem) + "," + fmt("%.3f", mean_ns / 1000.0) + "," +
+                       placement::duration_description(c) + "," + std::to_string(reps) + "," +
+                       fmt("%.4f", r.inst.median) + "," + fmt("%.4f", r.inst.min) + "," +
+                       fmt("%.4f", r.inst.max) + "," + fmt("%.4f", r.plain.median) + "," +
+                       fmt("%.4f", r.plain.min) + "," + fmt("%.4f", r.plain.max) + "," +
+                       std::to_string(c.launches) + "," + std::to_string(r.bps_instrumented) +
+                       "," + fmt("%.3f", static_cast<double>(s.makespan) / 1000.0) + "," +
+                       std::to_string(r.same_sm_map) + "," + std::to_string(r.failures));
+    total_failures += r.failures;
+    std::printf("%-14s %6d %5d %6d %4d %10.4f %10.4f %7.2f %11.3f %4d %3d-%-3d %s\n",
+                c.name.c_str(), c.blocks, c.threads, c.smem, r.bps_instrumented, r.inst.median,
+                r.plain.median, 100.0 * (r.inst.median / r.plain.median - 1.0),
+                static_cast<double>(s.makespan) / 1000.0, s.sms_used, s.min_per_sm, s.max_per_sm,
+                r.failures == 0 ? "ok" : r.first_failure.c_str());
+    std::fflush(stdout);
+  }
+  const placement::TimerProbe probe_end = placement::probe_globaltimer(100000);
+
+  const std::string runs_path = out_dir + "/runs.csv";
+  std::ofstream out(runs_path, std::ios::out | std::ios::trunc);
+  if (!out) fatal("cannot open '" + runs_path + "' for writing");
+  MetaWriter meta(out);
+  meta.put("experiment", "placement");
+  write_device_metadata(meta, device, prop);
+  meta.put("globaltimer_probe_begin", probe_text(probe_begin));
+  meta.put("globaltimer_probe_end", probe_text(probe_end));
+  meta.put("timing", "CUDA events around each repetition (all launches of the case), 1 warm-up, "
+                     "median/min/max over reps; plain_* = same kernel without instrumentation");
+  meta.put("duration_us_note", "mean of the per-block durations (exact for constant patterns)");
+  meta.put("makespan_us_note", "last instrumented repetition, first block start to last block end");
+  out << "case,blocks,threads,smem,duration_us,pattern,reps,median_ms,min_ms,max_ms,"
+         "plain_median_ms,plain_min_ms,plain_max_ms,launches,blocks_per_sm,makespan_us,"
+         "sm_map_same_reps,check_failures\n";
+  for (const std::string& row : run_rows) out << row << '\n';
+  out.flush();
+  if (!out) fatal("error while writing '" + runs_path + "'");
+
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("placement: wrote %zu timelines + runs.csv to %s in %.2f s; globaltimer end %s\n",
+              cases.size(), out_dir.c_str(), secs, probe_text(probe_end).c_str());
+  if (total_failures > 0) {
+    std::fprintf(stderr, "%s placement: %ld block(s) failed the CPU check\n", kToolName,
+                 total_failures);
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+}  // namespace runner
