@@ -160,7 +160,11 @@ void Engine::dispatch(LaunchState& launch, std::size_t index, const Placement& p
         for (auto* o : observers_) o->on_block_dispatched(record);
     }
     if (!fixed_durations_) {
-        const StartedBlock started{placement.sm, slot, index, placement.block, launch.block_footprint.warps, start};
+        const int warps = launch.block_footprint.warps;
+        const int active = launch.dispatcher->warp_level()
+                               ? 1
+                               : std::clamp(launch.launch->work->active_warps(placement.block, warps), 0, warps);
+        const StartedBlock started{placement.sm, slot, index, placement.block, active, start};
         execution_->block_started(started, now_, *this);
     }
     notify_sm_changed(placement.sm);

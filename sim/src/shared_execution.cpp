@@ -52,7 +52,7 @@ void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionS
     Running& r = at(b.sm, b.slot);
     r = Running{};
     r.live = true;
-    r.active_warps = std::clamp(launch.work->active_warps(b.block, b.warps_per_block), 0, b.warps_per_block);
+    r.active_warps = b.active_warps;
     if (r.active_warps == 0 || work.issue_slots <= 0) {  // nothing to do: retires at once
         r.active_warps = 0;
         r.end = now;

@@ -26,7 +26,7 @@ struct StartedBlock {
     int slot = 0;
     std::size_t launch = 0;
     std::uint64_t block = 0;
-    int warps_per_block = 0;
+    int active_warps = 0;  ///< warps of this unit that do work (1 for a warp-level unit)
     Time start = 0;
 };
 
