@@ -49,6 +49,28 @@ std::string workload_spec(const Case& c);
 // Duration in the largest unit that shows it exactly ("50us", "1500ns", "3ps").
 std::string format_duration_ps(uint64_t ps);
 
+// ---- running (placement_run.cu) ----
+
+struct Stats {
+  double median = 0, min = 0, max = 0;  // ms
+};
+
+struct CaseResult {
+  int bps_instrumented = 0;  // occupancy API, instrumented kernel
+  int bps_plain = 0;         // occupancy API, plain kernel
+  Stats inst, plain;         // whole-repetition event times
+  int same_sm_map = 0;       // timed repetitions whose block->SM map equals that of rep 0
+  int distinct_sm_maps = 0;  // distinct block->SM maps over the timed repetitions
+  long failures = 0;         // blocks that failed the CPU check, over all repetitions
+  std::string first_failure;
+  std::vector<BlockRecord> last;      // records of the last timed repetition
+  std::vector<uint32_t> duration_ns;  // per block, as given to the GPU
+};
+
+// 1 warm-up + `reps` timed repetitions of the instrumented and the plain kernel (alternating);
+// every instrumented repetition is checked on the CPU.
+CaseResult run_case(const Case& c, int reps, int sm_count);
+
 // ---- kernels (placement_kernels.cu) ----
 
 // Lets both spin kernels use up to `bytes` of dynamic shared memory.

@@ -4,7 +4,8 @@
 // --reps timed repetitions of the instrumented kernel (CUDA events around each repetition; a
 // repetition is `launches` back-to-back launches), every repetition's block records are checked
 // on the CPU, and the last one is written as DIR/<case>.csv in the simulator's timeline schema.
-// The plain (uninstrumented) kernel is then timed the same way to measure the overhead.
+// The plain (uninstrumented) kernel is timed the same way, alternating with the instrumented
+// repetitions, to measure the overhead (placement_run.cu).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -21,127 +22,7 @@ namespace {
 
 using placement::BlockRecord;
 using placement::Case;
-
-struct Stats {
-  double median = 0, min = 0, max = 0;
-};
-
-Stats stats_of(std::vector<float> v) {
-  Stats s;
-  if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  s.median = n % 2 == 1 ? v[n / 2] : 0.5 * (static_cast<double>(v[n / 2 - 1]) + v[n / 2]);
-  s.min = v.front();
-  s.max = v.back();
-  return s;
-}
-
-struct CaseResult {
-  int bps_instrumented = 0;
-  int bps_plain = 0;
-  Stats inst, plain;
-  int same_sm_map = 0;  // timed repetitions whose block->SM map equals that of rep 0
-  long failures = 0;    // blocks that failed the CPU check, over all repetitions
-  std::string first_failure;
-  std::vector<BlockRecord> last;  // records of the last timed repetition
-  std::vector<uint32_t> duration_ns;
-};
-
-// Per-case device buffers and events.
-struct Buffers {
-  uint32_t* durations = nullptr;
-  BlockRecord* records = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
-};
-
-// Runs one repetition (all launches); returns its event time in ms.
-float run_rep(const Case& c, bool instrumented, const Buffers& b) {
-  const size_t rec_bytes = sizeof(BlockRecord) * static_cast<size_t>(c.blocks) * c.launches;
-  if (instrumented) RUNNER_CUDA_CHECK(cudaMemsetAsync(b.records, 0xff, rec_bytes, 0));  // poison
-  RUNNER_CUDA_CHECK(cudaEventRecord(b.start, 0));
-  for (int l = 0; l < c.launches; ++l) {
-    BlockRecord* rec = instrumented ? b.records + static_cast<size_t>(l) * c.blocks : nullptr;
-    placement::launch_spin(instrumented, c.blocks, c.threads, c.smem, 0, b.durations, rec);
-  }
-  RUNNER_CUDA_CHECK(cudaEventRecord(b.stop, 0));
-  RUNNER_CUDA_CHECK(cudaEventSynchronize(b.stop));
-  RUNNER_CUDA_CHECK(cudaGetLastError());
-  float ms = 0;
-  RUNNER_CUDA_CHECK(cudaEventElapsedTime(&ms, b.start, b.stop));
-  return ms;
-}
-
-// CPU check of one repetition: every block has an SM id < sm_count and ran >= 0.9 x its duration.
-void check_records(const Case& c, const std::vector<BlockRecord>& rec, int sm_count, int rep,
-                   CaseResult& r) {
-  for (size_t k = 0; k < rec.size(); ++k) {
-    const int block = static_cast<int>(k % static_cast<size_t>(c.blocks));
-    const BlockRecord& x = rec[k];
-    const unsigned long long d = r.duration_ns[block];
-    const bool ok = x.smid < static_cast<unsigned>(sm_count) && x.end_ns >= x.start_ns &&
-                    10ull * (x.end_ns - x.start_ns) >= 9ull * d;
-    if (ok) continue;
-    if (r.failures++ == 0) {
-      r.first_failure = "rep " + std::to_string(rep) + " launch " +
-                        std::to_string(k / static_cast<size_t>(c.blocks)) + " block " +
-                        std::to_string(block) + ": smid=" + std::to_string(x.smid) +
-                        " start=" + std::to_string(x.start_ns) + " end=" +
-                        std::to_string(x.end_ns) + " duration_ns=" + std::to_string(d);
-    }
-  }
-}
-
-CaseResult run_case(const Case& c, int reps, int sm_count) {
-  CaseResult r;
-  r.bps_instrumented = placement::blocks_per_sm(true, c.threads, c.smem);
-  r.bps_plain = placement::blocks_per_sm(false, c.threads, c.smem);
-  r.duration_ns.resize(static_cast<size_t>(c.blocks));
-  for (int i = 0; i < c.blocks; ++i) {
-    r.duration_ns[i] = static_cast<uint32_t>(placement::duration_ps(c, i) / 1000u);
-  }
-  const size_t n_rec = static_cast<size_t>(c.blocks) * c.launches;
-  Buffers b;
-  RUNNER_CUDA_CHECK(cudaMalloc(&b.durations, sizeof(uint32_t) * r.duration_ns.size()));
-  RUNNER_CUDA_CHECK(cudaMalloc(&b.records, sizeof(BlockRecord) * n_rec));
-  RUNNER_CUDA_CHECK(cudaMemcpy(b.durations, r.duration_ns.data(),
-                               sizeof(uint32_t) * r.duration_ns.size(), cudaMemcpyHostToDevice));
-  RUNNER_CUDA_CHECK(cudaEventCreate(&b.start));
-  RUNNER_CUDA_CHECK(cudaEventCreate(&b.stop));
-
-  std::vector<BlockRecord> rec(n_rec);
-  std::vector<unsigned int> rep0_sm(n_rec);
-  std::vector<float> times;
-  for (int rep = -1; rep < reps; ++rep) {  // rep -1 is the warm-up
-    const float ms = run_rep(c, true, b);
-    RUNNER_CUDA_CHECK(cudaMemcpy(rec.data(), b.records, sizeof(BlockRecord) * n_rec,
-                                 cudaMemcpyDeviceToHost));
-    check_records(c, rec, sm_count, rep, r);
-    if (rep < 0) continue;
-    times.push_back(ms);
-    bool same = true;
-    for (size_t k = 0; k < n_rec; ++k) {
-      if (rep == 0) rep0_sm[k] = rec[k].smid;
-      same = same && rep0_sm[k] == rec[k].smid;
-    }
-    r.same_sm_map += same ? 1 : 0;
-  }
-  r.inst = stats_of(times);
-  r.last = rec;
-
-  times.clear();
-  for (int rep = -1; rep < reps; ++rep) {
-    const float ms = run_rep(c, false, b);
-    if (rep >= 0) times.push_back(ms);
-  }
-  r.plain = stats_of(times);
-
-  RUNNER_CUDA_CHECK(cudaEventDestroy(b.start));
-  RUNNER_CUDA_CHECK(cudaEventDestroy(b.stop));
-  RUNNER_CUDA_CHECK(cudaFree(b.records));
-  RUNNER_CUDA_CHECK(cudaFree(b.durations));
-  return r;
-}
+using placement::CaseResult;
 
 std::string fmt(const char* format, double v) {
   char buf[64];
@@ -205,6 +86,7 @@ void write_timeline(const std::string& path, const Case& c, int reps, int device
   meta.put("rep_index", reps - 1);
   meta.put("rep_note", "rows are the last timed repetition (0-based); 1 untimed warm-up first");
   meta.put("sm_map_same_as_rep0", std::to_string(r.same_sm_map) + "/" + std::to_string(reps));
+  meta.put("sm_map_distinct", r.distinct_sm_maps);
   meta.put("time_unit", "integer ns of %globaltimer relative to the earliest block start of the "
                         "repetition (over all its launches)");
   meta.put("dispatch_note", "dispatch is not observable on the GPU: dispatch_ns = start_ns");
@@ -338,7 +220,7 @@ int placement_main(int argc, char** argv) {
   std::vector<std::string> run_rows;
   long total_failures = 0;
   for (const Case& c : cases) {
-    const CaseResult r = run_case(c, reps, prop.multiProcessorCount);
+    const CaseResult r = placement::run_case(c, reps, prop.multiProcessorCount);
     write_timeline(out_dir + "/" + c.name + ".csv", c, reps, device, prop, probe_begin, r);
     const Shape s = shape_of(r.last, prop.multiProcessorCount);
     double mean_ns = 0;
@@ -352,7 +234,8 @@ int placement_main(int argc, char** argv) {
                        fmt("%.4f", r.plain.min) + "," + fmt("%.4f", r.plain.max) + "," +
                        std::to_string(c.launches) + "," + std::to_string(r.bps_instrumented) +
                        "," + fmt("%.3f", static_cast<double>(s.makespan) / 1000.0) + "," +
-                       std::to_string(r.same_sm_map) + "," + std::to_string(r.failures));
+                       std::to_string(r.same_sm_map) + "," + std::to_string(r.distinct_sm_maps) +
+                       "," + std::to_string(r.failures));
     total_failures += r.failures;
     std::printf("%-14s %6d %5d %6d %4d %10.4f %10.4f %7.2f %11.3f %4d %3d-%-3d %s\n",
                 c.name.c_str(), c.blocks, c.threads, c.smem, r.bps_instrumented, r.inst.median,
@@ -371,13 +254,17 @@ int placement_main(int argc, char** argv) {
   write_device_metadata(meta, device, prop);
   meta.put("globaltimer_probe_begin", probe_text(probe_begin));
   meta.put("globaltimer_probe_end", probe_text(probe_end));
-  meta.put("timing", "CUDA events around each repetition (all launches of the case), 1 warm-up, "
-                     "median/min/max over reps; plain_* = same kernel without instrumentation");
+  meta.put("timing", "CUDA events around each repetition (all launches of the case, queued "
+                     "behind a memset so launch latency is hidden), 1 warm-up, median/min/max "
+                     "over reps; plain_* = same kernel without instrumentation, its repetitions "
+                     "alternating with the instrumented ones");
+  meta.put("sm_map_note", "sm_map_same_reps: timed reps whose block->SM map equals rep 0's; "
+                          "sm_maps_distinct: distinct maps over the timed reps");
   meta.put("duration_us_note", "mean of the per-block durations (exact for constant patterns)");
   meta.put("makespan_us_note", "last instrumented repetition, first block start to last block end");
   out << "case,blocks,threads,smem,duration_us,pattern,reps,median_ms,min_ms,max_ms,"
          "plain_median_ms,plain_min_ms,plain_max_ms,launches,blocks_per_sm,makespan_us,"
-         "sm_map_same_reps,check_failures\n";
+         "sm_map_same_reps,sm_maps_distinct,check_failures\n";
   for (const std::string& row : run_rows) out << row << '\n';
   out.flush();
   if (!out) fatal("error while writing '" + runs_path + "'");

@@ -15,7 +15,7 @@ struct Subcommand {
 // occupancy_experiment.cu: cudaOccupancyMaxActiveBlocksPerMultiprocessor sweep -> CSV.
 int occupancy_main(int argc, char** argv);
 
-// placement_experiment.cu (+ placement_cases.cu, placement_kernels.cu): spin-kernel timelines.
+// placement_experiment.cu (+ placement_{cases,run,kernels}.cu): spin-kernel timelines.
 int placement_main(int argc, char** argv);
 
 // To add an experiment: implement `int <name>_main(int, char**)` in <name>_experiment.cu,
