@@ -83,7 +83,7 @@ gpusched_cli_test(simulate_bad_workload 2 stderr "empty_gpu.yaml" simulate --wor
 gpusched_cli_test(simulate_bad_trace_limit 2 stderr "--trace-limit" simulate --trace-limit lots)
 gpusched_cli_test(simulate_unwritable_output 2 stderr "--timeline: cannot write" simulate --timeline /nonexistent/dir/t.csv)
 gpusched_cli_test(simulate_replay_flags_alone 2 stderr "need --replay" simulate --threads 64)
-gpusched_cli_test(simulate_trace_cap 0 stderr "shows 10 of 1200 blocks" simulate --trace t_cap.json --trace-limit 10)
+gpusched_cli_test(simulate_trace_cap 0 stderr "shows 10 of 1200 blocks" simulate --trace ${CMAKE_CURRENT_BINARY_DIR}/t_cap.json --trace-limit 10)
 
 foreach(policy most-room round-robin static-rr buckets sorted)
   add_test(NAME cli.deterministic_${policy}

@@ -1,6 +1,7 @@
 // GpuSpec YAML parsing: round trips, and errors that name file, line and key.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <algorithm>
 
@@ -52,12 +53,12 @@ TEST_CASE("every preset round-trips through to_yaml and the loader") {
 }
 
 TEST_CASE("a spec file loads from a path, and an unknown name lists the presets") {
-    const std::string path = "gpusched_test_spec.yaml";
+    const std::string path = (std::filesystem::temp_directory_path() / "gpusched_test_spec.yaml").string();
     {
         std::ofstream out(path);
         out << hw::to_yaml(hw::resolve_gpu("h100"));
     }
-    CHECK(hw::resolve_gpu("./" + path).sm_count == 132);
+    CHECK(hw::resolve_gpu(path).sm_count == 132);
     CHECK_THROWS_WITH_AS(hw::resolve_gpu("h1000"), doctest::Contains("h100"), InputError);
     CHECK_THROWS_WITH_AS(hw::resolve_gpu("missing/file.yaml"), doctest::Contains("missing/file.yaml"), InputError);
 }
