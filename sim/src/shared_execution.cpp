@@ -6,11 +6,13 @@
 #include <limits>
 
 #include "gpusched/hw/input_error.h"
+#include "gpusched/workloads/cycle_latency.h"
 
 namespace gpusched::sim {
 
 SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Application& app)
     : app_(app),
+      clock_mhz_(gpu.clock_mhz.value_or(0)),
       slots_(static_cast<std::size_t>(gpu.max_blocks_per_sm)),
       slots_per_ps_(0),
       running_(static_cast<std::size_t>(gpu.sm_count) * static_cast<std::size_t>(gpu.max_blocks_per_sm)),
@@ -29,16 +31,18 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
 
 void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
     const auto s = static_cast<std::size_t>(sm);
-    const double elapsed = static_cast<double>(now - last_update_[s]);
+    const Time last = last_update_[s];
     last_update_[s] = now;
     const int n = active_warps_[s];
-    const double share = n > 0 ? slots_per_ps_ / n : 0;
+    if (n == 0) return;
+    const double share = slots_per_ps_ / n;
     for (std::size_t slot = 0; slot < slots_; ++slot) {
         Running& r = running_[s * slots_ + slot];
         if (!r.live || r.active_warps == 0) continue;
-        r.remaining = std::max(0.0, r.remaining - r.rate * elapsed);
+        const Time from = std::max(last, r.begin);  // no progress before the block starts
+        if (now > from) r.remaining = std::max(0.0, r.remaining - r.rate * static_cast<double>(now - from));
         r.rate = r.latency_rate > 0 ? std::min(r.latency_rate, share) : share;
-        const Time end = now + static_cast<Time>(std::ceil(r.remaining / r.rate));
+        const Time end = std::max(now, r.begin) + static_cast<Time>(std::ceil(r.remaining / r.rate));
         if (end != r.end) {
             r.end = end;
             sink.set_end(sm, static_cast<int>(slot), end);
@@ -48,22 +52,21 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
 
 void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionSink& sink) {
     const workloads::KernelLaunch& launch = app_.launches[b.launch];
-    const workloads::WarpWork work = *launch.work->warp_work(b.block);
+    const workloads::WarpWork work = *workloads::warp_work_at_clock(*launch.work, b.block, clock_mhz_);
+    // Bring the blocks already there up to now at their old rates, before this one joins.
+    update_sm(b.sm, now, sink);
     Running& r = at(b.sm, b.slot);
     r = Running{};
     r.live = true;
-    r.active_warps = b.active_warps;
-    if (r.active_warps == 0 || work.issue_slots <= 0) {  // nothing to do: retires at once
-        r.active_warps = 0;
-        r.end = now;
-        sink.set_end(b.sm, b.slot, now);
+    r.begin = b.start;
+    if (b.active_warps == 0 || work.issue_slots <= 0) {  // nothing to do: retires as it starts
+        r.end = b.start;
+        sink.set_end(b.sm, b.slot, b.start);
         return;
     }
+    r.active_warps = b.active_warps;
     r.remaining = work.issue_slots;
     r.latency_rate = work.latency_bound > 0 ? work.issue_slots / static_cast<double>(work.latency_bound) : 0;
-    r.end = 0;
-    // Bring the others up to now at the old rates, then add this block's warps.
-    update_sm(b.sm, now, sink);
     active_warps_[static_cast<std::size_t>(b.sm)] += r.active_warps;
     update_sm(b.sm, now, sink);
 }
@@ -73,6 +76,7 @@ void SharedExecution::block_finished(int sm, int slot, Time now, CompletionSink&
     update_sm(sm, now, sink);  // advance everyone (this block's remaining work is ~0 now)
     active_warps_[static_cast<std::size_t>(sm)] -= r.active_warps;
     r.live = false;
+    r.active_warps = 0;
     update_sm(sm, now, sink);
 }
 

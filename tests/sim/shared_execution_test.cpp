@@ -76,3 +76,15 @@ TEST_CASE("shared needs per-warp work and a clock") {
     CHECK_THROWS_WITH_AS(sim::Engine(no_clock, app, *policy, "shared"), doctest::Contains("clock_mhz"), InputError);
     CHECK_THROWS_WITH_AS(sim::Engine(one_sm(), app, *policy, "turbo"), doctest::Contains("fixed, shared"), InputError);
 }
+
+TEST_CASE("with a dispatch latency, work starts at the block's start, not at its dispatch") {
+    // Latency 500 ns; one 8-warp block of W = 100 slots: 8 x 100 / 4 per ns = 200 ns of work,
+    // so it ends at 500 + 200 = 700 ns, never before it starts (a regression: ends were once
+    // computed from the dispatch time).
+    auto gpu = one_sm();
+    gpu.block_dispatch_latency_ns = 500;
+    const auto r = test::run(gpu, test::app_of({kernel(1, 256, 100, 0)}), "most-room", nullptr, "shared");
+    REQUIRE(r.blocks.size() == 1);
+    CHECK(r.blocks[0].start == 500 * ns);
+    CHECK(r.blocks[0].end == 700 * ns);
+}

@@ -1,6 +1,9 @@
 // The registry of kernel generators and the help for the keys every generator accepts.
 #include "gpusched/workloads/kernel_generators.h"
 
+#include "gpusched/workloads/apsp_fw.h"
+#include "gpusched/workloads/apsp_minplus.h"
+#include "gpusched/workloads/binomial_series.h"
 #include "gpusched/workloads/synthetic_work.h"
 
 namespace gpusched::workloads {
@@ -31,6 +34,9 @@ const std::vector<SpecKeyInfo>& generic_spec_keys() {
 const std::vector<KernelGeneratorInfo>& kernel_generators() {
     static const std::vector<KernelGeneratorInfo> generators = {
         synthetic_generator(),
+        apsp_minplus_generator(),
+        apsp_fw_generator(),
+        binomial_series_generator(),
     };
     return generators;
 }

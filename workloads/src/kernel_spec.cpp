@@ -1,6 +1,7 @@
 // One-line kernel specs and the generic keys shared by every kernel generator.
 #include "gpusched/workloads/kernel_spec.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "gpusched/hw/input_error.h"
@@ -26,8 +27,15 @@ std::string hex_byte(unsigned char c) {
     throw InputError(where + ": unknown kernel '" + name + "' (known kernels: " + kernel_generator_names() + ")");
 }
 
-void apply_grid(SpecArgs& args, KernelLaunch& launch) {
-    if (args.has("blocks")) {
+/// A generic key the spec gives and the generator does not take over with a key of its own name.
+bool generic_given(const SpecArgs& args, const std::vector<SpecKeyInfo>& own, const std::string& key) {
+    for (const auto& k : own)
+        if (k.name == key) return false;
+    return args.has(key);
+}
+
+void apply_grid(SpecArgs& args, KernelLaunch& launch, const std::vector<SpecKeyInfo>& own) {
+    if (generic_given(args, own, "blocks")) {
         const std::int64_t blocks = args.integer("blocks", 1, kMaxSpecBlocks);
         const auto grid = grid_for_blocks(static_cast<std::uint64_t>(blocks));
         if (!grid)
@@ -35,18 +43,19 @@ void apply_grid(SpecArgs& args, KernelLaunch& launch) {
                                     std::to_string(kMaxGridDim) + " (a prime factor is larger); choose another count");
         launch.grid = *grid;
     }
-    if (args.has("grid"))
+    if (generic_given(args, own, "grid"))
         launch.grid = args.dims("grid", kMaxGridDim, static_cast<std::uint64_t>(kMaxSpecBlocks));
 }
 
-void apply_generic_keys(SpecArgs& args, KernelLaunch& launch) {
+/// Applies the generic keys, except those the generator's own keys (`own`) take over.
+void apply_generic_keys(SpecArgs& args, KernelLaunch& launch, const std::vector<SpecKeyInfo>& own) {
     args.reject_both("threads", "block");
     args.reject_both("blocks", "grid");
-    if (args.has("threads"))
+    if (generic_given(args, own, "threads"))
         launch.block.x = static_cast<std::uint32_t>(args.integer("threads", 1, kMaxSpecThreads));
-    if (args.has("block"))
+    if (generic_given(args, own, "block"))
         launch.block = args.dims("block", kMaxSpecThreads, static_cast<std::uint64_t>(kMaxSpecThreads));
-    apply_grid(args, launch);
+    apply_grid(args, launch, own);
     launch.registers_per_thread = static_cast<int>(args.optional_integer("regs", 0, kMaxSpecRegisters).value_or(0));
     launch.dynamic_shared_bytes = args.optional_integer("smem", 0, kMaxSpecSharedBytes).value_or(0);
     launch.static_shared_bytes = args.optional_integer("static_smem", 0, kMaxSpecSharedBytes).value_or(0);
@@ -75,17 +84,19 @@ std::optional<Dim3> grid_for_blocks(std::uint64_t blocks) {
     return Dim3{static_cast<std::uint32_t>(blocks / *best_y), static_cast<std::uint32_t>(*best_y), 1};
 }
 
-KernelLaunch build_kernel_launch(SpecArgs& args) {
+SpecLaunches build_kernel_launches(SpecArgs& args) {
     const KernelGeneratorInfo* generator = find_kernel_generator(args.kernel());
     if (generator == nullptr) unknown_kernel(args.where(), args.kernel());
     std::vector<std::string> allowed;
     for (const auto& key : generic_spec_keys()) allowed.push_back(key.name);
-    for (const auto& key : generator->keys) allowed.push_back(key.name);
+    for (const auto& key : generator->keys)
+        if (std::find(allowed.begin(), allowed.end(), key.name) == allowed.end()) allowed.push_back(key.name);
     args.reject_unknown(allowed);
 
-    KernelLaunch launch;
+    SpecLaunches out;
+    KernelLaunch& launch = out.launch;
     launch.name = generator->name;
-    apply_generic_keys(args, launch);
+    apply_generic_keys(args, launch, generator->keys);
     generator->build(args, launch);
     if (!launch.work) throw std::logic_error("kernel generator '" + generator->name + "' produced no work");
     if (launch.blocks() < 1 || launch.blocks() > static_cast<std::uint64_t>(kMaxSpecBlocks))
@@ -94,10 +105,16 @@ KernelLaunch build_kernel_launch(SpecArgs& args) {
     if (launch.block.count() < 1 || launch.block.count() > static_cast<std::uint64_t>(kMaxSpecThreads))
         args.fail_spec("a block has " + std::to_string(launch.block.count()) + " threads; allowed: 1.." +
                        std::to_string(kMaxSpecThreads));
-    return launch;
+    if (generator->launches) {
+        out.count = generator->launches(launch);
+        if (out.count < 1) throw std::logic_error("kernel generator '" + generator->name + "' asked for no launches");
+    }
+    return out;
 }
 
-KernelLaunch parse_kernel_spec(const std::string& spec, const std::string& where) {
+KernelLaunch build_kernel_launch(SpecArgs& args) { return build_kernel_launches(args).launch; }
+
+SpecLaunches parse_kernel_spec_launches(const std::string& spec, const std::string& where) {
     if (spec.size() > kMaxSpecLength)
         throw InputError(where + ": kernel spec is " + std::to_string(spec.size()) + " characters long; at most " +
                          std::to_string(kMaxSpecLength) + " are allowed");
@@ -137,7 +154,11 @@ KernelLaunch parse_kernel_spec(const std::string& spec, const std::string& where
         }
     }
     SpecArgs args(name, where, "", std::move(entries));
-    return build_kernel_launch(args);
+    return build_kernel_launches(args);
+}
+
+KernelLaunch parse_kernel_spec(const std::string& spec, const std::string& where) {
+    return parse_kernel_spec_launches(spec, where).launch;
 }
 
 Application application_from_specs(const std::vector<std::string>& specs) {
@@ -145,7 +166,12 @@ Application application_from_specs(const std::vector<std::string>& specs) {
     Application app;
     for (std::size_t i = 0; i < specs.size(); ++i) {
         const std::string where = specs.size() == 1 ? "--kernel" : "--kernel #" + std::to_string(i + 1);
-        app.launches.push_back(parse_kernel_spec(specs[i], where));
+        SpecLaunches built = parse_kernel_spec_launches(specs[i], where);
+        if (built.count > kMaxSpecApplicationLaunches - app.launches.size())
+            throw InputError(where + ": the application would have more than " +
+                             std::to_string(kMaxSpecApplicationLaunches) + " launches (this spec stands for " +
+                             std::to_string(built.count) + ")");
+        app.launches.insert(app.launches.end(), static_cast<std::size_t>(built.count), built.launch);
         app.description += (i == 0 ? "" : " ") + specs[i];
     }
     return app;

@@ -114,11 +114,11 @@ void parse_launch(const YAML::Node& node, const std::string& source, const std::
         entries.push_back({key, value.Scalar(), yaml_location(value, source)});
     }
     SpecArgs args(kernel, yaml_location(node, source), path, std::move(entries));
-    const KernelLaunch launch = build_kernel_launch(args);
-    if (app.launches.size() + repeat > kMaxWorkloadLaunches)
+    const SpecLaunches built = build_kernel_launches(args);  // count > 1: a multi-launch kernel (apsp-minplus)
+    if (built.count > kMaxWorkloadLaunches || app.launches.size() + repeat * built.count > kMaxWorkloadLaunches)
         f.fail(f.has("repeat") ? "repeat" : "", "the workload would have more than " +
                                                    std::to_string(kMaxWorkloadLaunches) + " launches (after repeats)");
-    for (std::size_t i = 0; i < repeat; ++i) app.launches.push_back(launch);
+    app.launches.insert(app.launches.end(), repeat * static_cast<std::size_t>(built.count), built.launch);
 }
 
 }  // namespace

@@ -21,8 +21,10 @@ namespace gpusched::sim {
 /// Rates change only when a block starts or ends on the SM; then every block on that SM is
 /// advanced to the current time and its end recomputed (O(resident blocks) per event, at
 /// most max_blocks_per_sm). Remaining work is kept in double-precision issue slots; ends
-/// are rounded up to whole picoseconds. Not modelled yet: device-memory bandwidth shared
-/// across SMs (dram_bytes is ignored), and block_dispatch_latency_ns (warps start at dispatch).
+/// are rounded up to whole picoseconds. A block makes progress from its start (dispatch +
+/// block_dispatch_latency_ns) but counts among the SM's warps from its dispatch. Latency
+/// bounds given in cycles (workloads::CycleLatencyWork) are converted at clock_mhz.
+/// Not modelled yet: device-memory bandwidth shared across SMs (dram_bytes is ignored).
 class SharedExecution final : public ExecutionModel {
 public:
     SharedExecution(const hw::GpuSpec& gpu, const workloads::Application& app);
@@ -37,12 +39,14 @@ private:
         double remaining = 0;      ///< issue slots left per warp
         double latency_rate = 0;   ///< W / L in slots per ps (0 = no latency floor)
         double rate = 0;           ///< current slots per ps per warp
+        Time begin = 0;            ///< the block's start (dispatch + dispatch latency)
         Time end = 0;
     };
     void update_sm(int sm, Time now, CompletionSink& sink);
     Running& at(int sm, int slot) { return running_[static_cast<std::size_t>(sm) * slots_ + static_cast<std::size_t>(slot)]; }
 
     const workloads::Application& app_;
+    double clock_mhz_;
     std::size_t slots_;
     double slots_per_ps_;          ///< C x f
     std::vector<Running> running_;

@@ -1,6 +1,7 @@
 // Kernel generators: the registry of named work models a kernel spec can ask for.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -22,12 +23,18 @@ struct SpecKeyInfo {
 struct KernelGeneratorInfo {
     std::string name;         ///< as written before the ':' of a spec, e.g. "synthetic"
     std::string description;  ///< one line
-    std::vector<SpecKeyInfo> keys;  ///< this generator's own keys (the generic ones are in generic_spec_keys())
+    /// This generator's own keys (the generic ones are in generic_spec_keys()). A key named like a
+    /// generic key replaces it: the generic code leaves it to `build` (apsp-minplus's `block=BS`).
+    std::vector<SpecKeyInfo> keys;
     std::string example;      ///< a complete one-line spec
     /// Called with the generic keys already applied to `launch` (grid and block stay at their
     /// defaults when not given: check args.has("blocks") etc.). Reads its own keys from `args`,
     /// sets `launch.work`, and may set grid and block from its own keys.
     std::function<void(SpecArgs& args, KernelLaunch& launch)> build;
+    /// Optional: how many identical back-to-back launches (same stream) one spec stands for,
+    /// asked of the launch `build` made, e.g. ceil(log2(n-1)) Min-plus steps; at least 1.
+    /// Unset means 1. application_from_specs and workload files append that many copies.
+    std::function<std::uint64_t(const KernelLaunch& launch)> launches;
 
     /// "key=SYNTAX key=SYNTAX ..." for this generator's own keys.
     [[nodiscard]] std::string keys_help() const;

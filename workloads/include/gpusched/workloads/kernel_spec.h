@@ -21,23 +21,41 @@ constexpr std::int64_t kMaxSpecSharedBytes = std::int64_t{1} << 40;
 constexpr std::int64_t kMaxSpecBarriers = 65536;
 constexpr std::int64_t kMaxStreamId = 1023;
 constexpr std::size_t kMaxSpecLength = 65536;
+constexpr std::uint64_t kMaxSpecApplicationLaunches = 1'000'000;  ///< as a workload file's limit
 
-/// Parses `NAME`, or `NAME:key=value,key=value,...`, into one launch. `where` names the
-/// source in messages ("--kernel" or "FILE:LINE"). Throws InputError for an unknown name
-/// (listing the known ones), an unknown key (listing the allowed ones), a duplicate key,
-/// or a bad value (naming the key and what is allowed).
+/// One spec's launch and how many identical back-to-back copies of it the spec stands for
+/// (KernelGeneratorInfo::launches; 1 for single-launch generators).
+struct SpecLaunches {
+    KernelLaunch launch;
+    std::uint64_t count = 1;
+};
+
+/// Parses `NAME`, or `NAME:key=value,key=value,...`, into one launch (for a multi-launch
+/// generator such as apsp-minplus, one of its identical launches: see
+/// parse_kernel_spec_launches). `where` names the source in messages ("--kernel" or
+/// "FILE:LINE"). Throws InputError for an unknown name (listing the known ones), an unknown
+/// key (listing the allowed ones), a duplicate key, or a bad value (naming the key and what
+/// is allowed).
 KernelLaunch parse_kernel_spec(const std::string& spec, const std::string& where);
+
+/// As parse_kernel_spec, with the number of launches the spec stands for.
+SpecLaunches parse_kernel_spec_launches(const std::string& spec, const std::string& where);
 
 /// Builds one launch from already-split keys: applies the generic keys, then the
 /// generator named by args.kernel(). The one-line and workload-file forms both end here.
 KernelLaunch build_kernel_launch(SpecArgs& args);
 
+/// As build_kernel_launch, with the number of launches the spec stands for.
+SpecLaunches build_kernel_launches(SpecArgs& args);
+
 /// A grid of `blocks` blocks with each dimension at most kMaxGridDim: {B,1,1} where it fits,
 /// else {X,Y,1} with X*Y == B and Y as small as possible; nullopt where no such X, Y exist.
 std::optional<Dim3> grid_for_blocks(std::uint64_t blocks);
 
-/// One launch per spec, in order (repeated --kernel flags). Messages name "--kernel", or
-/// "--kernel #I" (1-based) when there are several.
+/// The launches of each spec, in order (repeated --kernel flags): one per spec, or the
+/// generator's launch count of identical launches (apsp-minplus, apsp-fw). At most
+/// kMaxSpecApplicationLaunches in all. Messages name "--kernel", or "--kernel #I" (1-based)
+/// when there are several.
 Application application_from_specs(const std::vector<std::string>& specs);
 
 }  // namespace gpusched::workloads

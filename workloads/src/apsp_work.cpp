@@ -1,0 +1,83 @@
+// ApspWork: per-category answers for the APSP kernels' blocks; nothing stored per block.
+#include "gpusched/workloads/apsp_work.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include "gpusched/workloads/spec_numbers.h"
+
+namespace gpusched::workloads {
+
+ApspWork::ApspWork(std::string kernel, ApspGrid grid, ApspWarpCost cost, std::uint64_t launches, Time fixed_duration)
+    : kernel_(std::move(kernel)), grid_(grid), cost_(cost), launches_(launches), fixed_duration_(fixed_duration) {}
+
+Time ApspWork::duration(std::uint64_t block) const {
+    (void)block;
+    return fixed_duration_;
+}
+
+int ApspWork::active_warps(std::uint64_t block, int warps_per_block) const {
+    return grid_.active_warps(grid_.category(block), warps_per_block);
+}
+
+std::optional<WarpWork> ApspWork::warp_work(std::uint64_t block) const {
+    const ApspGrid::Category c = grid_.category(block);
+    const int warps = grid_.active_warps32(c);
+    WarpWork w;
+    w.issue_slots = cost_.issue_slots;
+    w.latency_bound = 0;
+    w.dram_bytes = warps == 0 ? 0
+                              : cost_.dram_bytes_per_thread * static_cast<double>(grid_.active_threads(c)) /
+                                    static_cast<double>(warps);
+    return w;
+}
+
+double ApspWork::latency_bound_cycles(std::uint64_t block) const {
+    (void)block;
+    return cost_.latency_cycles;
+}
+
+std::string ApspWork::describe() const {
+    const std::string w = std::to_string(grid_.width());
+    std::string out = kernel_ + " n=" + std::to_string(grid_.n()) + " block=" + std::to_string(grid_.block_size()) +
+                      ": " + w + "x" + w + " grid, " + std::to_string(launches_) +
+                      (launches_ == 1 ? " launch" : " launches") + "; per warp " +
+                      format_spec_number(cost_.issue_slots) + " issue slots, " +
+                      format_spec_number(cost_.dram_bytes_per_thread * kApspWarpSize) + " B";
+    if (cost_.latency_cycles > 0) out += ", latency " + format_spec_number(cost_.latency_cycles) + " cycles";
+    return out;
+}
+
+std::uint64_t apsp_launch_count(const KernelLaunch& launch) {
+    const auto* work = dynamic_cast<const ApspWork*>(launch.work.get());
+    if (work == nullptr) throw std::logic_error("apsp_launch_count: the launch's work is not ApspWork");
+    return work->launches();
+}
+
+std::vector<SpecKeyInfo> apsp_common_key_info() {
+    return {
+        {"p_min", "P", "probability in [0, 1] that a thread finds a shorter path and writes D and P (default 0.5)"},
+        {"elem_bytes", "B", "bytes per element of D and P, 1..1024 (default 4: 32-bit distances and indices)"},
+        {"ns_per_instr", "NS", "`fixed` model only: nanoseconds per warp-instruction, 0..10^6 (default 1)"},
+    };
+}
+
+ApspCommonKeys parse_apsp_common_keys(SpecArgs& args) {
+    ApspCommonKeys k;
+    k.p_min = spec_number(args, "p_min", 0, 1, k.p_min);
+    k.elem_bytes = static_cast<double>(args.optional_integer("elem_bytes", 1, 1024).value_or(4));
+    k.ns_per_instr = spec_number(args, "ns_per_instr", 0, 1e6, k.ns_per_instr);
+    return k;
+}
+
+std::shared_ptr<const ApspWork> make_apsp_work(SpecArgs& args, ApspGrid grid, ApspWarpCost cost,
+                                               std::uint64_t launches, double ns_per_instr) {
+    const auto duration = instruction_time(cost.issue_slots, ns_per_instr);
+    if (!duration)
+        args.fail(args.has("ns_per_instr") ? "ns_per_instr" : "n",
+                  format_spec_number(cost.issue_slots) + " issue slots x " + format_spec_number(ns_per_instr) +
+                      " ns per instruction is beyond the longest duration (2^63 ps); use a smaller n or ns_per_instr");
+    return std::make_shared<const ApspWork>(args.kernel(), grid, cost, launches, *duration);
+}
+
+}  // namespace gpusched::workloads

@@ -1,0 +1,28 @@
+// Conversion of cycle-count latency bounds to time at a GPU's clock.
+#include "gpusched/workloads/cycle_latency.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpusched::workloads {
+
+namespace {
+constexpr double kMaxLatencyPs = 9.2e18;  // below 2^63 ps, the largest duration gpusched parses
+}
+
+Time cycles_to_time(double cycles, double clock_mhz) {
+    if (!(cycles > 0) || !(clock_mhz > 0)) return 0;
+    const double ps = std::ceil(cycles * 1e6 / clock_mhz);  // 1 cycle = 10^6 / clock_mhz ps
+    return ps >= kMaxLatencyPs ? static_cast<Time>(kMaxLatencyPs) : static_cast<Time>(ps);
+}
+
+std::optional<WarpWork> warp_work_at_clock(const BlockWork& work, std::uint64_t block, double clock_mhz) {
+    std::optional<WarpWork> out = work.warp_work(block);
+    const auto* cycles = dynamic_cast<const CycleLatencyWork*>(&work);
+    if (out && cycles != nullptr)
+        out->latency_bound =
+            std::max(out->latency_bound, cycles_to_time(cycles->latency_bound_cycles(block), clock_mhz));
+    return out;
+}
+
+}  // namespace gpusched::workloads
