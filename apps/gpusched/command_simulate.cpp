@@ -20,13 +20,14 @@ namespace gpusched::cli {
 
 namespace {
 
-/// What `gpusched simulate` runs when given no workload: a kernel that shows waves and a tail.
-const char* const kDefaultKernel = "synthetic:blocks=1200,threads=1024,regs=32,duration=20us~40us,seed=1";
+/// What `gpusched simulate` runs when given no workload (DESIGN.md 5): APSP Min-plus, whose
+/// partial edge blocks and ceil(log2(n-1)) launches show waves, tails and launch gaps.
+const char* const kDefaultKernel = "apsp-minplus:n=1000,block=16,regs=32";
 
 struct SimulateOptions {
     std::string gpu = "h100";
     std::string policy = scheduler::default_policy();
-    std::string execution = "fixed";
+    std::string execution = "auto";
     std::string workload;
     std::vector<std::string> kernels;
     std::string replay;
@@ -61,11 +62,19 @@ workloads::Application load_application(const SimulateOptions& o) {
     return workloads::application_from_specs({kDefaultKernel});
 }
 
+/// `auto`: the shared issue-slot model when every launch gives per-warp work, else fixed durations.
+std::string resolve_execution(const std::string& requested, const workloads::Application& app) {
+    if (requested != "auto") return requested;
+    for (const auto& launch : app.launches)
+        if (!launch.work || !launch.work->warp_work(0)) return "fixed";
+    return "shared";
+}
+
 void run_simulation(const SimulateOptions& o) {
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const auto policy = scheduler::make_policy(o.policy);
     const workloads::Application app = load_application(o);
-    sim::Engine engine(gpu, app, *policy, o.execution);
+    sim::Engine engine(gpu, app, *policy, resolve_execution(o.execution, app));
 
     sim::SummaryCollector summary;
     engine.add_observer(summary);
@@ -104,8 +113,9 @@ void add_simulate_command(CLI::App& app) {
     cmd->add_option("--gpu", o->gpu, "Preset name (gpusched list gpus) or GPU YAML file")->capture_default_str();
     cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies)")->capture_default_str();
     cmd->add_option("--exec", o->execution,
-                    "Execution model: fixed (each block runs its given duration) or shared (blocks share an "
-                    "SM's issue slots; needs per-warp work)")
+                    "Execution model: fixed (each block runs its given duration), shared (blocks share an "
+                    "SM's issue slots; needs per-warp work), or auto (shared when every launch has per-warp "
+                    "work, else fixed)")
         ->capture_default_str();
     cmd->add_option("--workload", o->workload, "Workload YAML file (launches on streams)");
     cmd->add_option("--kernel", o->kernels, "One-line kernel spec, e.g. synthetic:blocks=265,threads=1024,duration=50us "

@@ -62,7 +62,13 @@ gpusched_cli_test(list_policies 0 stdout "most-room \\(default\\).*buckets.*sort
 gpusched_cli_test(list_workloads 0 stdout "synthetic" list workloads)
 gpusched_cli_test(simulate_unknown_policy 2 stderr "--policy: unknown policy 'fifo'.*most-room" simulate --policy fifo)
 gpusched_cli_test(simulate_unknown_exec 2 stderr "--exec: unknown execution model 'turbo'.*fixed, shared" simulate --exec turbo)
-gpusched_cli_test(simulate_shared_needs_warp_work 2 stderr "per-warp work" simulate --exec shared)
+gpusched_cli_test(simulate_shared_needs_warp_work 2 stderr "per-warp work"
+                  simulate --exec shared --kernel synthetic:blocks=4,threads=32,duration=1us)
+gpusched_cli_test(simulate_auto_exec_shared 0 stdout "execution  shared" simulate --kernel apsp-minplus:n=100,block=16)
+gpusched_cli_test(simulate_auto_exec_fixed 0 stdout "execution  fixed" simulate --kernel synthetic:blocks=4,threads=32,duration=1us)
+# ceil(log2(99)) = 7 launches of a 7 x 7 grid.
+gpusched_cli_test(simulate_apsp_launches 0 stdout "     6  apsp-minplus       0      49"
+                  simulate --kernel apsp-minplus:n=100,block=16)
 gpusched_cli_test(simulate_zero_blocks 2 stderr "blocks" simulate --kernel synthetic:blocks=0,threads=32,duration=1us)
 gpusched_cli_test(simulate_negative_blocks 2 stderr "blocks" simulate --kernel synthetic:blocks=-5,threads=32,duration=1us)
 gpusched_cli_test(simulate_non_numeric 2 stderr "threads" simulate --kernel synthetic:blocks=5,threads=many,duration=1us)
@@ -83,7 +89,8 @@ gpusched_cli_test(simulate_bad_workload 2 stderr "empty_gpu.yaml" simulate --wor
 gpusched_cli_test(simulate_bad_trace_limit 2 stderr "--trace-limit" simulate --trace-limit lots)
 gpusched_cli_test(simulate_unwritable_output 2 stderr "--timeline: cannot write" simulate --timeline /nonexistent/dir/t.csv)
 gpusched_cli_test(simulate_replay_flags_alone 2 stderr "need --replay" simulate --threads 64)
-gpusched_cli_test(simulate_trace_cap 0 stderr "shows 10 of 1200 blocks" simulate --trace ${CMAKE_CURRENT_BINARY_DIR}/t_cap.json --trace-limit 10)
+gpusched_cli_test(simulate_trace_cap 0 stderr "shows 10 of 1200 blocks" simulate --trace ${CMAKE_CURRENT_BINARY_DIR}/t_cap.json
+                  --trace-limit 10 --kernel synthetic:blocks=1200,threads=1024,duration=20us~40us)
 
 foreach(policy most-room round-robin static-rr buckets sorted)
   add_test(NAME cli.deterministic_${policy}
