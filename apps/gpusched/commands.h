@@ -9,6 +9,8 @@ namespace gpusched::cli {
 void add_gpu_commands(CLI::App& app);
 /// `gpusched occupancy ...`.
 void add_occupancy_command(CLI::App& app);
+/// `gpusched predict --model interval ...`.
+void add_predict_command(CLI::App& app);
 /// `gpusched simulate ...`.
 void add_simulate_command(CLI::App& app);
 /// `gpusched list policies` and `gpusched list workloads` (added to the existing `list`).

@@ -98,3 +98,14 @@ foreach(policy most-room round-robin static-rr buckets sorted)
                    "-DSPEC=synthetic:blocks=700,threads=256,regs=40,duration=5us~30us,seed=3" -DPOLICY=${policy}
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_determinism.cmake)
 endforeach()
+
+# --- predict ---
+# C2075, n = 81, 8x8 blocks: 121 blocks on 14 SMs, 8 per SM. Full: ceil(121/14) = 9 blocks x 2 warps = 18;
+# Buckets: one whole round of 8 per SM (112 blocks) + min(121 - 112, 8) = 8 -> 16 blocks x 2 warps = 32.
+gpusched_cli_test(predict_interval 0 stdout "Full +18 .*Buckets +32 " predict --gpu c2075 --kernel apsp-minplus:n=81,block=8)
+gpusched_cli_test(predict_calibrated 0 stdout "calibration factor f = " predict --gpu c2075 --kernel apsp-minplus:n=200,block=8 --measured 0.5 --at 81)
+gpusched_cli_test(predict_json 0 stdout "\"Buckets\": {[^}]*\"warps_per_sm\": 32" predict --gpu c2075 --kernel apsp-minplus:n=81,block=8 --json)
+gpusched_cli_test(predict_unknown_model 2 stderr "--model: unknown model 'roofline'" predict --model roofline --kernel apsp-minplus:n=81,block=8)
+gpusched_cli_test(predict_measured_alone 2 stderr "--measured and --at" predict --kernel apsp-minplus:n=81,block=8 --measured 3)
+gpusched_cli_test(predict_no_warp_work 2 stderr "per-warp work" predict --kernel synthetic:blocks=3,threads=32,duration=1us)
+gpusched_cli_test(predict_bad_measured 2 stderr "--measured" predict --kernel apsp-minplus:n=81,block=8 --measured -1 --at 50)

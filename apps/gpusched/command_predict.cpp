@@ -1,0 +1,145 @@
+// `gpusched predict --model interval`: the interval paper's four closed forms for a kernel, optionally calibrated.
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/hw/input_error.h"
+#include "gpusched/scheduler/interval_model.h"
+#include "gpusched/workloads/cycle_latency.h"
+#include "gpusched/workloads/kernel_spec.h"
+#include "table.h"
+
+namespace gpusched::cli {
+
+namespace {
+
+struct PredictOptions {
+    std::string model = "interval";
+    std::string gpu = "h100";
+    std::string kernel;
+    std::optional<double> measured_ms;
+    std::optional<std::int64_t> at;
+    bool json = false;
+};
+
+/// The four predictions, in microseconds, for the whole application of one spec.
+struct IntervalPrediction {
+    scheduler::WarpsPerSm warps;
+    std::uint64_t launches = 0;
+    double warp_us = 0;    ///< one warp's SM time: W / (C f)
+    double launch_us = 0;  ///< T_launch from the spec's kernel_launch_ns
+    [[nodiscard]] double app_us(std::uint64_t warps_per_sm) const {
+        return static_cast<double>(launches) * (launch_us + warp_us * static_cast<double>(warps_per_sm));
+    }
+};
+
+/// Replaces the value of `key` in a one-line spec ("name:key=value,...").
+std::string with_key(const std::string& spec, const std::string& key, const std::string& value) {
+    const auto colon = spec.find(':');
+    std::string out = spec.substr(0, colon + 1);
+    std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
+    bool found = false;
+    std::size_t start = 0;
+    while (start <= rest.size()) {
+        const std::size_t comma = std::min(rest.find(',', start), rest.size());
+        std::string item = rest.substr(start, comma - start);
+        if (item.rfind(key + "=", 0) == 0) {
+            item = key + "=" + value;
+            found = true;
+        }
+        out += (start == 0 ? "" : ",") + item;
+        start = comma + 1;
+    }
+    if (!found) throw InputError("--at: the --kernel spec has no '" + key + "=' to replace");
+    return out;
+}
+
+IntervalPrediction predict(const hw::GpuSpec& gpu, const std::string& spec) {
+    const workloads::SpecLaunches parsed = workloads::parse_kernel_spec_launches(spec, "--kernel");
+    const workloads::KernelLaunch& k = parsed.launch;
+    const hw::OccupancyResult occ = hw::compute_occupancy(gpu, k.occupancy_request());
+    if (!gpu.clock_mhz) throw InputError("--gpu " + gpu.name + ": the interval model needs execution.clock_mhz");
+    const auto work = workloads::warp_work_at_clock(*k.work, 0, *gpu.clock_mhz);
+    if (!work) throw InputError("--kernel: '" + k.name + "' gives no per-warp work; the interval model needs it");
+    IntervalPrediction p;
+    const int warps = occ.warps_per_block;
+    scheduler::IntervalKernel ik{k.blocks(), gpu.sm_count, occ.blocks_per_sm, warps,
+                                 [&](std::uint64_t b) { return k.work->active_warps(b, warps); }};
+    p.warps = scheduler::interval_warps_per_sm(ik);
+    p.launches = parsed.count;
+    // T_warp x 32 / #CoresPerSM of eq. 2 is one warp's share of the SM's issue: W / (C f).
+    const double slots_per_us = gpu.warp_schedulers_per_sm * gpu.issue_width * *gpu.clock_mhz;
+    p.warp_us = work->issue_slots / slots_per_us;
+    p.launch_us = gpu.kernel_launch_ns.value_or(0) / 1000.0;
+    return p;
+}
+
+void run_predict(const PredictOptions& o) {
+    if (o.model != "interval")
+        throw InputError("--model: unknown model '" + o.model + "' (known: interval)");
+    if (o.measured_ms.has_value() != o.at.has_value())
+        throw InputError("--measured and --at go together: the measured time (ms) of the kernel at n = --at");
+    if (o.measured_ms && !(*o.measured_ms > 0)) throw InputError("--measured: expected a positive time in ms");
+    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    const IntervalPrediction p = predict(gpu, o.kernel);
+    std::optional<double> factor;
+    if (o.measured_ms) {
+        const IntervalPrediction at = predict(gpu, with_key(o.kernel, "n", std::to_string(*o.at)));
+        factor = scheduler::interval_calibration_factor(*o.measured_ms * 1000.0, at.app_us(at.warps.min),
+                                                        at.app_us(at.warps.sorted), at.app_us(at.warps.full),
+                                                        at.app_us(at.warps.buckets));
+    }
+    const std::pair<const char*, std::uint64_t> rows[] = {
+        {"Min", p.warps.min}, {"Sorted", p.warps.sorted}, {"Full", p.warps.full}, {"Buckets", p.warps.buckets}};
+    if (o.json) {
+        nlohmann::ordered_json j;
+        j["model"] = "interval";
+        j["gpu"] = gpu.name;
+        j["kernel"] = o.kernel;
+        j["launches"] = p.launches;
+        j["warp_us"] = p.warp_us;
+        if (factor) j["calibration_factor"] = *factor;
+        for (const auto& [name, w] : rows) {
+            auto& e = j["predictions"][name];
+            e["warps_per_sm"] = w;
+            e["time_us"] = p.app_us(w);
+            if (factor) e["calibrated_time_us"] = *factor * p.app_us(w);
+        }
+        std::cout << j.dump(2) << "\n";
+        return;
+    }
+    std::cout << "interval model (Min / Sorted / Full / Buckets) for " << o.kernel << " on " << gpu.name << ": "
+              << p.launches << " launches, T_warp x 32/cores = " << fixed(p.warp_us * 1000.0, 3) << " ns, T_launch = "
+              << fixed(p.launch_us, 3) << " us\n";
+    std::vector<std::string> headers = {"model", "warps/SM", "time_us"};
+    if (factor) headers.push_back("calibrated_us");
+    TextTable table(headers, {false, true, true, true});
+    for (const auto& [name, w] : rows) {
+        std::vector<std::string> cells = {name, std::to_string(w), fixed(p.app_us(w), 3)};
+        if (factor) cells.push_back(fixed(*factor * p.app_us(w), 3));
+        table.add_row(cells);
+    }
+    table.print(std::cout);
+    if (factor) std::cout << "calibration factor f = " << fixed(*factor, 6) << " (from " << *o.measured_ms << " ms at n = " << *o.at << ")\n";
+}
+
+}  // namespace
+
+void add_predict_command(CLI::App& app) {
+    auto o = std::make_shared<PredictOptions>();
+    auto* cmd = app.add_subcommand("predict", "Closed-form predictions (the interval paper's Min/Sorted/Full/Buckets)");
+    cmd->add_option("--model", o->model, "Closed-form model: interval")->capture_default_str();
+    cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
+    cmd->add_option("--kernel", o->kernel, "Kernel spec with per-warp work, e.g. apsp-minplus:n=500,block=16")->required();
+    cmd->add_option("--measured", o->measured_ms, "Measured time (ms) at n = --at, for the calibration factor f");
+    cmd->add_option("--at", o->at, "Problem size n of the --measured time");
+    cmd->add_flag("--json", o->json, "Print one JSON object");
+    cmd->callback([o] { run_predict(*o); });
+}
+
+}  // namespace gpusched::cli
