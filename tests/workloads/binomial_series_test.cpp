@@ -1,6 +1,8 @@
 // binomial-series generator: per-warp arithmetic work, active warps, the fixed stand-in, and errors.
 #include <doctest/doctest.h>
 
+#include "support/spec_checks.h"
+
 #include "gpusched/hw/input_error.h"
 #include "gpusched/workloads/binomial_series.h"
 #include "gpusched/workloads/cycle_latency.h"
@@ -10,17 +12,8 @@
 
 using namespace gpusched;
 using namespace gpusched::workloads;
-
-namespace {
-
-KernelLaunch spec(const std::string& text) { return parse_kernel_spec(text, "--kernel"); }
-
-void check_error(const std::string& text, const std::string& message) {
-    CAPTURE(text);
-    CHECK_THROWS_WITH_AS(spec(text), message.c_str(), InputError);
-}
-
-}  // namespace
+using test::check_error;
+using test::spec;
 
 TEST_CASE("binomial series: K x instr_per_term issue slots, one store per thread, all warps active") {
     const KernelLaunch k = spec("binomial-series:blocks=208,threads=128");

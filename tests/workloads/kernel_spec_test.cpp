@@ -1,26 +1,19 @@
 // Kernel specs: the one-line grammar, generic keys, the generator registry, and every error.
 #include <doctest/doctest.h>
 
+#include "support/spec_checks.h"
+
 #include "gpusched/hw/input_error.h"
 #include "gpusched/workloads/kernel_generators.h"
 #include "gpusched/workloads/kernel_spec.h"
 
 using namespace gpusched;
 using namespace gpusched::workloads;
+using test::check_error;
+using test::spec;
+using test::check_error_contains;
 
 namespace {
-
-KernelLaunch spec(const std::string& text) { return parse_kernel_spec(text, "--kernel"); }
-
-void check_error(const std::string& text, const std::string& message) {
-    CAPTURE(text);
-    CHECK_THROWS_WITH_AS(spec(text), message.c_str(), InputError);
-}
-
-void check_error_contains(const std::string& text, const std::string& part) {
-    CAPTURE(text);
-    CHECK_THROWS_WITH_AS(spec(text), doctest::Contains(part.c_str()), InputError);
-}
 
 const std::string base = "synthetic:duration=1us,";
 
