@@ -13,6 +13,8 @@ const runner::Subcommand kSubcommands[] = {
      &runner::occupancy_main},
     {"placement", "spin-kernel suite: measured per-block SM/start/end timelines + whole-run times",
      &runner::placement_main},
+    {"curves", "APSP min-plus/Floyd-Warshall and series-kernel run-time curves vs size/blocks",
+     &runner::curves_main},
 };
 
 void print_help(std::FILE* out) {

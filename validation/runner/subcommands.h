@@ -18,6 +18,9 @@ int occupancy_main(int argc, char** argv);
 // placement_experiment.cu (+ placement_{cases,run,kernels}.cu): spin-kernel timelines.
 int placement_main(int argc, char** argv);
 
+// curves_experiment.cu (+ curves_kernels.cu): APSP and series-kernel run-time curves.
+int curves_main(int argc, char** argv);
+
 // To add an experiment: implement `int <name>_main(int, char**)` in <name>_experiment.cu,
 // declare it above, add a row to kSubcommands in main.cu and the file to CMakeLists.txt.
 

@@ -12,3 +12,5 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 ./build-runner/gpusched-runner occupancy --out "$out_dir/occupancy.csv"
 # Spin-kernel placement timelines (also see collect-placement.sh, which tars them).
 ./build-runner/gpusched-runner placement --out-dir "$out_dir/placement"
+# APSP min-plus / Floyd-Warshall and series-kernel run-time curves (about a minute or two).
+./build-runner/gpusched-runner curves --out-dir "$out_dir/curves"

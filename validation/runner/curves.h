@@ -1,0 +1,51 @@
+// Declarations shared by the `curves` subcommand: APSP (min-plus, Floyd-Warshall) and series kernels.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace curves {
+
+// "No edge" weight. INF + INF still fits in an int, so min-plus sums never overflow.
+constexpr int kInf = 1 << 29;
+
+// cudaFuncGetAttributes of one kernel, for the "# kernel.<name>.*" metadata lines.
+struct KernelInfo {
+  std::string name;
+  int num_regs = 0;
+  size_t shared_bytes = 0;
+  int max_threads = 0;
+};
+std::vector<KernelInfo> kernel_infos();
+
+// Device buffers for one graph of n nodes: A (input weights), D (distances), P (first hop).
+struct ApspBuffers {
+  int n = 0;
+  int* a = nullptr;
+  int* d = nullptr;
+  int* p = nullptr;
+};
+ApspBuffers apsp_alloc(const std::vector<int>& host_a, int n);
+void apsp_free(ApspBuffers& b);
+std::vector<int> copy_distances(const ApspBuffers& b);
+
+// ceil(log2(n - 1)): the number of APSP (min-plus) launches of Algorithm 1; 0 for n <= 2.
+int minplus_launches(int n);
+
+// One whole run, timed with CUDA events around all its launches (Init included); returns ms.
+// Min-plus: Init + minplus_launches(n) tiled min-plus steps (Alg. 1/2), block in {8, 16, 32}.
+float run_minplus(const ApspBuffers& b, int block);
+// Floyd-Warshall: Init + n global-memory launches, one per k (Alg. 3/4), block x block threads.
+float run_fw(const ApspBuffers& b, int block);
+
+// Series kernel: thread g sums `terms` terms of the binomial series of (1 + x_g)^a.
+constexpr float kSeriesA = 0.5f;
+__host__ __device__ inline float series_x(long long gid) {
+  return -0.5f + static_cast<float>(gid % 1021) * (1.0f / 1021.0f);  // x in [-0.5, 0.5)
+}
+float run_series(float* d_out, int blocks, int threads, int terms);
+
+}  // namespace curves
