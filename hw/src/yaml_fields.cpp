@@ -83,6 +83,13 @@ YamlFields::YamlFields(const YAML::Node& mapping, std::string source, std::strin
                          (path_.empty() ? std::string("document") : "key '" + path_ + "'") +
                          ": expected a mapping, got " + describe(node_));
     }
+    // yaml-cpp keeps the first of two equal keys silently; a repeated key is almost always a mistake.
+    std::set<std::string> seen;
+    for (auto it = node_.begin(); it != node_.end(); ++it) {
+        const std::string key = it->first.IsScalar() ? it->first.Scalar() : std::string();
+        if (!seen.insert(key).second)
+            throw InputError(yaml_location(it->first, source_) + ": key '" + key_path(key) + "' appears twice");
+    }
 }
 
 std::string YamlFields::key_path(const std::string& key) const {

@@ -31,3 +31,8 @@ TEST_CASE("YamlFields reports the line and full key path") {
     YamlFields unread(root, "t.yaml", "");
     CHECK_THROWS_WITH_AS(unread.finish(), doctest::Contains("unknown key 'a'"), InputError);
 }
+
+TEST_CASE("a key given twice is an error at its second line") {
+    const YAML::Node root = parse_yaml_document("a: 1\nb: 2\na: 3\n", "t.yaml");
+    CHECK_THROWS_WITH_AS(YamlFields(root, "t.yaml", ""), "t.yaml:3: key 'a' appears twice", InputError);
+}
