@@ -98,7 +98,9 @@ TEST_CASE("missing keys, cross-field inconsistencies and broken documents are re
               .find("shared_memory_per_block") != std::string::npos);
     CHECK(error_of(with_line(base, "shared_memory_configs_kib", "shared_memory_configs_kib: [0, 8, 4, 228]"))
               .find("ascending") != std::string::npos);
-    CHECK(error_of(with_line(base, "sms_per_tpc", "sms_per_tpc: 2\n  sm_order: [0, 1, 1]")).find("exactly once") !=
+    CHECK(error_of(with_line(base, "sm_order", "sm_order: [0, 1, 1]")).find("exactly once") !=
+          std::string::npos);
+    CHECK(error_of(with_line(base, "sms_per_tpc", "sms_per_tpc: 2\n  sms_per_tpc: 3")).find("appears twice") !=
           std::string::npos);
     CHECK(error_of("").find("empty YAML") != std::string::npos);
     CHECK(error_of("- a\n- b\n").find("mapping") != std::string::npos);
