@@ -98,6 +98,14 @@ void SummaryCollector::on_kernel_completed(std::size_t launch, Time first_start,
     k.end = end;
 }
 
+void SummaryCollector::on_launch_repeated(const RepeatedLaunch& repeated) {
+    for (std::size_t sm = 0; sm < repeated.per_sm_units.size(); ++sm) {
+        summary_.per_sm_blocks.at(sm) += repeated.per_sm_units[sm];
+        summary_.per_sm_busy.at(sm) += repeated.per_sm_busy[sm];
+    }
+    summary_.total_blocks += repeated.units;
+}
+
 void SummaryCollector::on_end(Time makespan) { summary_.makespan = makespan; }
 
 void write_summary_text(std::ostream& out, const RunSummary& s) {

@@ -39,6 +39,13 @@ struct SimResult {
 /// after all completions and arrivals of that instant; with `block_dispatch_interval_ns`
 /// set, it dispatches at most one block per interval.
 ///
+/// Memoisation: when a launch becomes ready on an idle GPU (no resident block, nothing else
+/// queued, every other stream drained) and is identical to an earlier launch that started the
+/// same way and ran undisturbed, its run is that launch's run shifted in time, so it is not
+/// simulated again: observers get on_launch_repeated with its per-SM totals. This happens
+/// only when no observer needs every block (timeline and trace writers do); results are
+/// identical to full simulation (tests/sim/memoisation_test.cpp).
+///
 /// The engine formats nothing: observers receive events. Memory is O(SMs x slots +
 /// launches), independent of the number of blocks.
 class Engine final : private TimeTeller, private CompletionSink {
@@ -50,6 +57,8 @@ public:
     ~Engine() override;
 
     void add_observer(SimObserver& observer) { observers_.push_back(&observer); }
+    /// Memoisation of identical launches on an idle GPU (on by default).
+    void set_memoise(bool on) { memoise_ = on; }
     /// Occupancy of each launch (valid after construction).
     [[nodiscard]] const std::vector<hw::OccupancyResult>& occupancy() const { return occupancy_; }
     SimResult run();
@@ -67,7 +76,10 @@ private:
 
     [[nodiscard]] Time now() const override { return now_; }
     void set_end(int sm, int slot, Time end) override;
-    void queue_head_of_stream(int stream);
+    void queue_head_of_stream(int stream, Time from);
+    [[nodiscard]] bool idle_for_memo(std::size_t launch) const;
+    void repeat_memo(std::size_t launch);
+    [[nodiscard]] std::size_t stream_index_of(std::size_t launch) const;
     void on_kernel_ready(std::size_t launch);
     void on_block_end(int sm, int slot);
     void run_dispatch_pass();
@@ -100,6 +112,20 @@ private:
     Time dispatch_at_ = 0;
     std::vector<bool> claimed_;
     std::uint64_t units_done_ = 0;
+    std::uint64_t units_dispatched_ = 0;
+
+    struct Memo {
+        bool recording = false;
+        bool valid = false;
+        std::size_t launch = 0;
+        Time ready = 0;
+        Time duration = 0;
+        Time first_start_offset = 0;
+        RepeatedLaunch totals;
+    };
+    bool memoise_ = true;
+    Memo memo_;
+    Time last_memo_end_ = 0;
 };
 
 }  // namespace gpusched::sim

@@ -33,11 +33,27 @@ struct BlockRecord {
     Time end = 0;                 ///< its last warp finished and resources were released
 };
 
+/// A launch the engine did not simulate block by block because it repeats an identical
+/// earlier launch that also started on an idle GPU (see Engine): its per-SM totals.
+struct RepeatedLaunch {
+    std::size_t launch = 0;                  ///< the skipped launch
+    std::size_t same_as = 0;                 ///< the launch it repeats
+    std::uint64_t units = 0;                 ///< blocks (or warps) it ran
+    std::vector<std::uint64_t> per_sm_units;  ///< indexed by SM id
+    std::vector<Time> per_sm_busy;            ///< sum of (end - start) per SM
+};
+
 /// Engine callbacks, in simulated-time order. Default implementations do nothing.
 /// Observers must not keep per-block state unless they are asked to write per-block output.
 class SimObserver {
 public:
     virtual ~SimObserver() = default;
+    /// False if the observer can take a repeated launch as totals (on_launch_repeated)
+    /// instead of one callback per block; the engine memoises launches only when all agree.
+    [[nodiscard]] virtual bool needs_every_block() const { return true; }
+    /// Called instead of the per-block callbacks of a memoised launch, between its
+    /// on_kernel_ready and on_kernel_completed.
+    virtual void on_launch_repeated(const RepeatedLaunch& repeated) { (void)repeated; }
     virtual void on_begin(const RunInfo& info) { (void)info; }
     /// The launch reached the head of its stream and entered the execution-engine queue.
     virtual void on_kernel_ready(std::size_t launch, Time when) { (void)launch, (void)when; }

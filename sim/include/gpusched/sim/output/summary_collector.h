@@ -51,6 +51,8 @@ public:
     void on_block_completed(const BlockRecord& block) override;
     void on_kernel_completed(std::size_t launch, Time first_start, Time end) override;
     void on_end(Time makespan) override;
+    [[nodiscard]] bool needs_every_block() const override { return false; }
+    void on_launch_repeated(const RepeatedLaunch& repeated) override;
 
     [[nodiscard]] const RunSummary& summary() const { return summary_; }
 

@@ -1,0 +1,97 @@
+// Memoised identical launches give exactly the results of full simulation.
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "gpusched/sim/output/summary_collector.h"
+#include "gpusched/sim/output/timeline_csv.h"
+#include "gpusched/workloads/kernel_spec.h"
+#include "support/sim_fixtures.h"
+
+using namespace gpusched;
+
+namespace {
+
+class RepeatCounter final : public sim::SimObserver {
+public:
+    int repeated = 0;
+    [[nodiscard]] bool needs_every_block() const override { return false; }
+    void on_launch_repeated(const sim::RepeatedLaunch&) override { ++repeated; }
+};
+
+struct Outcome {
+    std::string json;
+    int repeated = 0;
+};
+
+Outcome run(const hw::GpuSpec& gpu, const workloads::Application& app, const std::string& policy,
+            const std::string& execution, bool memoise) {
+    auto p = scheduler::make_policy(policy);
+    sim::Engine engine(gpu, app, *p, execution);
+    engine.set_memoise(memoise);
+    sim::SummaryCollector summary;
+    RepeatCounter counter;
+    engine.add_observer(summary);
+    engine.add_observer(counter);
+    engine.run();
+    std::ostringstream json;
+    sim::write_summary_json(json, summary.summary());
+    return {json.str(), counter.repeated};
+}
+
+}  // namespace
+
+TEST_CASE("memoised runs equal full simulation over sizes, block sizes, policies and execution models") {
+    const hw::GpuSpec gpu = hw::resolve_gpu("h100");  // with its measured launch and dispatch overheads
+    int compared = 0, with_repeats = 0;
+    for (const std::string generator : {"apsp-minplus", "apsp-fw"}) {
+        for (int bs : {8, 16, 32}) {
+            for (int n : {33, 65, 97, 130, 257}) {
+                if (generator == "apsp-fw" && n > 130) continue;
+                const std::string spec = generator + ":n=" + std::to_string(n) + ",block=" + std::to_string(bs);
+                const auto app = workloads::application_from_specs({spec});
+                for (const std::string policy : {"most-room", "round-robin", "buckets", "sorted"}) {
+                    for (const std::string exec : {"shared", "fixed"}) {
+                        CAPTURE(spec);
+                        CAPTURE(policy);
+                        CAPTURE(exec);
+                        const Outcome full = run(gpu, app, policy, exec, false);
+                        const Outcome memo = run(gpu, app, policy, exec, true);
+                        CHECK(full.repeated == 0);
+                        CHECK(memo.json == full.json);
+                        // Every launch after the first repeats it: launches - 1 of them.
+                        CHECK(memo.repeated == static_cast<int>(app.launches.size()) - 1);
+                        with_repeats += memo.repeated > 0 ? 1 : 0;
+                        ++compared;
+                    }
+                }
+            }
+        }
+    }
+    CHECK(compared == 216);  // (15 Min-plus + 12 Floyd-Warshall specs) x 4 policies x 2 models
+    CHECK(with_repeats == compared);
+}
+
+TEST_CASE("no memoisation with a per-block observer or with another stream running") {
+    const hw::GpuSpec gpu = hw::resolve_gpu("h100");
+    const auto app = workloads::application_from_specs({"apsp-minplus:n=100,block=16"});
+    auto policy = scheduler::make_policy("most-room");
+    {
+        sim::Engine engine(gpu, app, *policy, "shared");
+        RepeatCounter counter;
+        std::ostringstream csv;
+        sim::TimelineCsvWriter timeline(csv, "test");
+        engine.add_observer(counter);
+        engine.add_observer(timeline);
+        engine.run();
+        CHECK(counter.repeated == 0);
+        CHECK(timeline.rows() == 7 * 49);  // every block of the 7 launches is written
+    }
+    {
+        // Stream 1 runs a long kernel beside stream 0's launches: the GPU is never idle.
+        auto two = workloads::application_from_specs({"apsp-minplus:n=100,block=16", "binomial-series:blocks=4,threads=64,stream=1"});
+        const Outcome full = run(gpu, two, "most-room", "shared", false);
+        const Outcome memo = run(gpu, two, "most-room", "shared", true);
+        CHECK(memo.json == full.json);
+    }
+}
