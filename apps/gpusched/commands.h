@@ -11,6 +11,8 @@ void add_gpu_commands(CLI::App& app);
 void add_occupancy_command(CLI::App& app);
 /// `gpusched predict --model interval ...`.
 void add_predict_command(CLI::App& app);
+/// `gpusched validate DATA_DIR ...`.
+void add_validate_command(CLI::App& app);
 /// `gpusched simulate ...`.
 void add_simulate_command(CLI::App& app);
 /// `gpusched list policies` and `gpusched list workloads` (added to the existing `list`).

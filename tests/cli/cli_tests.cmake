@@ -109,3 +109,10 @@ gpusched_cli_test(predict_unknown_model 2 stderr "--model: unknown model 'roofli
 gpusched_cli_test(predict_measured_alone 2 stderr "--measured and --at" predict --kernel apsp-minplus:n=81,block=8 --measured 3)
 gpusched_cli_test(predict_no_warp_work 2 stderr "per-warp work" predict --kernel synthetic:blocks=3,threads=32,duration=1us)
 gpusched_cli_test(predict_bad_measured 2 stderr "--measured" predict --kernel apsp-minplus:n=81,block=8 --measured -1 --at 50)
+
+# --- validate ---
+gpusched_cli_test(validate_h100 0 stdout "wave265 .*27 cases: .* within 1% .* with every block on its measured SM"
+                  validate ${PROJECT_SOURCE_DIR}/validation/data/h100)
+gpusched_cli_test(validate_json 0 stdout "\"exact_placements\": [0-9]+" validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --json)
+gpusched_cli_test(validate_missing_dir 2 stderr "not a directory" validate /nonexistent/data)
+gpusched_cli_test(validate_no_timelines 2 stderr "no timeline CSV" validate ${PROJECT_SOURCE_DIR}/docs)
