@@ -289,15 +289,10 @@ int occupancy_main(int argc, char** argv) {
   std::string out_path;
   int device = 0;
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    bool has_inline_value = false;
-    const size_t eq = arg.find('=');
-    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-      has_inline_value = true;
-    }
+    const FlagArg flag = split_flag(argv[i]);
+    const std::string& arg = flag.name;
+    std::string value = flag.value;
+    const bool has_inline_value = flag.has_value;
     if (arg == "-h" || arg == "--help") {
       print_help();
       return kExitOk;

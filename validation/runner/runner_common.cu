@@ -127,4 +127,10 @@ void write_device_metadata(MetaWriter& meta, int device, const cudaDeviceProp& p
   meta.put("computeMode", device_attribute(cudaDevAttrComputeMode, device));
 }
 
+FlagArg split_flag(const std::string& arg) {
+  const size_t eq = arg.find('=');
+  if (arg.rfind("--", 0) == 0 && eq != std::string::npos) return {arg.substr(0, eq), arg.substr(eq + 1), true};
+  return {arg, "", false};
+}
+
 }  // namespace runner

@@ -35,6 +35,14 @@ inline void cuda_check(cudaError_t err, const char* expr, const char* file, int 
 // Parses a whole string as a base-10 int; false on junk, empty input or overflow.
 bool parse_int(const std::string& text, int* out);
 
+// "--key=value" -> {"--key", "value", true}; any other argument -> {arg, "", false}.
+struct FlagArg {
+  std::string name;
+  std::string value;
+  bool has_value = false;
+};
+FlagArg split_flag(const std::string& arg);
+
 // Writes metadata lines "# key=value". Keys must not contain '=', spaces or newlines;
 // newlines in values are replaced by spaces so every entry stays on one line.
 class MetaWriter {
