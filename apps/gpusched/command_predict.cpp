@@ -1,4 +1,5 @@
 // `gpusched predict --model interval`: the interval paper's four closed forms for a kernel, optionally calibrated.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -9,6 +10,7 @@
 #include "commands.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/input_error.h"
+#include "gpusched/scheduler/compute_bound_model.h"
 #include "gpusched/scheduler/interval_model.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/kernel_spec.h"
@@ -24,6 +26,7 @@ struct PredictOptions {
     std::string kernel;
     std::optional<double> measured_ms;
     std::optional<std::int64_t> at;
+    std::optional<double> tau_us;
     bool json = false;
 };
 
@@ -79,9 +82,47 @@ IntervalPrediction predict(const hw::GpuSpec& gpu, const std::string& spec) {
     return p;
 }
 
+/// The compute-bound paper's model for B blocks of T threads; tau from --tau-us, or the time a
+/// lone warp of the kernel takes: max(L, W / (C f)).
+void run_compute_bound(const PredictOptions& o) {
+    if (o.measured_ms || o.at) throw InputError("--measured and --at calibrate the interval model only");
+    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    const workloads::KernelLaunch k = workloads::parse_kernel_spec_launches(o.kernel, "--kernel").launch;
+    double tau = 0;
+    if (o.tau_us) {
+        if (!(*o.tau_us > 0)) throw InputError("--tau-us: expected a positive time in microseconds");
+        tau = *o.tau_us;
+    } else {
+        if (!gpu.clock_mhz) throw InputError("--gpu " + gpu.name + ": needs execution.clock_mhz (or give --tau-us)");
+        const auto work = workloads::warp_work_at_clock(*k.work, 0, *gpu.clock_mhz);
+        if (!work) throw InputError("--kernel: '" + k.name + "' gives no per-warp work; give --tau-us");
+        const double slots_per_us = gpu.warp_schedulers_per_sm * gpu.issue_width * *gpu.clock_mhz;
+        tau = std::max(static_cast<double>(work->latency_bound) / 1e6, work->issue_slots / slots_per_us);
+    }
+    const scheduler::ComputeBoundInputs in{tau, k.blocks(), static_cast<std::uint64_t>(k.threads_per_block()),
+                                           gpu.sm_count, gpu.max_blocks_per_sm, gpu.max_warps_per_sm, gpu.warp_size};
+    const auto p = scheduler::compute_bound_model(in);
+    if (o.json) {
+        nlohmann::ordered_json j{{"model", "compute-bound"}, {"gpu", gpu.name},   {"kernel", o.kernel},
+                                 {"tau_us", tau},          {"xi_rb_us", p.xi_rb}, {"xi_rw_us", p.xi_rw},
+                                 {"kappa", p.kappa},       {"time_us", p.time},   {"over_capacity", p.over_capacity}};
+        std::cout << j.dump(2) << "\n";
+        return;
+    }
+    std::cout << "compute-bound model for " << o.kernel << " on " << gpu.name << " (beta = " << in.blocks
+              << ", theta = " << in.threads << ")\n"
+              << "  tau      " << fixed(tau, 3) << " us" << (o.tau_us ? "" : " (a lone warp of the kernel)") << "\n"
+              << "  xi_rb    " << fixed(p.xi_rb, 3) << " us   (eq. 1)\n"
+              << "  xi_rw    " << fixed(p.xi_rw, 3) << " us   (eq. 2)\n"
+              << "  kappa    " << fixed(p.kappa, 4) << "      (eq. 3"
+              << (p.over_capacity ? ", beyond the resident-thread capacity" : "") << ")\n"
+              << "  time     " << fixed(p.time, 3) << " us   (tau / kappa)\n";
+}
+
 void run_predict(const PredictOptions& o) {
+    if (o.model == "compute-bound") return run_compute_bound(o);
     if (o.model != "interval")
-        throw InputError("--model: unknown model '" + o.model + "' (known: interval)");
+        throw InputError("--model: unknown model '" + o.model + "' (known: interval, compute-bound)");
     if (o.measured_ms.has_value() != o.at.has_value())
         throw InputError("--measured and --at go together: the measured time (ms) of the kernel at n = --at");
     if (o.measured_ms && !(*o.measured_ms > 0)) throw InputError("--measured: expected a positive time in ms");
@@ -132,12 +173,16 @@ void run_predict(const PredictOptions& o) {
 
 void add_predict_command(CLI::App& app) {
     auto o = std::make_shared<PredictOptions>();
-    auto* cmd = app.add_subcommand("predict", "Closed-form predictions (the interval paper's Min/Sorted/Full/Buckets)");
-    cmd->add_option("--model", o->model, "Closed-form model: interval")->capture_default_str();
+    auto* cmd = app.add_subcommand("predict", "Closed-form predictions of the source papers' models");
+    cmd->add_option("--model", o->model,
+                    "Closed-form model: interval (APSP paper: Min/Sorted/Full/Buckets) or compute-bound "
+                    "(series paper: xi_rb, xi_rw, kappa)")
+        ->capture_default_str();
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
     cmd->add_option("--kernel", o->kernel, "Kernel spec with per-warp work, e.g. apsp-minplus:n=500,block=16")->required();
     cmd->add_option("--measured", o->measured_ms, "Measured time (ms) at n = --at, for the calibration factor f");
     cmd->add_option("--at", o->at, "Problem size n of the --measured time");
+    cmd->add_option("--tau-us", o->tau_us, "compute-bound: ideal execution time tau in us (default: a lone warp's time)");
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([o] { run_predict(*o); });
 }

@@ -105,6 +105,11 @@ endforeach()
 gpusched_cli_test(predict_interval 0 stdout "Full +18 .*Buckets +32 " predict --gpu c2075 --kernel apsp-minplus:n=81,block=8)
 gpusched_cli_test(predict_calibrated 0 stdout "calibration factor f = " predict --gpu c2075 --kernel apsp-minplus:n=200,block=8 --measured 0.5 --at 81)
 gpusched_cli_test(predict_json 0 stdout "\"Buckets\": {[^}]*\"warps_per_sm\": 32" predict --gpu c2075 --kernel apsp-minplus:n=81,block=8 --json)
+# K20: 416 blocks of 128 threads = twice the 26,624-thread capacity: kappa = 1 / (2 + 2).
+gpusched_cli_test(predict_compute_bound 0 stdout "kappa    0.2500 .*time     4.000 us"
+                  predict --model compute-bound --gpu k20 --kernel binomial-series:blocks=416,threads=128 --tau-us 1)
+gpusched_cli_test(predict_compute_bound_tau 0 stdout "a lone warp" predict --model compute-bound --gpu k20 --kernel binomial-series:blocks=13,threads=32)
+gpusched_cli_test(predict_compute_bound_bad_tau 2 stderr "--tau-us" predict --model compute-bound --kernel binomial-series:blocks=1,threads=32 --tau-us 0)
 gpusched_cli_test(predict_unknown_model 2 stderr "--model: unknown model 'roofline'" predict --model roofline --kernel apsp-minplus:n=81,block=8)
 gpusched_cli_test(predict_measured_alone 2 stderr "--measured and --at" predict --kernel apsp-minplus:n=81,block=8 --measured 3)
 gpusched_cli_test(predict_no_warp_work 2 stderr "per-warp work" predict --kernel synthetic:blocks=3,threads=32,duration=1us)
