@@ -76,7 +76,7 @@ IntervalPrediction predict(const hw::GpuSpec& gpu, const std::string& spec) {
     p.warps = scheduler::interval_warps_per_sm(ik);
     p.launches = parsed.count;
     // T_warp x 32 / #CoresPerSM of eq. 2 is one warp's share of the SM's issue: W / (C f).
-    const double slots_per_us = gpu.warp_schedulers_per_sm * gpu.issue_width * *gpu.clock_mhz;
+    const double slots_per_us = gpu.issue_slots_per_cycle() * *gpu.clock_mhz;
     p.warp_us = work->issue_slots / slots_per_us;
     p.launch_us = gpu.kernel_launch_ns.value_or(0) / 1000.0;
     return p;
@@ -96,7 +96,7 @@ void run_compute_bound(const PredictOptions& o) {
         if (!gpu.clock_mhz) throw InputError("--gpu " + gpu.name + ": needs execution.clock_mhz (or give --tau-us)");
         const auto work = workloads::warp_work_at_clock(*k.work, 0, *gpu.clock_mhz);
         if (!work) throw InputError("--kernel: '" + k.name + "' gives no per-warp work; give --tau-us");
-        const double slots_per_us = gpu.warp_schedulers_per_sm * gpu.issue_width * *gpu.clock_mhz;
+        const double slots_per_us = gpu.issue_slots_per_cycle() * *gpu.clock_mhz;
         tau = std::max(static_cast<double>(work->latency_bound) / 1e6, work->issue_slots / slots_per_us);
     }
     const scheduler::ComputeBoundInputs in{tau, k.blocks(), static_cast<std::uint64_t>(k.threads_per_block()),

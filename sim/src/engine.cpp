@@ -246,7 +246,7 @@ void Engine::run_dispatch_pass() {
         return;
     }
     // SMs claimed by launches still waiting ahead in the same priority level (leftover rule).
-    claimed_.assign(static_cast<std::size_t>(gpu_.sm_count), false);
+    claimed_.resize(static_cast<std::size_t>(gpu_.sm_count));
     for (auto level : {workloads::StreamPriority::high, workloads::StreamPriority::normal}) {
         if (active_.size() > 1) std::fill(claimed_.begin(), claimed_.end(), false);
         for (std::size_t index : active_) {

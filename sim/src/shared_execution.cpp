@@ -21,7 +21,7 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
     if (!gpu.clock_mhz)
         throw InputError("--exec shared: GPU '" + gpu.name + "' has no execution.clock_mhz; the shared model needs it");
     // C warp-instructions per cycle x clock_mhz x 1e6 cycles/s / 1e12 ps/s.
-    slots_per_ps_ = gpu.warp_schedulers_per_sm * gpu.issue_width * (*gpu.clock_mhz) * 1e-6;
+    slots_per_ps_ = gpu.issue_slots_per_cycle() * (*gpu.clock_mhz) * 1e-6;
     for (std::size_t i = 0; i < app.launches.size(); ++i)
         if (!app.launches[i].work->warp_work(0))
             throw InputError("--exec shared: launch " + std::to_string(i) + " (" + app.launches[i].name +

@@ -48,32 +48,27 @@ SmPool::SmPool(const hw::GpuSpec& spec)
                               spec.register_sub_partitions,
                           0) {}
 
-int SmPool::register_room(int sm, const BlockFootprint& f) const {
-    if (f.registers_per_block > 0) {
-        const int free = spec_.registers_per_sm - state_[idx(sm)].block_registers;
-        return free / f.registers_per_block;
-    }
+int SmPool::register_room(const SmState& s, const int* free, const BlockFootprint& f) const {
+    if (f.registers_per_block > 0) return (spec_.registers_per_sm - s.block_registers) / f.registers_per_block;
     if (f.registers_per_warp == 0) return INT_MAX;
-    const int* free = &free_sub_partition_registers_[idx(sm) * sub_partitions_];
     int warp_capacity = 0;
     for (int p = 0; p < sub_partitions_; ++p) warp_capacity += free[p] / f.registers_per_warp;
     return warp_capacity / f.warps;
 }
 
-int SmPool::general_room(const SmState& s, int sm, const BlockFootprint& f) const {
+int SmPool::general_room(const SmState& s, const int* free_parts, const BlockFootprint& f) const {
     int r = std::min((spec_.max_warps_per_sm - s.warps) / f.warps, spec_.max_blocks_per_sm - s.blocks);
     r = std::min(r, (spec_.max_threads_per_sm - s.threads) / f.threads);
     if (f.shared_bytes > 0)
         r = std::min<std::int64_t>(r, s.shared >= f.shared_split ? 0 : (f.shared_split - s.shared) / f.shared_bytes);
     if (f.barriers > 0 && spec_.barriers_per_sm) r = std::min(r, (*spec_.barriers_per_sm - s.barriers) / f.barriers);
     if (r <= 0) return 0;
-    return std::min(r, register_room(sm, f));
+    return std::min(r, register_room(s, free_parts, f));
 }
 
 void SmPool::prepare(BlockFootprint& f) const {
-    // Evaluate on a fresh pool's SM 0, which is empty.
-    SmPool empty(spec_);
-    f.blocks_on_empty_sm = empty.general_room(empty.state_[0], 0, f);
+    const std::vector<int> all_free(static_cast<std::size_t>(sub_partitions_), spec_.registers_per_sm / sub_partitions_);
+    f.blocks_on_empty_sm = general_room(SmState{}, all_free.data(), f);
 }
 
 bool SmPool::take_registers(int sm, int slot, const BlockFootprint& f) {

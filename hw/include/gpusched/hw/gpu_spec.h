@@ -83,6 +83,8 @@ struct GpuSpec {
     [[nodiscard]] std::vector<int> dispatch_order() const;
     /// "9.0" style string.
     [[nodiscard]] std::string compute_capability() const;
+    /// C: warp-instructions an SM can issue per cycle (schedulers x issue width).
+    [[nodiscard]] int issue_slots_per_cycle() const { return warp_schedulers_per_sm * issue_width; }
     /// Volta and later choose shared memory per SM by carveout percentage; older GPUs by cache config.
     [[nodiscard]] bool has_carveout() const { return cc_major >= 7; }
 

@@ -65,7 +65,7 @@ public:
         const SmState& s = state_[idx(sm)];
         if (s.blocks == 0) return f.blocks_on_empty_sm;
         if (!s.mixed && s.sole == &f) return f.blocks_on_empty_sm - s.blocks;
-        return general_room(s, sm, f);
+        return general_room(s, &free_sub_partition_registers_[idx(sm) * sub_partitions_], f);
     }
     /// Reserves one block; returns its slot (0-based, the lowest free) or -1 if it does not fit.
     int reserve(int sm, const BlockFootprint& f);
@@ -80,8 +80,9 @@ public:
 
 private:
     [[nodiscard]] std::size_t idx(int sm) const { return static_cast<std::size_t>(sm); }
-    [[nodiscard]] int register_room(int sm, const BlockFootprint& f) const;
-    [[nodiscard]] int general_room(const SmState& s, int sm, const BlockFootprint& f) const;
+    /// Room by every limit, given an SM's counters and its free registers per sub-partition.
+    [[nodiscard]] int register_room(const SmState& s, const int* free_parts, const BlockFootprint& f) const;
+    [[nodiscard]] int general_room(const SmState& s, const int* free_parts, const BlockFootprint& f) const;
     bool take_registers(int sm, int slot, const BlockFootprint& f);
     void give_back_registers(int sm, int slot);
     int take_slot(int sm, const BlockFootprint& f);
