@@ -12,7 +12,7 @@ namespace {
 /// running for its block's duration; units go, in block order, to the SM with the most room
 /// for one more warp (ties by SM order). This removes the block-granularity constraint of
 /// the hardware, giving the interval paper's optimistic *Min* distribution.
-class MinFluidDispatcher final : public sim::KernelDispatcher {
+class MinFluidDispatcher final : public InlinePlacement<MinFluidDispatcher> {
 public:
     explicit MinFluidDispatcher(const sim::LaunchContext& c)
         : sms_(c.sms_in_order),
@@ -24,10 +24,11 @@ public:
         advance_to_block_with_warps();
     }
 
-    std::optional<sim::Placement> next(const sim::SmView&) override {
+    std::optional<sim::Placement> place(const sim::SmView&) {
         if (finished()) return std::nullopt;
         const auto pos = ranking_.best();
         if (!pos) return std::nullopt;
+        ranking_.take_one(*pos);
         const sim::Placement placement{block_, sms_[static_cast<std::size_t>(*pos)]};
         if (--warps_left_ == 0) {
             ++block_;

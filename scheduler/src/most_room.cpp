@@ -6,7 +6,7 @@ namespace gpusched::scheduler {
 
 namespace {
 
-class MostRoomDispatcher final : public sim::KernelDispatcher {
+class MostRoomDispatcher final : public InlinePlacement<MostRoomDispatcher> {
 public:
     explicit MostRoomDispatcher(const sim::LaunchContext& c)
         : sms_(c.sms_in_order),
@@ -14,10 +14,11 @@ public:
           ranking_(static_cast<int>(c.sms_in_order.size()), c.gpu->max_blocks_per_sm),
           blocks_(c.launch->blocks()) {}
 
-    std::optional<sim::Placement> next(const sim::SmView&) override {
+    std::optional<sim::Placement> place(const sim::SmView&) {
         if (finished()) return std::nullopt;
         const auto pos = ranking_.best();
         if (!pos) return std::nullopt;
+        ranking_.take_one(*pos);
         return sim::Placement{next_block_++, sms_[static_cast<std::size_t>(*pos)]};
     }
     void sm_changed(int sm, const sim::SmView& sms) override {

@@ -25,6 +25,26 @@ private:
     bool work_conserving_;
 };
 
+/// Gives a dispatcher next() and next_batch() from its non-virtual `place(sms)`, so a
+/// batch of placements costs one virtual call (CRTP).
+template <typename Self>
+class InlinePlacement : public sim::KernelDispatcher {
+public:
+    std::optional<sim::Placement> next(const sim::SmView& sms) final { return self().place(sms); }
+    std::size_t next_batch(const sim::SmView& sms, std::span<sim::Placement> out) final {
+        std::size_t n = 0;
+        while (n < out.size()) {
+            const auto placement = self().place(sms);
+            if (!placement) break;
+            out[n++] = *placement;
+        }
+        return n;
+    }
+
+private:
+    Self& self() { return static_cast<Self&>(*this); }
+};
+
 std::unique_ptr<sim::DispatchPolicy> make_most_room();
 std::unique_ptr<sim::DispatchPolicy> make_round_robin();
 std::unique_ptr<sim::DispatchPolicy> make_static_rr();

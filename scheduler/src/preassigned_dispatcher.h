@@ -31,6 +31,7 @@ private:
     std::vector<int> sms_;
     std::vector<int> position_;
     std::vector<std::uint64_t> taken_;
+    std::vector<int> room_;  ///< by position
     RankSet ready_;
     std::uint64_t total_ = 0;
     std::uint64_t dispatched_ = 0;

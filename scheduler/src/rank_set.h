@@ -50,18 +50,23 @@ public:
           room_(static_cast<std::size_t>(positions), 0),
           bits_(words_per_level_ * static_cast<std::size_t>(max_room + 1), 0) {}
     void set(int pos, int room) {
-        if (room > max_room_) room = max_room_;
         int& current = room_[static_cast<std::size_t>(pos)];
         if (current == room) return;
         const std::size_t word = static_cast<std::size_t>(pos) >> 6;
         const std::uint64_t bit = std::uint64_t{1} << (pos & 63);
-        if (current > 0) bits_[static_cast<std::size_t>(current) * words_per_level_ + word] &= ~bit;
+        const int from = level(current);
+        const int to = level(room);
         current = room;
-        if (room > 0) {
-            bits_[static_cast<std::size_t>(room) * words_per_level_ + word] |= bit;
-            if (room > top_) top_ = room;
+        if (from == to) return;
+        if (from > 0) bits_[static_cast<std::size_t>(from) * words_per_level_ + word] &= ~bit;
+        if (to > 0) {
+            bits_[static_cast<std::size_t>(to) * words_per_level_ + word] |= bit;
+            if (to > top_) top_ = to;
         }
     }
+    /// One unit was placed at `pos`: its room drops by one.
+    void take_one(int pos) { set(pos, room_[static_cast<std::size_t>(pos)] - 1); }
+    [[nodiscard]] int room(int pos) const { return room_[static_cast<std::size_t>(pos)]; }
     /// The position with the most room (>= 1), lowest position among equals.
     [[nodiscard]] std::optional<int> best() {
         for (; top_ > 0; --top_) {
@@ -73,6 +78,8 @@ public:
     }
 
 private:
+    /// Rooms above max_room share the top level (they still rank first).
+    [[nodiscard]] int level(int room) const { return room > max_room_ ? max_room_ : room; }
     int max_room_;
     std::size_t words_per_level_;
     std::vector<int> room_;

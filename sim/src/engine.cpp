@@ -48,7 +48,8 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
       slots_per_sm_(gpu.max_blocks_per_sm),
       launch_overhead_(overhead_ps(gpu.kernel_launch_ns)),
       dispatch_latency_(overhead_ps(gpu.block_dispatch_latency_ns)),
-      dispatch_interval_(overhead_ps(gpu.block_dispatch_interval_ns)) {
+      dispatch_interval_(overhead_ps(gpu.block_dispatch_interval_ns)),
+      room_changed_(static_cast<std::size_t>(gpu.sm_count), 0) {
     if (app.launches.empty()) throw InputError("the workload has no kernel launches");
     if (app.launches.size() > Event::kMaxPayload || resident_.size() > Event::kMaxPayload)
         throw InputError("the workload has more than " + std::to_string(Event::kMaxPayload) + " launches");
@@ -191,10 +192,29 @@ void Engine::request_dispatch(Time when) {
     dispatch_at_ = at;
 }
 
-void Engine::notify_sm_changed(int sm) {
+void Engine::mark_room_changed(int sm) {
+    std::uint8_t& flag = room_changed_[static_cast<std::size_t>(sm)];
+    if (flag != 0) return;
+    flag = 1;
+    room_changed_list_.push_back(sm);
+}
+
+void Engine::flush_room_changes() {
     for (std::size_t index : active_) {
         LaunchState& launch = *launches_[index];
-        if (launch.allowed[static_cast<std::size_t>(sm)] != 0) launch.dispatcher->sm_changed(sm, view_of(launch));
+        const SmView view = view_of(launch);
+        for (int sm : room_changed_list_)
+            if (launch.allowed[static_cast<std::size_t>(sm)] != 0) launch.dispatcher->sm_changed(sm, view);
+    }
+    for (int sm : room_changed_list_) room_changed_[static_cast<std::size_t>(sm)] = 0;
+    room_changed_list_.clear();
+}
+
+void Engine::notify_other_launches(int sm, std::size_t placed_by) {
+    for (std::size_t index : active_) {
+        LaunchState& launch = *launches_[index];
+        if (index != placed_by && launch.allowed[static_cast<std::size_t>(sm)] != 0)
+            launch.dispatcher->sm_changed(sm, view_of(launch));
     }
 }
 
@@ -206,7 +226,7 @@ void Engine::dispatch(LaunchState& launch, std::size_t index, const Placement& p
     const Time start = now_ + dispatch_latency_;
     const std::size_t at = static_cast<std::size_t>(placement.sm) * slots_per_sm_ + slot;
     Resident& r = resident_[at];
-    r = {static_cast<std::uint32_t>(index), placement.block, now_, start, 0, true};
+    r = {placement.block, now_, 0, static_cast<std::uint32_t>(index)};
     ++launch.dispatched;
     ++units_dispatched_;
     if (!launch.started) {
@@ -229,19 +249,21 @@ void Engine::dispatch(LaunchState& launch, std::size_t index, const Placement& p
         const StartedBlock started{placement.sm, slot, index, placement.block, active, start};
         execution_->block_started(started, now_, *this);
     }
-    notify_sm_changed(placement.sm);
+    if (active_.size() > 1) notify_other_launches(placement.sm, index);
 }
 
 void Engine::run_dispatch_pass() {
     dispatch_pending_ = false;
+    flush_room_changes();
     if (active_.size() == 1 && dispatch_interval_ == 0) {  // the common case: no leftover or priority decisions
         LaunchState& launch = *launches_[active_.front()];
         const SmView view = view_of(launch);
-        while (!launch.dispatcher->finished()) {
-            const auto placement = launch.dispatcher->next(view);
-            if (!placement) break;
-            dispatch(launch, active_.front(), *placement);
-        }
+        const std::size_t index = active_.front();
+        std::size_t n = 0;
+        do {
+            n = launch.dispatcher->next_batch(view, batch_);
+            for (std::size_t i = 0; i < n; ++i) dispatch(launch, index, batch_[i]);
+        } while (n == batch_.size());
         if (launch.dispatcher->finished()) active_.clear();
         return;
     }
@@ -281,18 +303,19 @@ void Engine::set_end(int sm, int slot, Time end) {
 void Engine::on_block_end(int sm, int slot) {
     if (!fixed_durations_) execution_->block_finished(sm, slot, now_, *this);
     Resident& live = resident_[static_cast<std::size_t>(sm) * slots_per_sm_ + slot];
-    live.live = false;
     const Resident r = live;
+    const Time start = r.dispatch + dispatch_latency_;
+    live.launch = Resident::kFree;
     pool_.release(sm, slot);
     LaunchState& launch = *launches_[r.launch];
     ++units_done_;
     if (!observers_.empty()) {
-        const BlockRecord record{r.launch, r.block, sm, slot, r.dispatch, r.start, now_};
+        const BlockRecord record{r.launch, r.block, sm, slot, r.dispatch, start, now_};
         for (auto* o : observers_) o->on_block_completed(record);
     }
     if (memo_.recording && r.launch == memo_.launch) {
         ++memo_.totals.per_sm_units[static_cast<std::size_t>(sm)];
-        memo_.totals.per_sm_busy[static_cast<std::size_t>(sm)] += now_ - r.start;
+        memo_.totals.per_sm_busy[static_cast<std::size_t>(sm)] += now_ - start;
         ++memo_.totals.units;
     }
     if (++launch.completed == launch.dispatched && launch.dispatcher->finished()) {
@@ -307,7 +330,7 @@ void Engine::on_block_end(int sm, int slot) {
         ++stream_head_[s];
         queue_head_of_stream(static_cast<int>(s), now_);
     }
-    notify_sm_changed(sm);
+    mark_room_changed(sm);
     if (!active_.empty()) request_dispatch(now_);
 }
 
@@ -333,7 +356,7 @@ SimResult Engine::run() {
         const Event e = queue_.pop();
         if (e.phase() == Phase::completion) {
             const Resident& r = resident_[e.payload()];
-            if (!r.live || r.end != e.time) continue;  // superseded by a later set_end
+            if (r.launch == Resident::kFree || r.end != e.time) continue;  // superseded by a later set_end
             now_ = e.time;
             on_block_end(static_cast<int>(e.payload() / slots_per_sm_), static_cast<int>(e.payload() % slots_per_sm_));
         } else {

@@ -1,4 +1,4 @@
-// Binary-heap event queue with (time, phase, sequence) ordering.
+// Two-lane event queue (sorted FIFO run + binary heap) with (time, phase, sequence) ordering.
 #include "gpusched/sim/event_queue.h"
 
 #include <stdexcept>
@@ -10,8 +10,32 @@ void EventQueue::push(Time when, Phase phase, std::uint32_t payload) {
         throw std::logic_error("EventQueue: more than 2^36 events or payload out of range");
     const Event e{when, (std::uint64_t{static_cast<std::uint8_t>(phase)} << 62) |
                             (sequence_++ << Event::kPayloadBits) | payload};
+    if (run_size_ == 0 || !earlier(e, run_last_)) {
+        if (run_size_ == run_.size()) grow_run();
+        run_[(run_head_ + run_size_) & (run_.size() - 1)] = e;
+        ++run_size_;
+        run_last_ = e;
+        return;
+    }
     heap_.push_back(e);
     sift_up(heap_.size() - 1, e);
+}
+
+void EventQueue::grow_run() {
+    std::vector<Event> bigger(run_.empty() ? 64 : run_.size() * 2);
+    for (std::size_t i = 0; i < run_size_; ++i) bigger[i] = run_[(run_head_ + i) & (run_.size() - 1)];
+    run_.swap(bigger);
+    run_head_ = 0;
+}
+
+Event EventQueue::pop() {
+    if (run_size_ > 0 && (heap_.empty() || earlier(run_[run_head_], heap_.front()))) {
+        const Event result = run_[run_head_];
+        run_head_ = (run_head_ + 1) & (run_.size() - 1);
+        --run_size_;
+        return result;
+    }
+    return pop_heap();
 }
 
 void EventQueue::sift_up(std::size_t i, Event e) {
@@ -24,10 +48,10 @@ void EventQueue::sift_up(std::size_t i, Event e) {
     heap_[i] = e;
 }
 
-// Pop moves the hole at the root down to a leaf along the smaller children (one comparison
-// per level), then sifts the last element up from there: the last element of a heap almost
+// Moves the hole at the root down to a leaf along the smaller children (one comparison per
+// level), then sifts the last element up from there: the last element of a heap almost
 // always belongs near the bottom, so this costs fewer comparisons than sifting it down.
-Event EventQueue::pop() {
+Event EventQueue::pop_heap() {
     const Event result = heap_.front();
     const Event last = heap_.back();
     heap_.pop_back();

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -49,15 +50,36 @@ struct Placement {
 
 /// Per-launch dispatch state, created by DispatchPolicy::start.
 ///
-/// The engine's protocol: after start, `sm_changed(s)` is called for every SM whose free
-/// resources change (a block started or ended there, of any launch). In a dispatch pass the
-/// engine calls `next()` repeatedly; each returned placement is dispatched immediately
-/// (then `sm_changed` for that SM) until `next()` returns nullopt ("nothing fits now") or
-/// `finished()` is true. `next()` must only return SMs whose room is at least 1.
+/// The engine's protocol:
+///
+///     start --> sm_changed(s) for every allowed SM --> [dispatch pass]*
+///     dispatch pass: sm_changed(s) for each SM whose room changed since the last pass for
+///                    another reason than this dispatcher's own placements (a block ended
+///                    there, or another launch placed one), then next() until it returns
+///                    nullopt ("nothing fits now" or finished()).
+///
+/// Each placement next() returns is dispatched at once. A dispatcher accounts for its own
+/// placements itself: placing one of its units on SM s lowers its room there by exactly one
+/// (SmPool guarantees this for every footprint and resident mix), so the engine does not
+/// call sm_changed for it. `next()` must only return SMs whose room is at least 1.
+/// sm_changed may be called for an SM whose room did not change; it must then be a no-op.
 class KernelDispatcher {
 public:
     virtual ~KernelDispatcher() = default;
+    /// The next unit and its SM, or nullopt when nothing fits now or every unit is placed.
     [[nodiscard]] virtual std::optional<Placement> next(const SmView& sms) = 0;
+    /// Up to out.size() placements, exactly those that successive next() calls would return
+    /// if the engine dispatched each at once; their count. A count below out.size() means
+    /// next() would now return nullopt. Dispatchers override it to save a call per unit.
+    [[nodiscard]] virtual std::size_t next_batch(const SmView& sms, std::span<Placement> out) {
+        std::size_t n = 0;
+        while (n < out.size()) {
+            const auto placement = next(sms);
+            if (!placement) break;
+            out[n++] = *placement;
+        }
+        return n;
+    }
     virtual void sm_changed(int sm, const SmView& sms) = 0;
     [[nodiscard]] virtual bool finished() const = 0;
     /// True for warp-level dispatch (each unit is one warp with BlockFootprint::single_warp()).

@@ -1,6 +1,7 @@
 // Engine: the discrete-event simulation of one application on one GPU under one dispatch policy.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -65,14 +66,16 @@ public:
 
 private:
     struct LaunchState;
+    /// A resident block, 32 bytes (the hot loop touches one per event). Its start is
+    /// dispatch + dispatch_latency_.
     struct Resident {
-        std::uint32_t launch = 0;
+        static constexpr std::uint32_t kFree = 0xffffffffU;
         std::uint64_t block = 0;
         Time dispatch = 0;
-        Time start = 0;
         Time end = 0;       ///< the end currently scheduled; completion events for other times are stale
-        bool live = false;
+        std::uint32_t launch = kFree;  ///< kFree: the slot holds no block
     };
+    static_assert(sizeof(Resident) == 32);
 
     [[nodiscard]] Time now() const override { return now_; }
     void set_end(int sm, int slot, Time end) override;
@@ -85,7 +88,12 @@ private:
     void run_dispatch_pass();
     void request_dispatch(Time when);
     void dispatch(LaunchState& launch, std::size_t index, const Placement& placement);
-    void notify_sm_changed(int sm);
+    /// Room changes from completions are batched: each changed SM is reported to every
+    /// active dispatcher once, at the start of the next dispatch pass.
+    void mark_room_changed(int sm);
+    void flush_room_changes();
+    /// A placement changes the room of the other active launches at once.
+    void notify_other_launches(int sm, std::size_t placed_by);
     [[nodiscard]] SmView view_of(const LaunchState& launch) const;
 
     const hw::GpuSpec& gpu_;
@@ -110,7 +118,10 @@ private:
     Time dispatcher_free_at_ = 0;
     bool dispatch_pending_ = false;
     Time dispatch_at_ = 0;
+    std::array<Placement, 64> batch_;  ///< placements of one next_batch call
     std::vector<bool> claimed_;
+    std::vector<std::uint8_t> room_changed_;  ///< by SM: in room_changed_list_
+    std::vector<int> room_changed_list_;
     std::uint64_t units_done_ = 0;
     std::uint64_t units_dispatched_ = 0;
 

@@ -1,0 +1,101 @@
+// SmPool: reservations follow the occupancy rules, roll back cleanly, and lower the room by exactly one.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <vector>
+
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/hw/input_error.h"
+#include "gpusched/hw/occupancy.h"
+#include "gpusched/sim/sm_pool.h"
+
+using namespace gpusched;
+
+namespace {
+
+sim::BlockFootprint footprint(const hw::GpuSpec& gpu, int threads, int regs, std::int64_t smem) {
+    hw::OccupancyRequest req;
+    req.threads_per_block = threads;
+    req.registers_per_thread = regs;
+    req.static_shared_bytes = smem;
+    return sim::BlockFootprint::of(gpu, req, hw::compute_occupancy(gpu, req));
+}
+
+}  // namespace
+
+TEST_CASE("sm pool: an empty SM takes exactly the occupancy calculator's blocks") {
+    for (const char* name : {"h100", "a100", "v100", "gtx780", "c2075", "c1060"}) {
+        const hw::GpuSpec gpu = hw::resolve_gpu(name);
+        for (int threads : {32, 96, 256, 640, 1024})
+            for (int regs : {16, 40, 63}) {
+                if (threads > gpu.max_threads_per_block) continue;
+                hw::OccupancyRequest req;
+                req.threads_per_block = threads;
+                req.registers_per_thread = regs;
+                req.static_shared_bytes = 3000;
+                hw::OccupancyResult occ;
+                try {
+                    occ = hw::compute_occupancy(gpu, req);
+                } catch (const InputError&) {
+                    continue;  // cannot launch on this GPU (tested in hw/)
+                }
+                sim::SmPool pool(gpu);
+                sim::BlockFootprint f = sim::BlockFootprint::of(gpu, req, occ);
+                pool.prepare(f);
+                CAPTURE(name);
+                CAPTURE(threads);
+                CAPTURE(regs);
+                CHECK(f.blocks_on_empty_sm == occ.blocks_per_sm);
+                int placed = 0;
+                while (pool.reserve(0, f) >= 0) ++placed;
+                CHECK(placed == occ.blocks_per_sm);
+                CHECK(pool.room(0, f) == 0);
+            }
+    }
+}
+
+TEST_CASE("sm pool: reserving a block lowers that footprint's room by exactly one, in any mix") {
+    // The dispatcher protocol relies on this (dispatch_policy.h): a dispatcher accounts for
+    // its own placements as room - 1. Random mixes of three footprints, random releases.
+    const hw::GpuSpec gpu = hw::resolve_gpu("h100");
+    std::vector<sim::BlockFootprint> kinds{footprint(gpu, 96, 40, 5000), footprint(gpu, 256, 32, 0),
+                                           footprint(gpu, 64, 168, 20000)};
+    sim::SmPool pool(gpu);
+    for (auto& f : kinds) pool.prepare(f);
+    kinds.push_back(kinds[0].single_warp());
+    pool.prepare(kinds.back());
+    std::mt19937 rng(7);
+    std::vector<int> resident;
+    for (int step = 0; step < 20000; ++step) {
+        const bool release = !resident.empty() && rng() % 3 == 0;
+        if (release) {
+            const std::size_t i = rng() % resident.size();
+            pool.release(0, resident[i]);
+            resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(i));
+            continue;
+        }
+        const sim::BlockFootprint& f = kinds[rng() % kinds.size()];
+        const int before = pool.room(0, f);
+        const int slot = pool.reserve(0, f);
+        CHECK((slot >= 0) == (before >= 1));
+        if (slot < 0) continue;
+        resident.push_back(slot);
+        CHECK(pool.room(0, f) == before - 1);
+        CHECK(pool.within_limits(0));
+    }
+}
+
+TEST_CASE("sm pool: a failed reservation leaves the SM exactly as it was") {
+    const hw::GpuSpec gpu = hw::resolve_gpu("h100");
+    sim::BlockFootprint big = footprint(gpu, 1024, 64, 0);      // registers: 1 per SM
+    sim::BlockFootprint small = footprint(gpu, 32, 16, 1000);
+    sim::SmPool pool(gpu);
+    pool.prepare(big);
+    pool.prepare(small);
+    REQUIRE(pool.reserve(0, big) >= 0);
+    const int small_room = pool.room(0, small);
+    CHECK(pool.reserve(0, big) == -1);  // fails on registers after the counted resources passed
+    CHECK(pool.room(0, small) == small_room);
+    CHECK(pool.resident_blocks(0) == 1);
+    CHECK(pool.resident_warps(0) == 32);
+}
