@@ -100,6 +100,9 @@ int main(int argc, char** argv) {
     gpu.kernel_launch_ns.reset();
     gpu.block_dispatch_latency_ns.reset();
     gpu.block_dispatch_interval_ns.reset();
+    gpu.sm_block_launch_ns.reset();
+    gpu.sm_warp_launch_ns.reset();
+    gpu.block_completion_interval_ns.reset();
     workloads::Application app;
     workloads::KernelLaunch k;
     k.name = "bench";

@@ -135,6 +135,9 @@ void parse_optional_sections(YamlFields& top, GpuSpec& spec) {
         spec.kernel_launch_ns = f.optional_number("kernel_launch_ns", 0, 1e12);
         spec.block_dispatch_latency_ns = f.optional_number("block_dispatch_latency_ns", 0, 1e12);
         spec.block_dispatch_interval_ns = f.optional_number("block_dispatch_interval_ns", 0, 1e12);
+        spec.sm_block_launch_ns = f.optional_number("sm_block_launch_ns", 0, 1e6);
+        spec.sm_warp_launch_ns = f.optional_number("sm_warp_launch_ns", 0, 1e6);
+        spec.block_completion_interval_ns = f.optional_number("block_completion_interval_ns", 0, 1e6);
         f.finish();
     }
 }
@@ -308,11 +311,15 @@ std::string to_yaml(const GpuSpec& s) {
         opt_num("  latency_ns", s.host_link_latency_ns);
         opt_int("  copy_engines", s.copy_engines);
     }
-    if (s.kernel_launch_ns || s.block_dispatch_latency_ns || s.block_dispatch_interval_ns) {
+    if (s.kernel_launch_ns || s.block_dispatch_latency_ns || s.block_dispatch_interval_ns || s.sm_block_launch_ns ||
+        s.sm_warp_launch_ns || s.block_completion_interval_ns) {
         y << "overheads:\n";
         opt_num("  kernel_launch_ns", s.kernel_launch_ns);
         opt_num("  block_dispatch_latency_ns", s.block_dispatch_latency_ns);
         opt_num("  block_dispatch_interval_ns", s.block_dispatch_interval_ns);
+        opt_num("  sm_block_launch_ns", s.sm_block_launch_ns);
+        opt_num("  sm_warp_launch_ns", s.sm_warp_launch_ns);
+        opt_num("  block_completion_interval_ns", s.block_completion_interval_ns);
     }
     return y.str();
 }

@@ -49,6 +49,10 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
       launch_overhead_(overhead_ps(gpu.kernel_launch_ns)),
       dispatch_latency_(overhead_ps(gpu.block_dispatch_latency_ns)),
       dispatch_interval_(overhead_ps(gpu.block_dispatch_interval_ns)),
+      sm_block_launch_(overhead_ps(gpu.sm_block_launch_ns)),
+      sm_warp_launch_ps_(gpu.sm_warp_launch_ns.value_or(0) * 1000.0),
+      sm_last_start_(static_cast<std::size_t>(gpu.sm_count), 0),
+      completion_interval_(overhead_ps(gpu.block_completion_interval_ns)),
       room_changed_(static_cast<std::size_t>(gpu.sm_count), 0) {
     if (app.launches.empty()) throw InputError("the workload has no kernel launches");
     if (app.launches.size() > Event::kMaxPayload || resident_.size() > Event::kMaxPayload)
@@ -122,7 +126,7 @@ bool same_launch(const workloads::KernelLaunch& a, const workloads::KernelLaunch
 
 bool Engine::idle_for_memo(std::size_t index) const {
     if (!memoise_ || !active_.empty() || units_dispatched_ != units_done_ || !queue_.empty() || dispatch_pending_ ||
-        now_ < dispatcher_free_at_)
+        now_ < dispatcher_free_at_ || now_ < channel_next_)
         return false;
     for (const auto* o : observers_)
         if (o->needs_every_block()) return false;
@@ -223,10 +227,16 @@ void Engine::dispatch(LaunchState& launch, std::size_t index, const Placement& p
     if (slot < 0)
         throw std::logic_error("policy " + policy_.name() + " placed a block on SM " + std::to_string(placement.sm) +
                                " without room");
-    const Time start = now_ + dispatch_latency_;
+    Time start = now_ + dispatch_latency_;
+    if (sm_block_launch_ > 0 || sm_warp_launch_ps_ > 0) {
+        Time& last = sm_last_start_[static_cast<std::size_t>(placement.sm)];
+        start = std::max(start, last) + sm_block_launch_ +
+                static_cast<Time>(std::llround(sm_warp_launch_ps_ * launch.unit_footprint.warps));
+        last = start;
+    }
     const std::size_t at = static_cast<std::size_t>(placement.sm) * slots_per_sm_ + slot;
     Resident& r = resident_[at];
-    r = {placement.block, now_, 0, static_cast<std::uint32_t>(index)};
+    r = {placement.block, now_, start, 0, static_cast<std::uint32_t>(index)};
     ++launch.dispatched;
     ++units_dispatched_;
     if (!launch.started) {
@@ -304,11 +314,11 @@ void Engine::on_block_end(int sm, int slot) {
     if (!fixed_durations_) execution_->block_finished(sm, slot, now_, *this);
     Resident& live = resident_[static_cast<std::size_t>(sm) * slots_per_sm_ + slot];
     const Resident r = live;
-    const Time start = r.dispatch + dispatch_latency_;
+    const Time start = r.start;
     live.launch = Resident::kFree;
-    pool_.release(sm, slot);
     LaunchState& launch = *launches_[r.launch];
     ++units_done_;
+    last_end_ = std::max(last_end_, now_);
     if (!observers_.empty()) {
         const BlockRecord record{r.launch, r.block, sm, slot, r.dispatch, start, now_};
         for (auto* o : observers_) o->on_block_completed(record);
@@ -330,6 +340,20 @@ void Engine::on_block_end(int sm, int slot) {
         ++stream_head_[s];
         queue_head_of_stream(static_cast<int>(s), now_);
     }
+    if (completion_interval_ == 0) {
+        release_slot(sm, slot);
+        return;
+    }
+    const Time release = std::max(now_, channel_next_);
+    channel_next_ = release + completion_interval_;
+    if (release == now_)
+        release_slot(sm, slot);
+    else
+        queue_.push(release, Phase::release, static_cast<std::uint32_t>(static_cast<std::size_t>(sm) * slots_per_sm_ + slot));
+}
+
+void Engine::release_slot(int sm, int slot) {
+    pool_.release(sm, slot);
     mark_room_changed(sm);
     if (!active_.empty()) request_dispatch(now_);
 }
@@ -359,6 +383,9 @@ SimResult Engine::run() {
             if (r.launch == Resident::kFree || r.end != e.time) continue;  // superseded by a later set_end
             now_ = e.time;
             on_block_end(static_cast<int>(e.payload() / slots_per_sm_), static_cast<int>(e.payload() % slots_per_sm_));
+        } else if (e.phase() == Phase::release) {
+            now_ = e.time;
+            release_slot(static_cast<int>(e.payload() / slots_per_sm_), static_cast<int>(e.payload() % slots_per_sm_));
         } else {
             now_ = e.time;
             on_kernel_ready(e.payload());
@@ -371,9 +398,9 @@ SimResult Engine::run() {
             throw InputError(launch_label(i, *launch.launch) + " could never be placed: no SM allowed by its "
                              "stream's mask can hold one of its blocks");
     }
-    now_ = std::max(now_, last_memo_end_);
-    for (auto* o : observers_) o->on_end(now_);
-    return {now_, units_done_};
+    const Time makespan = std::max(last_end_, last_memo_end_);
+    for (auto* o : observers_) o->on_end(makespan);
+    return {makespan, units_done_};
 }
 
 }  // namespace gpusched::sim

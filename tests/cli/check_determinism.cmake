@@ -21,7 +21,11 @@ file(READ ${WORKDIR}/a/summary.json summary)
 string(REGEX MATCH "\"makespan_ns\":[0-9.]+" original "${summary}")
 string(REGEX MATCH "threads=([0-9]+)" _ "${SPEC}")
 set(threads ${CMAKE_MATCH_1})
-execute_process(COMMAND ${EXE} simulate --replay ${WORKDIR}/a/timeline.csv --threads ${threads} --policy ${POLICY} --json
+set(regs 0)
+if(SPEC MATCHES "regs=([0-9]+)")
+  set(regs ${CMAKE_MATCH_1})
+endif()
+execute_process(COMMAND ${EXE} simulate --replay ${WORKDIR}/a/timeline.csv --threads ${threads} --regs ${regs} --policy ${POLICY} --json
                 OUTPUT_VARIABLE replayed RESULT_VARIABLE code TIMEOUT 120)
 string(REGEX MATCH "\"makespan_ns\":[0-9.]+" again "${replayed}")
 if(NOT code EQUAL 0 OR NOT original STREQUAL again OR original STREQUAL "")

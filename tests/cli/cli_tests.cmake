@@ -51,10 +51,12 @@ gpusched_cli_test(simulate_default 0 stdout "makespan" simulate)
 gpusched_cli_test(simulate_default_says_what 0 stderr "built-in default" simulate)
 gpusched_cli_test(simulate_help 0 stdout "--replay" simulate --help)
 # 265 blocks of 1024 threads: 2 per SM x 132 = 264 in the first 60us wave; block 264 waits.
-# With the h100 preset's measured overheads: 1600 ns launch + 192 ns dispatch latency + 60 us,
-# then 192 ns + 60 us for block 264 = 121984 ns. Block 264 takes SM 124, the first in the
+# h100 overheads: launch 1600 ns; a 32-warp block starts D + a + b w = 50 + 5.5 + 136.32 = 191.82 ns
+# after its dispatch on an idle SM, the second of its SM 141.82 ns later (333.64). Block 264 takes
+# the slot freed at 191.82 + 60000, starts max(60191.82 + 50, 333.64) + 141.82 = 60383.64 and ends
+# at 120383.64; plus the 1600 ns launch: 121983.64 ns. Block 264 takes SM 124, the first in the
 # preset's SM order, so SM 0 runs 2 blocks.
-gpusched_cli_test(simulate_json 0 stdout "\"makespan_ns\":121984.0,.*\"waves\":2.*\"per_sm_blocks\":\\[2,2,"
+gpusched_cli_test(simulate_json 0 stdout "\"makespan_ns\":121983.64,.*\"waves\":2.*\"per_sm_blocks\":\\[2,2,"
                   simulate --kernel synthetic:blocks=265,threads=1024,duration=60us --json)
 gpusched_cli_test(simulate_policy 0 stdout "static-rr" simulate --policy static-rr --kernel synthetic:blocks=10,threads=64,duration=1us)
 gpusched_cli_test(simulate_workload_file 0 stdout "makespan" simulate --workload ${PROJECT_SOURCE_DIR}/tests/workloads/data/workload_example.yaml)

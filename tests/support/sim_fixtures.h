@@ -21,6 +21,9 @@ inline hw::GpuSpec small_gpu(int sms) {
     g.kernel_launch_ns.reset();
     g.block_dispatch_latency_ns.reset();
     g.block_dispatch_interval_ns.reset();
+    g.sm_block_launch_ns.reset();
+    g.sm_warp_launch_ns.reset();
+    g.block_completion_interval_ns.reset();
     return g;
 }
 

@@ -78,6 +78,13 @@ struct GpuSpec {
     std::optional<double> kernel_launch_ns;            ///< launch-to-first-block latency
     std::optional<double> block_dispatch_latency_ns;   ///< block dispatched -> running
     std::optional<double> block_dispatch_interval_ns;  ///< minimum gap between block dispatches (throughput)
+    /// Per-SM block-launch pipeline: launching a block of w warps on an SM takes
+    /// sm_block_launch_ns + w x sm_warp_launch_ns, one block at a time per SM.
+    std::optional<double> sm_block_launch_ns;
+    std::optional<double> sm_warp_launch_ns;
+    /// Block completions reach the dispatcher one at a time, at most one per this interval;
+    /// a finished block's resources are free for new blocks only then.
+    std::optional<double> block_completion_interval_ns;
 
     /// The SM order to use for dispatch ties (sm_order, or identity when empty).
     [[nodiscard]] std::vector<int> dispatch_order() const;

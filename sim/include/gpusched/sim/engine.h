@@ -30,8 +30,22 @@ struct SimResult {
 ///     --(last block ends)--> complete, and the next launch of the stream is queued.
 ///
 /// Life of a block: pending --(policy picks an SM with room; resources reserved)-->
-/// dispatched --(+ block_dispatch_latency_ns)--> running --(its duration: `fixed`; or as
+/// dispatched --(+ block_dispatch_latency_ns, then the SM's launch pipeline)--> running --(its duration: `fixed`; or as
 /// long as its work takes next to its neighbours: `shared`)--> complete (resources released).
+///
+/// Launch pipeline (when the spec has sm_block_launch_ns / sm_warp_launch_ns): each SM
+/// launches one block at a time; a block of w warps dispatched at t starts at
+///
+///     start = max(t + block_dispatch_latency_ns, previous start on that SM) + a + b w
+///
+/// with a = sm_block_launch_ns, b = sm_warp_launch_ns. So the blocks of one SM in a first
+/// wave start a + b w apart, and a refill starts latency + a + b w after its slot was freed.
+///
+/// Completion channel (block_completion_interval_ns = c > 0): a block ends at its end time
+/// (observers see it then), but its SM learns the slot is free only when the completion has
+/// passed a serial channel that takes one completion per c: released at
+/// max(end, previous release + c). The first wave is not slowed; sustained refills of short
+/// blocks are limited to one per c GPU-wide.
 ///
 /// Front-end rules: among ready launches, high-priority streams are offered every dispatch
 /// first. Within a priority level the *leftover* rule holds: a launch dispatches only once
@@ -66,16 +80,15 @@ public:
 
 private:
     struct LaunchState;
-    /// A resident block, 32 bytes (the hot loop touches one per event). Its start is
-    /// dispatch + dispatch_latency_.
+    /// A resident block (the hot loop touches one per event).
     struct Resident {
         static constexpr std::uint32_t kFree = 0xffffffffU;
         std::uint64_t block = 0;
         Time dispatch = 0;
+        Time start = 0;
         Time end = 0;       ///< the end currently scheduled; completion events for other times are stale
         std::uint32_t launch = kFree;  ///< kFree: the slot holds no block
     };
-    static_assert(sizeof(Resident) == 32);
 
     [[nodiscard]] Time now() const override { return now_; }
     void set_end(int sm, int slot, Time end) override;
@@ -85,6 +98,7 @@ private:
     [[nodiscard]] std::size_t stream_index_of(std::size_t launch) const;
     void on_kernel_ready(std::size_t launch);
     void on_block_end(int sm, int slot);
+    void release_slot(int sm, int slot);
     void run_dispatch_pass();
     void request_dispatch(Time when);
     void dispatch(LaunchState& launch, std::size_t index, const Placement& placement);
@@ -115,6 +129,12 @@ private:
     Time launch_overhead_ = 0;
     Time dispatch_latency_ = 0;
     Time dispatch_interval_ = 0;
+    Time sm_block_launch_ = 0;
+    double sm_warp_launch_ps_ = 0;
+    std::vector<Time> sm_last_start_;  ///< per SM: start of its latest block (launch pipeline)
+    Time completion_interval_ = 0;
+    Time channel_next_ = 0;            ///< earliest time the completion channel takes the next completion
+    Time last_end_ = 0;                ///< latest block end so far
     Time dispatcher_free_at_ = 0;
     bool dispatch_pending_ = false;
     Time dispatch_at_ = 0;
