@@ -15,16 +15,16 @@ namespace {
 
 const std::string kDir = std::string(GPUSCHED_SOURCE_DIR) + "/validation/data/h100/placement";
 
-/// Today's accuracy per class of case (docs/validation.md). The first wave of many small
-/// blocks starts faster than the fitted steady-state dispatch interval allows.
+/// Today's accuracy (docs/validation.md): every case within 0.6% of the measured span but
+/// tiny32, 20,000 1 us blocks whose sustained refill rate the completion channel sets (-2.9%).
 double span_tolerance_percent(const std::string& name) {
-    if (name == "tiny32") return 9.0;
-    if (name == "bs32_w1" || name == "bs64_w1") return 4.5;
-    if (name == "bs128_w1") return 2.0;
-    if (name == "b2b132x5") return 1.0;
-    if (name == "bs256_w1") return 0.6;
-    return 0.35;
+    if (name == "tiny32") return 3.0;
+    return 0.6;
 }
+
+/// Sum over cases of blocks that must move to another SM to match the measured per-SM counts
+/// (today 742; refills decided by end-time ties within the 32 ns %globaltimer step diverge).
+constexpr int kMaxTotalMisplaced = 780;
 
 }  // namespace
 
@@ -32,17 +32,20 @@ TEST_CASE("replayed H100 placement cases: kernel span and per-SM block counts") 
     const auto results = validation::validate_placement(kDir, hw::resolve_gpu("h100"), "most-room");
     CHECK(results.size() >= 25);
     int exact = 0;
+    int misplaced = 0;
     std::string table = "\ncase          measured_us  simulated_us  error_%  misplaced_blocks\n";
     for (const auto& r : results) {
         CAPTURE(r.name);
         CHECK(std::abs(r.error_percent) <= span_tolerance_percent(r.name));
         exact += r.misplaced == 0 ? 1 : 0;
+        misplaced += r.misplaced;
         char line[160];
         std::snprintf(line, sizeof line, "%-12s %12.3f %13.3f %8.2f %17d\n", r.name.c_str(), r.measured_us,
                       r.simulated_us, r.error_percent, r.misplaced);
         table += line;
     }
     MESSAGE(table);
+    CHECK(misplaced <= kMaxTotalMisplaced);
     CHECK(exact >= 11);  // today: every single-wave case; multi-wave refills diverge (docs/validation.md)
 }
 
