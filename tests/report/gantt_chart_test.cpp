@@ -1,0 +1,124 @@
+// Tests of GanttChart SVG output: well-formed XML, escaping, determinism, bounded size for many bars.
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "gpusched/report/gantt_chart.h"
+#include "report/xml_check.h"
+
+using namespace gpusched::report;
+using gpusched::test::xml_problem;
+
+namespace {
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+/// `bars` back-to-back bars of pseudo-random length spread over `rows` rows; colour: the
+/// launch (a third of the bars each) or, with `mixed`, pseudo-random per bar (the worst case).
+GanttChart many_bars(int bars, int rows, bool mixed = false) {
+    GanttChart chart;
+    chart.title = "10,000 blocks";
+    chart.caption = "each bar is one block\ncolour: launch";
+    chart.colour_names = {"launch 0", "launch 1", "launch 2"};
+    chart.rows.resize(static_cast<std::size_t>(rows));
+    std::vector<double> end(static_cast<std::size_t>(rows), 0.0);
+    std::uint64_t state = 12345;
+    for (int i = 0; i < bars; ++i) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        const auto r = static_cast<std::size_t>(i % rows);
+        const double length = 0.5 + static_cast<double>(state >> 40) / static_cast<double>(1ULL << 24) * 4.0;
+        chart.rows[r].label = "SM " + std::to_string(r);
+        const auto colour = static_cast<std::size_t>(mixed ? (state >> 20) % 8 : static_cast<std::uint64_t>(i) * 3 / bars);
+        chart.rows[r].bars.push_back({end[r], end[r] + length, colour,
+                                      "block " + std::to_string(i)});
+        end[r] += length;
+    }
+    return chart;
+}
+
+}  // namespace
+
+TEST_CASE("a small Gantt chart: one rect per bar, tooltips, labels inside wide bars") {
+    GanttChart chart;
+    chart.title = "SMs <&>";
+    chart.caption = "two launches";
+    chart.rows = {{"SM 0", {{0, 50, 0, "b0"}, {50, 100, 1, "b1"}}}, {"SM 1", {{0, 100, 0, "b2 <wide>"}}}};
+    const std::string svg = render_svg(chart);
+    CHECK(xml_problem(svg) == "");
+    CHECK(count(svg, "<title>") == 4);  // the document and three bars
+    CHECK(svg.find("<title>b0: 0 - 50 us</title>") != std::string::npos);
+    CHECK(svg.find(">b2 &lt;wide&gt;</text>") != std::string::npos);
+    CHECK(svg.find("SMs &lt;&amp;&gt;") != std::string::npos);
+    CHECK(svg.find("3 bars on 2 rows") != std::string::npos);
+    CHECK(svg.find("merged") == std::string::npos);
+    CHECK(svg.find("<path") == std::string::npos);
+    CHECK(svg.find(">100</text>") != std::string::npos);
+}
+
+TEST_CASE("Gantt output is deterministic") {
+    CHECK(render_svg(many_bars(500, 8)) == render_svg(many_bars(500, 8)));
+}
+
+TEST_CASE("10,000 bars on 16 rows stay under 100 KB (gantt_chart.h: one shape per pixel column and row)") {
+    const std::string svg = render_svg(many_bars(10000, 16));
+    CHECK(xml_problem(svg) == "");
+    MESSAGE("10,000-bar Gantt, colour by launch: " << svg.size() << " bytes");
+    CHECK(svg.size() < 100000);
+    const std::string mixed = render_svg(many_bars(10000, 16, true));
+    CHECK(xml_problem(mixed) == "");
+    MESSAGE("10,000-bar Gantt, a random colour per bar: " << mixed.size() << " bytes");
+    CHECK(mixed.size() < 100000);
+    CHECK(svg.find("10000 bars on 16 rows; ") != std::string::npos);
+    CHECK(svg.find("merged per pixel column") != std::string::npos);
+    // Every row shows bars of all three colours.
+    CHECK(count(svg, "<path") >= 16);
+}
+
+TEST_CASE("Gantt bounds hold for overlapping bars too") {
+    GanttChart chart;
+    chart.title = "overlap";
+    chart.rows.resize(1);
+    for (int i = 0; i < 10000; ++i)
+        chart.rows[0].bars.push_back({static_cast<double>(i % 100), 100.0 + i % 7, static_cast<std::size_t>(i % 5), "x"});
+    const std::string svg = render_svg(chart);
+    CHECK(xml_problem(svg) == "");
+    CHECK(svg.size() < 100000);
+}
+
+TEST_CASE("Gantt edge cases: instants, bad bars, empty charts, thin rows, bad sizes") {
+    GanttChart chart;
+    chart.title = "edges";
+    chart.rows = {{"r", {{5, 5, 2, "instant"}, {std::nan(""), 1, 0, "nan"}, {3, 1, 0, "backwards"}}}};
+    std::string svg = render_svg(chart);
+    CHECK(xml_problem(svg) == "");
+    CHECK(svg.find("1 bars on 1 rows") != std::string::npos);
+    CHECK(svg.find("<path") != std::string::npos);  // the instant shows as one pixel column
+
+    GanttChart empty;
+    CHECK(xml_problem(render_svg(empty)) == "");
+
+    GanttChart thin = many_bars(200, 40);
+    thin.row_height = 4;
+    svg = render_svg(thin);
+    CHECK(xml_problem(svg) == "");
+    CHECK(svg.find(">SM 0</text>") != std::string::npos);
+    CHECK(svg.find(">SM 1</text>") == std::string::npos);
+    CHECK(svg.find(">SM 3</text>") != std::string::npos);
+
+    GanttChart bad;
+    bad.width = 10;
+    CHECK_THROWS_AS(render_svg(bad), std::invalid_argument);
+    bad.width = 960;
+    bad.row_height = 0;
+    CHECK_THROWS_AS(render_svg(bad), std::invalid_argument);
+    bad.row_height = 14;
+    bad.detail_px = 0;
+    CHECK_THROWS_AS(render_svg(bad), std::invalid_argument);
+}
