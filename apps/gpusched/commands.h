@@ -5,6 +5,8 @@
 
 namespace gpusched::cli {
 
+/// `gpusched curve ...`.
+void add_curve_command(CLI::App& app);
 /// `gpusched list gpus` and `gpusched show gpu NAME`.
 void add_gpu_commands(CLI::App& app);
 /// `gpusched occupancy ...`.

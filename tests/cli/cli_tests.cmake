@@ -123,3 +123,48 @@ gpusched_cli_test(validate_h100 0 stdout "wave265 .*27 cases: .* within 1% .* wi
 gpusched_cli_test(validate_json 0 stdout "\"exact_placements\": [0-9]+" validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --json)
 gpusched_cli_test(validate_missing_dir 2 stderr "not a directory" validate /nonexistent/data)
 gpusched_cli_test(validate_no_timelines 2 stderr "no timeline CSV" validate ${PROJECT_SOURCE_DIR}/docs)
+
+# --- curve ---
+gpusched_cli_test(curve_help 0 stdout "Example:.*--n 50\\.\\.100" curve --help)
+# C2075, 8x8 blocks: the 7th launch comes at n = 66 (ceil(log2(n-1))), the 9x9 grid at n = 65.
+gpusched_cli_test(curve_table 0 stdout "simulated_us\n64 +6 +64 [^\n]*\n65 +6 +81 [^\n]*\n66 +7 +81 "
+                  curve --gpu c2075 --kernel apsp-minplus:block=8 --n 64..66)
+# The closed forms are those of `gpusched predict` (see predict_interval: 24.085 / 25.501 / 45.336 us at n = 81).
+gpusched_cli_test(predict_interval_times 0 stdout "Full +18 +25\\.501\n.*Buckets +32 +45\\.336"
+                  predict --gpu c2075 --kernel apsp-minplus:n=81,block=8)
+gpusched_cli_test(curve_models_as_predict 0 stdout "\n81 +7 +121 +[0-9.]+ +24\\.085 +24\\.085 +25\\.501 +45\\.336"
+                  curve --gpu c2075 --kernel apsp-minplus:block=8 --n 80..82 --models)
+gpusched_cli_test(curve_bad_range 2 stderr "--n: expected FIRST\\.\\.LAST.*got '50-100'"
+                  curve --kernel apsp-minplus:block=8 --n 50-100)
+gpusched_cli_test(curve_range_not_integer 2 stderr "--n: expected FIRST\\.\\.LAST" curve --kernel apsp-minplus:block=8 --n 50..x)
+gpusched_cli_test(curve_range_overflow 2 stderr "--n: expected FIRST\\.\\.LAST"
+                  curve --kernel apsp-minplus:block=8 --n 50..99999999999999999999)
+gpusched_cli_test(curve_n_below_2 2 stderr "--n: sizes start at n = 2, got 1" curve --kernel apsp-minplus:block=8 --n 1..10)
+gpusched_cli_test(curve_empty_range 2 stderr "--n: empty range 100\\.\\.50" curve --kernel apsp-minplus:block=8 --n 100..50)
+gpusched_cli_test(curve_too_many_points 2 stderr "--n/--step: 100001 points; at most 100000"
+                  curve --kernel apsp-minplus:block=8 --n 2..100002)
+gpusched_cli_test(curve_zero_step 2 stderr "--step: expected a positive integer, got 0"
+                  curve --kernel apsp-minplus:block=8 --n 50..60 --step 0)
+gpusched_cli_test(curve_negative_step 2 stderr "--step: expected a positive integer, got -2"
+                  curve --kernel apsp-minplus:block=8 --n 50..60 --step -2)
+gpusched_cli_test(curve_not_apsp 2 stderr "--kernel: curve sweeps n of apsp-minplus or apsp-fw, got kernel 'synthetic'"
+                  curve --kernel synthetic:blocks=4,threads=32,duration=1us --n 2..3)
+gpusched_cli_test(curve_spec_with_n 2 stderr "--kernel: leave n= out of the spec"
+                  curve --kernel apsp-minplus:block=8,n=50 --n 50..60)
+gpusched_cli_test(curve_spec_with_spaced_n 2 stderr "--kernel: leave n= out of the spec"
+                  curve --kernel "apsp-minplus: n = 50 ,block=8" --n 50..60)
+gpusched_cli_test(curve_bad_spec 2 stderr "--kernel: .*'block'" curve --kernel apsp-minplus --n 50..60)
+gpusched_cli_test(curve_n_beyond_kernel 2 stderr "--kernel: key 'n'" curve --kernel apsp-fw:block=16 --n 999999..1000001)
+gpusched_cli_test(curve_bad_exec 2 stderr "--exec: expected shared or fixed, got 'auto'"
+                  curve --kernel apsp-minplus:block=8 --n 50..60 --exec auto)
+gpusched_cli_test(curve_unwritable_csv 2 stderr "--csv: cannot write" curve --kernel apsp-minplus:block=32 --n 50..51
+                  --csv /nonexistent/dir/c.csv)
+gpusched_cli_test(curve_unknown_gpu 2 stderr "unknown GPU 'h1000'" curve --gpu h1000 --kernel apsp-minplus:block=8 --n 50..51)
+add_test(NAME cli.curve_csv_and_determinism
+         COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/curve_outputs
+                 "-DARGS=curve;--gpu;c2075;--kernel;apsp-minplus:block=16;--n;90..100;--models" -DROWS=11
+                 "-DMARK=n=97: blocks 36-&gt;49" -P ${CMAKE_CURRENT_SOURCE_DIR}/report/check_curve.cmake)
+add_test(NAME cli.curve_step_csv
+         COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/curve_step
+                 "-DARGS=curve;--gpu;gtx780;--kernel;apsp-fw:block=32;--n;50..100;--step;7;--exec;fixed" -DROWS=8
+                 "-DMARK=n=71: launches 64-&gt;71, blocks 4-&gt;9" -P ${CMAKE_CURRENT_SOURCE_DIR}/report/check_curve.cmake)

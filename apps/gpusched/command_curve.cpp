@@ -1,0 +1,303 @@
+// `gpusched curve`: sweeps n of an APSP kernel spec; simulated makespan and the interval paper's closed forms per n.
+#include <charconv>
+#include <cstdint>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/hw/input_error.h"
+#include "gpusched/report/line_chart.h"
+#include "gpusched/scheduler/interval_model.h"
+#include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/engine.h"
+#include "gpusched/sim/output/summary_collector.h"
+#include "gpusched/workloads/cycle_latency.h"
+#include "gpusched/workloads/kernel_spec.h"
+#include "table.h"
+
+namespace gpusched::cli {
+
+namespace {
+
+/// Most points one sweep may have.
+constexpr std::int64_t kMaxCurvePoints = 100000;
+/// Jumps of one kind (launches, blocks) are marked in the SVG only up to this many; beyond
+/// that they happen at nearly every n (apsp-fw's launches) and marks would hide the curves.
+constexpr std::size_t kMaxMarkedJumps = 20;
+/// Above this many microseconds the SVG plots milliseconds.
+constexpr double kMillisecondsAboveUs = 1e5;
+
+struct CurveOptions {
+    std::string gpu = "h100";
+    std::string kernel;
+    std::string range;
+    std::int64_t step = 1;
+    std::string policy = scheduler::default_policy();
+    std::string execution = "shared";
+    bool models = false;
+    std::string csv;
+    std::string svg;
+};
+
+/// The interval paper's four predictions for one spec, in microseconds.
+struct ModelTimes {
+    double min = 0, sorted = 0, full = 0, buckets = 0;
+};
+
+struct CurvePoint {
+    std::int64_t n = 0;
+    std::uint64_t launches = 0;
+    std::uint64_t blocks = 0;  ///< per launch
+    Time makespan = 0;
+    std::optional<ModelTimes> models;
+};
+
+std::string trim(const std::string& s) {
+    const auto first = s.find_first_not_of(" \t");
+    if (first == std::string::npos) return {};
+    return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
+std::optional<std::int64_t> parse_integer(const std::string& text) {
+    std::int64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc{} || ptr != end) return std::nullopt;
+    return value;
+}
+
+/// "FIRST..LAST" (or one integer N, i.e. N..N) with 2 <= FIRST <= LAST.
+std::pair<std::int64_t, std::int64_t> parse_range(const std::string& text) {
+    const std::string expected = "--n: expected FIRST..LAST (integers, e.g. 50..100) or one integer, got '" + text + "'";
+    const auto dots = text.find("..");
+    std::optional<std::int64_t> first, last;
+    if (dots == std::string::npos) {
+        first = last = parse_integer(text);
+    } else {
+        first = parse_integer(text.substr(0, dots));
+        last = parse_integer(text.substr(dots + 2));
+    }
+    if (!first || !last) throw InputError(expected);
+    if (*first < 2) throw InputError("--n: sizes start at n = 2, got " + std::to_string(*first));
+    if (*last < *first)
+        throw InputError("--n: empty range " + text + " (FIRST..LAST needs FIRST <= LAST)");
+    return {*first, *last};
+}
+
+/// The kernel name of a one-line spec, after checking that it is an APSP kernel without n=.
+void check_kernel(const std::string& spec) {
+    const auto colon = spec.find(':');
+    const std::string name = trim(spec.substr(0, colon));
+    if (name != "apsp-minplus" && name != "apsp-fw")
+        throw InputError("--kernel: curve sweeps n of apsp-minplus or apsp-fw, got kernel '" + name + "'");
+    if (colon == std::string::npos) return;
+    std::istringstream items(spec.substr(colon + 1));
+    std::string item;
+    while (std::getline(items, item, ','))
+        if (trim(item.substr(0, item.find('='))) == "n")
+            throw InputError("--kernel: leave n= out of the spec; --n gives the sizes to sweep");
+}
+
+std::string spec_at(const std::string& spec, std::int64_t n) {
+    const auto colon = spec.find(':');
+    const std::string key = "n=" + std::to_string(n);
+    if (colon == std::string::npos) return spec + ":" + key;
+    return trim(spec.substr(colon + 1)).empty() ? spec + key : spec + "," + key;
+}
+
+/// The interval model exactly as `gpusched predict --model interval` computes it
+/// (command_predict.cpp): scheduler::interval_warps_per_sm for #WarpsPerSM, one warp's SM
+/// time W / (C f), T_launch from the GPU, times the spec's launches.
+ModelTimes interval_times(const hw::GpuSpec& gpu, const std::string& spec) {
+    const workloads::SpecLaunches parsed = workloads::parse_kernel_spec_launches(spec, "--kernel");
+    const workloads::KernelLaunch& k = parsed.launch;
+    const hw::OccupancyResult occ = hw::compute_occupancy(gpu, k.occupancy_request());
+    if (!gpu.clock_mhz) throw InputError("--models: --gpu " + gpu.name + " has no execution.clock_mhz");
+    const auto work = workloads::warp_work_at_clock(*k.work, 0, *gpu.clock_mhz);
+    if (!work) throw InputError("--kernel: '" + k.name + "' gives no per-warp work; --models needs it");
+    const int warps = occ.warps_per_block;
+    const scheduler::IntervalKernel ik{k.blocks(), gpu.sm_count, occ.blocks_per_sm, warps,
+                                       [&](std::uint64_t b) { return k.work->active_warps(b, warps); }};
+    const scheduler::WarpsPerSm w = scheduler::interval_warps_per_sm(ik);
+    const double warp_us = work->issue_slots / (gpu.issue_slots_per_cycle() * *gpu.clock_mhz);
+    const double launch_us = gpu.kernel_launch_ns.value_or(0) / 1000.0;
+    const auto app_us = [&](std::uint64_t warps_per_sm) {
+        return static_cast<double>(parsed.count) * (launch_us + warp_us * static_cast<double>(warps_per_sm));
+    };
+    return {app_us(w.min), app_us(w.sorted), app_us(w.full), app_us(w.buckets)};
+}
+
+CurvePoint run_point(const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy, const CurveOptions& o,
+                     std::int64_t n) {
+    const std::string spec = spec_at(o.kernel, n);
+    const workloads::Application app = workloads::application_from_specs({spec});
+    sim::Engine engine(gpu, app, policy, o.execution);
+    sim::SummaryCollector summary;
+    engine.add_observer(summary);
+    engine.run();
+    CurvePoint p;
+    p.n = n;
+    p.launches = app.launches.size();
+    p.blocks = app.launches.front().blocks();
+    p.makespan = summary.summary().makespan;
+    if (o.models) p.models = interval_times(gpu, spec);
+    return p;
+}
+
+/// Picoseconds as microseconds with three decimals, rounded to the nearest nanosecond.
+std::string us_text(Time ps) {
+    const Time ns = (ps + kPicosecondsPerNanosecond / 2) / kPicosecondsPerNanosecond;
+    std::string frac = std::to_string(ns % 1000);
+    return std::to_string(ns / 1000) + "." + std::string(3 - frac.size(), '0') + frac;
+}
+
+std::vector<std::string> row_cells(const CurvePoint& p, bool models) {
+    std::vector<std::string> cells = {std::to_string(p.n), std::to_string(p.launches), std::to_string(p.blocks),
+                                      us_text(p.makespan)};
+    if (models) {
+        const ModelTimes m = p.models.value_or(ModelTimes{});
+        for (const double t : {m.min, m.sorted, m.full, m.buckets}) cells.push_back(fixed(t, 3));
+    }
+    return cells;
+}
+
+void write_csv(std::ostream& out, const std::vector<CurvePoint>& points, bool models) {
+    out << "n,launches,blocks,simulated_us,min_us,sorted_us,full_us,buckets_us\n";
+    for (const CurvePoint& p : points) {
+        const auto cells = row_cells(p, models);
+        for (std::size_t c = 0; c < 8; ++c) out << (c ? "," : "") << (c < cells.size() ? cells[c] : "");
+        out << "\n";
+    }
+}
+
+/// Vertical markers between consecutive points where the launches or the blocks per launch change.
+std::vector<report::VerticalMarker> jump_markers(const std::vector<CurvePoint>& points) {
+    std::size_t launch_jumps = 0, block_jumps = 0;
+    for (std::size_t i = 1; i < points.size(); ++i) {
+        launch_jumps += points[i].launches != points[i - 1].launches;
+        block_jumps += points[i].blocks != points[i - 1].blocks;
+    }
+    std::vector<report::VerticalMarker> markers;
+    for (std::size_t i = 1; i < points.size(); ++i) {
+        const CurvePoint& a = points[i - 1];
+        const CurvePoint& b = points[i];
+        std::string what;
+        if (a.launches != b.launches && launch_jumps <= kMaxMarkedJumps)
+            what = "launches " + std::to_string(a.launches) + "->" + std::to_string(b.launches);
+        if (a.blocks != b.blocks && block_jumps <= kMaxMarkedJumps)
+            what += (what.empty() ? "" : ", ") + std::string("blocks ") + std::to_string(a.blocks) + "->" +
+                    std::to_string(b.blocks);
+        if (!what.empty())
+            markers.push_back({static_cast<double>(a.n + b.n) / 2, "n=" + std::to_string(b.n) + ": " + what});
+    }
+    return markers;
+}
+
+std::string curve_svg(const std::vector<CurvePoint>& points, const CurveOptions& o, const hw::GpuSpec& gpu) {
+    double top_us = 0;
+    for (const CurvePoint& p : points) top_us = std::max(top_us, static_cast<double>(p.makespan) / 1e6);
+    const bool ms = top_us > kMillisecondsAboveUs;
+    const double scale = ms ? 1e-3 : 1.0;
+    report::LineChart chart;
+    chart.title = o.kernel + " on " + gpu.name + " (" + o.policy + ", " + o.execution + ")";
+    chart.x_label = "n (matrix size)";
+    chart.y_label = ms ? "time (ms)" : "time (us)";
+    report::LineSeries simulated{"simulated", {}, true, "", 2.5, 6};
+    for (const CurvePoint& p : points)
+        simulated.points.push_back({static_cast<double>(p.n), static_cast<double>(p.makespan) / 1e6 * scale});
+    chart.series.push_back(simulated);
+    if (o.models) {
+        const struct {
+            const char* name;
+            double ModelTimes::*field;
+            const char* dash;
+            std::size_t colour;
+        } kinds[] = {{"Min", &ModelTimes::min, "2 3", 0},
+                     {"Sorted", &ModelTimes::sorted, "7 3", 1},
+                     {"Full", &ModelTimes::full, "12 3 2 3", 2},
+                     {"Buckets", &ModelTimes::buckets, "4 2", 4}};
+        for (const auto& kind : kinds) {
+            report::LineSeries s{kind.name, {}, false, kind.dash, 1.5, kind.colour};
+            for (const CurvePoint& p : points)
+                s.points.push_back({static_cast<double>(p.n), (*p.models).*kind.field * scale});
+            chart.series.push_back(s);
+        }
+    }
+    chart.markers = jump_markers(points);
+    return report::render_svg(chart);
+}
+
+void write_file(const std::string& path, const std::string& flag, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw InputError(flag + ": cannot write '" + path + "'");
+    out << text;
+    if (!out.flush()) throw InputError(flag + ": cannot finish writing '" + path + "' (disk full?)");
+}
+
+void run_curve(const CurveOptions& o) {
+    const auto [first, last] = parse_range(o.range);
+    if (o.step <= 0) throw InputError("--step: expected a positive integer, got " + std::to_string(o.step));
+    const std::int64_t count = (last - first) / o.step + 1;
+    if (count > kMaxCurvePoints)
+        throw InputError("--n/--step: " + std::to_string(count) + " points; at most " + std::to_string(kMaxCurvePoints) +
+                         " (raise --step or narrow --n)");
+    if (o.execution != "shared" && o.execution != "fixed")
+        throw InputError("--exec: expected shared or fixed, got '" + o.execution + "'");
+    check_kernel(o.kernel);
+    // Spec errors (and n beyond the generator's range) before any simulation runs.
+    workloads::parse_kernel_spec_launches(spec_at(o.kernel, first), "--kernel");
+    workloads::parse_kernel_spec_launches(spec_at(o.kernel, first + (count - 1) * o.step), "--kernel");
+    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    const auto policy = scheduler::make_policy(o.policy);
+
+    std::vector<CurvePoint> points;
+    for (std::int64_t i = 0; i < count; ++i) points.push_back(run_point(gpu, *policy, o, first + i * o.step));
+
+    if (!o.csv.empty()) {
+        std::ostringstream csv;
+        write_csv(csv, points, o.models);
+        write_file(o.csv, "--csv", csv.str());
+    } else {
+        std::cout << "curve of " << o.kernel << " on " << gpu.name << " (policy " << o.policy << ", exec " << o.execution
+                  << "): n = " << first << ".." << last << " step " << o.step << "\n";
+        std::vector<std::string> headers = {"n", "launches", "blocks", "simulated_us"};
+        if (o.models) headers.insert(headers.end(), {"min_us", "sorted_us", "full_us", "buckets_us"});
+        TextTable table(headers, std::vector<bool>(headers.size(), true));
+        for (const CurvePoint& p : points) table.add_row(row_cells(p, o.models));
+        table.print(std::cout);
+    }
+    if (!o.svg.empty()) write_file(o.svg, "--svg", curve_svg(points, o, gpu));
+}
+
+}  // namespace
+
+void add_curve_command(CLI::App& app) {
+    auto o = std::make_shared<CurveOptions>();
+    auto* cmd = app.add_subcommand("curve", "Runtime curve of an APSP kernel over a range of matrix sizes n");
+    cmd->footer(
+        "Each n runs the same simulation as `gpusched simulate --kernel SPEC,n=N`; --models adds the\n"
+        "interval paper's Min/Sorted/Full/Buckets (as `gpusched predict`). CSV columns: docs/outputs.md.\n"
+        "Example:\n"
+        "  gpusched curve --gpu c2075 --kernel apsp-minplus:block=8 --n 50..100 --models \\\n"
+        "                 --csv c2075-8.csv --svg c2075-8.svg\n"
+        "The SVG marks where the launch count or the blocks per launch change (at most 20 marks of each kind).");
+    cmd->add_option("--gpu", o->gpu, "Preset name (gpusched list gpus) or GPU YAML file")->capture_default_str();
+    cmd->add_option("--kernel", o->kernel, "apsp-minplus or apsp-fw spec without n=, e.g. apsp-minplus:block=16,regs=32")
+        ->required();
+    cmd->add_option("--n", o->range, "Matrix sizes FIRST..LAST (inclusive, n >= 2), e.g. 50..100")->required();
+    cmd->add_option("--step", o->step, "Step between sizes")->capture_default_str();
+    cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies)")->capture_default_str();
+    cmd->add_option("--exec", o->execution, "Execution model: shared or fixed")->capture_default_str();
+    cmd->add_flag("--models", o->models, "Add the interval model's four closed forms per n");
+    cmd->add_option("--csv", o->csv, "Write the curve as CSV (then no table on stdout)");
+    cmd->add_option("--svg", o->svg, "Write the curve as an SVG plot");
+    cmd->callback([o] { run_curve(*o); });
+}
+
+}  // namespace gpusched::cli
