@@ -1,4 +1,4 @@
-// The shared issue-slot execution model: per-SM rate recomputation at block start and end.
+// The shared issue-slot execution model: per-SM rate recomputation at block start and end, DRAM share.
 #include "gpusched/sim/shared_execution.h"
 
 #include <algorithm>
@@ -20,6 +20,9 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
       last_update_(static_cast<std::size_t>(gpu.sm_count), 0) {
     if (!gpu.clock_mhz)
         throw InputError("--exec shared: GPU '" + gpu.name + "' has no execution.clock_mhz; the shared model needs it");
+    // GB/s = 10^9 bytes / 10^12 ps. No bandwidth in the spec: unlimited (dram_bytes ignored).
+    if (gpu.dram_bandwidth_gbps && *gpu.dram_bandwidth_gbps > 0)
+        bandwidth_.emplace(gpu.sm_count, gpu.max_blocks_per_sm, *gpu.dram_bandwidth_gbps * 1e-3);
     // C warp-instructions per cycle x clock_mhz x 1e6 cycles/s / 1e12 ps/s.
     slots_per_ps_ = gpu.issue_slots_per_cycle() * (*gpu.clock_mhz) * 1e-6;
     for (std::size_t i = 0; i < app.launches.size(); ++i)
@@ -29,30 +32,49 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
                              "whose work model gives it");
 }
 
+double SharedExecution::warp_rate(const Running& r, double share) {
+    return r.latency_rate > 0 ? std::min(r.latency_rate, share) : share;
+}
+
 void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
     const auto s = static_cast<std::size_t>(sm);
     const Time last = last_update_[s];
     last_update_[s] = now;
     const int n = active_warps_[s];
-    if (n == 0) return;
+    if (n == 0) {
+        if (bandwidth_) bandwidth_->set_demand(sm, 0);
+        return;
+    }
     const double share = slots_per_ps_ / n;
+    double demand = 0;
     for (std::size_t slot = 0; slot < slots_; ++slot) {
         Running& r = running_[s * slots_ + slot];
         if (!r.live || r.active_warps == 0) continue;
+        if (r.dram) {  // progress on the bandwidth share's virtual clock
+            const double rate = warp_rate(r, share);
+            if (rate != r.rate) {
+                r.rate = rate;
+                bandwidth_->set_rate(sm, static_cast<int>(slot), now, rate);
+            }
+            demand += r.active_warps * rate * r.bytes_per_slot;
+            continue;
+        }
         const Time from = std::max(last, r.begin);  // no progress before the block starts
         if (now > from) r.remaining = std::max(0.0, r.remaining - r.rate * static_cast<double>(now - from));
-        r.rate = r.latency_rate > 0 ? std::min(r.latency_rate, share) : share;
+        r.rate = warp_rate(r, share);
         const Time end = std::max(now, r.begin) + static_cast<Time>(std::ceil(r.remaining / r.rate));
         if (end != r.end) {
             r.end = end;
             sink.set_end(sm, static_cast<int>(slot), end);
         }
     }
+    if (bandwidth_) bandwidth_->set_demand(sm, demand);
 }
 
 void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionSink& sink) {
     const workloads::KernelLaunch& launch = app_.launches[b.launch];
     const workloads::WarpWork work = *workloads::warp_work_at_clock(*launch.work, b.block, clock_mhz_);
+    if (bandwidth_) bandwidth_->advance(now);
     // Bring the blocks already there up to now at their old rates, before this one joins.
     update_sm(b.sm, now, sink);
     Running& r = at(b.sm, b.slot);
@@ -62,22 +84,34 @@ void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionS
     if (b.active_warps == 0 || work.issue_slots <= 0) {  // nothing to do: retires as it starts
         r.end = b.start;
         sink.set_end(b.sm, b.slot, b.start);
+        if (bandwidth_) bandwidth_->reschedule(now, sink);
         return;
     }
     r.active_warps = b.active_warps;
     r.remaining = work.issue_slots;
     r.latency_rate = work.latency_bound > 0 ? work.issue_slots / static_cast<double>(work.latency_bound) : 0;
-    active_warps_[static_cast<std::size_t>(b.sm)] += r.active_warps;
+    const int n = active_warps_[static_cast<std::size_t>(b.sm)] += r.active_warps;
+    if (bandwidth_ && work.dram_bytes > 0) {
+        r.dram = true;
+        r.bytes_per_slot = work.dram_bytes / work.issue_slots;
+        r.rate = warp_rate(r, slots_per_ps_ / n);
+        bandwidth_->add(b.sm, b.slot, now, b.start, work.issue_slots, r.rate);
+    }
     update_sm(b.sm, now, sink);
+    if (bandwidth_) bandwidth_->reschedule(now, sink);
 }
 
 void SharedExecution::block_finished(int sm, int slot, Time now, CompletionSink& sink) {
     Running& r = at(sm, slot);
+    if (bandwidth_) bandwidth_->advance(now);
     update_sm(sm, now, sink);  // advance everyone (this block's remaining work is ~0 now)
+    if (r.dram) bandwidth_->remove(sm, slot);
     active_warps_[static_cast<std::size_t>(sm)] -= r.active_warps;
     r.live = false;
+    r.dram = false;
     r.active_warps = 0;
     update_sm(sm, now, sink);
+    if (bandwidth_) bandwidth_->reschedule(now, sink);
 }
 
 }  // namespace gpusched::sim

@@ -1,8 +1,10 @@
 // SharedExecution: blocks on an SM share its issue slots; each warp also has a latency-bound floor.
 #pragma once
 
+#include <optional>
 #include <vector>
 
+#include "gpusched/sim/bandwidth_share.h"
 #include "gpusched/sim/execution_model.h"
 
 namespace gpusched::sim {
@@ -24,7 +26,39 @@ namespace gpusched::sim {
 /// are rounded up to whole picoseconds. A block makes progress from its start (dispatch +
 /// block_dispatch_latency_ns) but counts among the SM's warps from its dispatch. Latency
 /// bounds given in cycles (workloads::CycleLatencyWork) are converted at clock_mhz.
-/// Not modelled yet: device-memory bandwidth shared across SMs (dram_bytes is ignored).
+///
+/// Device-memory bandwidth, shared by all SMs. B = dram_bandwidth_gbps x 10^9 bytes/s
+/// (10^-3 bytes per ps). A warp of block b that issues W slots and moves D = dram_bytes bytes
+/// moves d_b = D / W bytes per issue slot, spread evenly over its instructions. The demand is
+///
+///     demand = sum over resident blocks b of  a_b x rate_b x d_b     (bytes per ps)
+///
+/// (a_b: active warps). When it exceeds B, every block with d_b > 0 progresses at
+/// phi x rate_b with phi = B / demand (proportional sharing: each gets bandwidth in
+/// proportion to what it asks for, and together they move exactly B); otherwise phi = 1.
+/// Blocks with d_b = 0 are unaffected, and a slowed block keeps its share C x f / n of the
+/// SM's issue slots (the slots it cannot use are not given to its neighbours). Like warps, a
+/// block's demand counts from its dispatch, so phi changes only at model calls. Consequences:
+/// a block takes at least a_b x D / B (its bytes at the full bandwidth) and at least its
+/// issue time. Not modelled: caches and L2 (every byte goes to DRAM), row-buffer and bank
+/// effects, read/write turnaround, latency growing with load (only the throughput cap).
+/// Without dram_bandwidth_gbps in the GPU spec the bandwidth is unlimited: dram_bytes is
+/// ignored and the model is exactly the one above.
+///
+/// Efficiency: phi is global, so recomputing every DRAM-using block's end at each event would
+/// cost O(resident blocks of the whole GPU). Instead (BandwidthShare) a virtual clock
+/// V(t) = integral of phi dt advances between calls; a DRAM-using block's remaining work falls
+/// by rate_b per unit of V, so its virtual end v_end = V(start) + W / rate_b changes only when
+/// rate_b does, i.e. at events on its own SM. Blocks are kept ordered by v_end (ties by SM and
+/// slot), and only the earliest gets a real completion event, reissued when phi or the earliest
+/// changes. The engine cannot cancel an event, so a block that was once the earliest keeps a
+/// live one; any such event that would now fire before that block's end is reissued too (this
+/// keeps every run exact; it is rare: the earliest end has to move past it). Per event:
+/// O(blocks on the SM) as before, O(log n) per DRAM-using block whose rate changed (n:
+/// DRAM-using blocks resident), O(log S) for the per-SM demand sum (S: SMs), O(log n) to find
+/// and schedule the earliest end, plus one step per block still in its dispatch latency that
+/// could end before it (usually none). Ends are whole picoseconds rounded up (end(v_end) in
+/// BandwidthShare); everything is deterministic.
 class SharedExecution final : public ExecutionModel {
 public:
     SharedExecution(const hw::GpuSpec& gpu, const workloads::Application& app);
@@ -35,13 +69,17 @@ public:
 private:
     struct Running {
         bool live = false;
+        bool dram = false;         ///< uses device memory: its progress is in bandwidth_
         int active_warps = 0;
         double remaining = 0;      ///< issue slots left per warp
         double latency_rate = 0;   ///< W / L in slots per ps (0 = no latency floor)
-        double rate = 0;           ///< current slots per ps per warp
+        double rate = 0;           ///< current slots per ps per warp (before phi)
+        double bytes_per_slot = 0; ///< d = D / W
         Time begin = 0;            ///< the block's start (dispatch + dispatch latency)
         Time end = 0;
     };
+    /// rate_b = min(W / L, share): issue slots per ps of one of its warps, before phi.
+    static double warp_rate(const Running& r, double share);
     void update_sm(int sm, Time now, CompletionSink& sink);
     Running& at(int sm, int slot) { return running_[static_cast<std::size_t>(sm) * slots_ + static_cast<std::size_t>(slot)]; }
 
@@ -52,6 +90,7 @@ private:
     std::vector<Running> running_;
     std::vector<int> active_warps_;  ///< per SM
     std::vector<Time> last_update_;  ///< per SM
+    std::optional<BandwidthShare> bandwidth_;  ///< absent when the GPU spec gives no DRAM bandwidth
 };
 
 }  // namespace gpusched::sim
