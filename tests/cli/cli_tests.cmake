@@ -168,3 +168,7 @@ add_test(NAME cli.curve_step_csv
          COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/curve_step
                  "-DARGS=curve;--gpu;gtx780;--kernel;apsp-fw:block=32;--n;50..100;--step;7;--exec;fixed" -DROWS=8
                  "-DMARK=n=71: launches 64-&gt;71, blocks 4-&gt;9" -P ${CMAKE_CURRENT_SOURCE_DIR}/report/check_curve.cmake)
+gpusched_cli_test(validate_report 0 stdout "27 cases" validate ${PROJECT_SOURCE_DIR}/validation/data/h100
+                  --report ${CMAKE_CURRENT_BINARY_DIR}/validation_report.html)
+gpusched_cli_test(validate_report_unwritable 2 stderr "--report: cannot write" validate
+                  ${PROJECT_SOURCE_DIR}/validation/data/h100 --report /nonexistent/dir/r.html)

@@ -2,6 +2,7 @@
 #include "gpusched/validation/placement_validation.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -32,9 +33,32 @@ struct Span {
 
 class SpanRecorder final : public sim::SimObserver {
 public:
+    explicit SpanRecorder(bool keep) : keep_(keep) {}
     Span span;
-    void on_block_completed(const sim::BlockRecord& b) override { span.add(b.sm, b.start, b.end); }
+    std::vector<Time> starts;
+    std::vector<MeasuredBlock> blocks;
+    void on_block_completed(const sim::BlockRecord& b) override {
+        span.add(b.sm, b.start, b.end);
+        starts.push_back(b.start);
+        if (keep_) blocks.push_back({b.launch, b.block, b.sm, b.start, b.end});
+    }
+
+private:
+    bool keep_;
 };
+
+int waves(const Span& s, int blocks_per_sm) {
+    int most = 0;
+    for (const auto& [sm, n] : s.per_sm) most = std::max(most, n);
+    return blocks_per_sm > 0 ? (most + blocks_per_sm - 1) / blocks_per_sm : 0;
+}
+
+std::vector<Time> relative_to_first(std::vector<Time> t) {
+    if (t.empty()) return t;
+    const Time first = *std::min_element(t.begin(), t.end());
+    for (Time& x : t) x -= first;
+    return t;
+}
 
 int misplaced(const Span& a, const Span& b) {
     std::map<int, int> diff = a.per_sm;
@@ -52,8 +76,25 @@ std::int64_t meta_integer(const MeasuredTimeline& t, const std::string& key) {
 
 }  // namespace
 
+double ks_distance(std::vector<Time> a, std::vector<Time> b) {
+    if (a.empty() || b.empty()) return 0;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    const double na = static_cast<double>(a.size());
+    const double nb = static_cast<double>(b.size());
+    std::size_t i = 0, j = 0;
+    double worst = 0;
+    while (i < a.size() && j < b.size()) {
+        const Time t = std::min(a[i], b[j]);
+        while (i < a.size() && a[i] == t) ++i;
+        while (j < b.size() && b[j] == t) ++j;
+        worst = std::max(worst, std::abs(static_cast<double>(i) / na - static_cast<double>(j) / nb));
+    }
+    return worst;
+}
+
 std::vector<PlacementComparison> validate_placement(const std::string& dir, const hw::GpuSpec& gpu,
-                                                    const std::string& policy_name) {
+                                                    const std::string& policy_name, bool keep_blocks) {
     namespace fs = std::filesystem;
     if (!fs::is_directory(dir)) throw InputError(dir + ": not a directory of measured timelines");
     std::vector<fs::path> files;
@@ -67,11 +108,15 @@ std::vector<PlacementComparison> validate_placement(const std::string& dir, cons
     for (const auto& file : files) {
         const MeasuredTimeline measured = read_measured_timeline(file.string());
         Span m;
-        for (const auto& b : measured.blocks) m.add(b.sm, b.start, b.end);
+        std::vector<Time> measured_starts;
+        for (const auto& b : measured.blocks) {
+            m.add(b.sm, b.start, b.end);
+            measured_starts.push_back(b.start);
+        }
         const auto app = workloads::load_replay_timeline(file.string(), static_cast<int>(meta_integer(measured, "threads")),
                                                          0, meta_integer(measured, "smem"));
         sim::Engine engine(gpu, app, *policy);
-        SpanRecorder recorder;
+        SpanRecorder recorder(keep_blocks);
         engine.add_observer(recorder);
         engine.run();
         PlacementComparison c;
@@ -81,6 +126,14 @@ std::vector<PlacementComparison> validate_placement(const std::string& dir, cons
         c.simulated_us = recorder.span.us();
         c.error_percent = 100.0 * (c.simulated_us - c.measured_us) / c.measured_us;
         c.misplaced = misplaced(recorder.span, m);
+        const int per_sm = engine.occupancy().front().blocks_per_sm;
+        c.measured_waves = waves(m, per_sm);
+        c.simulated_waves = waves(recorder.span, per_sm);
+        c.start_distance = ks_distance(relative_to_first(measured_starts), relative_to_first(recorder.starts));
+        if (keep_blocks) {
+            c.measured_blocks = measured.blocks;
+            c.simulated_blocks = std::move(recorder.blocks);
+        }
         out.push_back(c);
     }
     return out;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
+#include "gpusched/validation/measured_timeline.h"
 
 namespace gpusched::validation {
 
@@ -16,12 +17,24 @@ struct PlacementComparison {
     double simulated_us = 0;
     double error_percent = 0;   ///< 100 (simulated - measured) / measured
     int misplaced = 0;          ///< blocks on another SM than measured (half the L1 distance of per-SM counts)
+    int measured_waves = 0;     ///< ceil(most blocks on one SM / blocks per SM), from the measured placement
+    int simulated_waves = 0;    ///< the same for the simulation
+    /// Kolmogorov-Smirnov distance (0..1) between the measured and simulated distributions of
+    /// block start times, each relative to its run's first start.
+    double start_distance = 0;
+    /// Per-block timelines (launch, block, SM, start, end), kept only when asked for.
+    std::vector<MeasuredBlock> measured_blocks;
+    std::vector<MeasuredBlock> simulated_blocks;
 };
 
 /// Replays every timeline CSV in `dir` (except runs.csv and nvidia-smi.csv; each needs
 /// `# threads=` and `# smem=` metadata) with `policy` on `gpu`, in file-name order.
 /// InputError if the directory is missing or holds no timelines.
+/// With `keep_blocks`, each comparison also carries both per-block timelines (for reports).
 std::vector<PlacementComparison> validate_placement(const std::string& dir, const hw::GpuSpec& gpu,
-                                                    const std::string& policy);
+                                                    const std::string& policy, bool keep_blocks = false);
+
+/// sup |F_a(t) - F_b(t)| over the empirical distributions of two samples; 0 when either is empty.
+double ks_distance(std::vector<Time> a, std::vector<Time> b);
 
 }  // namespace gpusched::validation

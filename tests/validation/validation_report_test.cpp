@@ -1,0 +1,66 @@
+// The HTML validation report and the placement metrics behind it.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/validation/placement_validation.h"
+#include "gpusched/validation/validation_report.h"
+
+using namespace gpusched;
+
+namespace {
+
+const std::string kDir = std::string(GPUSCHED_SOURCE_DIR) + "/validation/data/h100/placement";
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("ks distance: identical, disjoint and half-shifted samples") {
+    CHECK(validation::ks_distance({1, 2, 3}, {1, 2, 3}) == 0.0);
+    CHECK(validation::ks_distance({1, 2}, {5, 6}) == 1.0);
+    // F_a jumps to 1/2 at 1 and 1 at 3; F_b to 1/2 at 3 and 1 at 5: the gap is 1/2 on [1, 3) and [3, 5).
+    CHECK(validation::ks_distance({1, 3}, {3, 5}) == doctest::Approx(0.5));
+    CHECK(validation::ks_distance({}, {1}) == 0.0);
+}
+
+TEST_CASE("validation report: a section and two Gantt charts per case, self-contained, deterministic") {
+    const hw::GpuSpec gpu = hw::resolve_gpu("h100");
+    const auto cases = validation::validate_placement(kDir, gpu, "most-room", true);
+    REQUIRE(cases.size() >= 25);
+    for (const auto& c : cases) {
+        CAPTURE(c.name);
+        CHECK(c.measured_blocks.size() == c.blocks);
+        CHECK(c.simulated_blocks.size() == c.blocks);
+        CHECK(c.measured_waves >= 1);
+        CHECK(c.simulated_waves >= 1);
+        CHECK(c.start_distance >= 0.0);
+        CHECK(c.start_distance <= 1.0);
+    }
+    const validation::ReportContext context{kDir, "h100", "most-room"};
+    const std::string html = validation::render_validation_report(cases, context);
+    CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+    CHECK(count(html, "<section id=") == cases.size());
+    CHECK(count(html, "<svg ") == 2 * cases.size());
+    CHECK(count(html, "</svg>") == 2 * cases.size());
+    CHECK(count(html, "<script") == 0);
+    CHECK(count(html, "href=\"http") == 0);  // nothing external
+    CHECK(html.find("wave265: measured") != std::string::npos);
+    CHECK(html.size() < 8u * 1024 * 1024);
+    CHECK(html == validation::render_validation_report(cases, context));
+}
+
+TEST_CASE("validation report: without per-block timelines the sections say so") {
+    validation::PlacementComparison c;
+    c.name = "a<b";
+    c.blocks = 3;
+    const std::string html = validation::render_validation_report({c}, {"dir", "gpu", "policy"});
+    CHECK(html.find("a&lt;b") != std::string::npos);
+    CHECK(html.find("a<b") == std::string::npos);
+    CHECK(html.find("no per-block timelines") != std::string::npos);
+}

@@ -1,0 +1,24 @@
+// The `gpusched validate --report` page: one self-contained HTML file with tables and SVG charts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpusched/validation/placement_validation.h"
+
+namespace gpusched::validation {
+
+struct ReportContext {
+    std::string data_dir;
+    std::string gpu;
+    std::string policy;
+};
+
+/// The report: the placement error table, then for every case the measured and simulated
+/// per-SM Gantt charts one above the other on the same time axis (each block a bar, coloured
+/// by wave: colour k = the k-th block its SM ran, so refills stand out). Comparisons need
+/// their per-block timelines (validate_placement(..., keep_blocks = true)). No scripts, no
+/// external resources; byte-identical for equal inputs.
+std::string render_validation_report(const std::vector<PlacementComparison>& cases, const ReportContext& context);
+
+}  // namespace gpusched::validation
