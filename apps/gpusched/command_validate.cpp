@@ -11,6 +11,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/hw/input_error.h"
+#include "gpusched/validation/curve_validation.h"
 #include "gpusched/validation/placement_validation.h"
 #include "gpusched/validation/validation_report.h"
 #include "table.h"
@@ -32,10 +33,14 @@ void run_validate(const ValidateOptions& o) {
     const std::string placement = (std::filesystem::path(o.dir) / "placement").string();
     const std::string dir = std::filesystem::is_directory(placement) ? placement : o.dir;
     const auto results = validation::validate_placement(dir, gpu, o.policy, !o.report.empty());
+    const std::string curve_csv = (std::filesystem::path(o.dir) / "curves" / "apsp_minplus.csv").string();
+    const auto curves = std::filesystem::is_regular_file(curve_csv)
+                            ? validation::validate_apsp_curves(curve_csv, gpu, o.policy)
+                            : std::vector<validation::CurveComparison>{};
     if (!o.report.empty()) {
         std::ofstream out(o.report, std::ios::binary);
         if (!out) throw InputError("--report: cannot write '" + o.report + "'");
-        out << validation::render_validation_report(results, {dir, o.gpu, o.policy});
+        out << validation::render_validation_report(results, curves, {dir, o.gpu, o.policy});
         if (!out.flush()) throw InputError("--report: cannot write '" + o.report + "'");
     }
     int within_1 = 0, exact = 0;
@@ -58,6 +63,22 @@ void run_validate(const ValidateOptions& o) {
         j["within_1_percent"] = within_1;
         j["exact_placements"] = exact;
         j["worst_error_percent"] = worst;
+        for (const auto& c : curves) {
+            nlohmann::ordered_json curve{{"kernel", c.kernel},
+                                         {"block", c.block},
+                                         {"reference_n", c.reference_n},
+                                         {"factor", c.factor},
+                                         {"median_abs_error_percent", c.median_abs_error_percent},
+                                         {"max_abs_error_percent", c.max_abs_error_percent},
+                                         {"measured_jumps_located", c.measured_jumps_located},
+                                         {"simulated_jumps_located", c.simulated_jumps_located}};
+            for (const auto& jump : c.measured_jumps) curve["measured_jumps"].push_back(jump.n);
+            for (const auto& jump : c.simulated_jumps) curve["simulated_jumps"].push_back(jump.n);
+            for (const auto& p : c.points)
+                curve["points"].push_back({{"n", p.n}, {"measured_us", p.measured_us}, {"simulated_us", p.simulated_us},
+                                           {"calibrated_us", p.calibrated_us}, {"error_percent", p.error_percent}});
+            j["curves"].push_back(curve);
+        }
         std::cout << j.dump(2) << "\n";
         return;
     }
@@ -72,6 +93,23 @@ void run_validate(const ValidateOptions& o) {
     table.print(std::cout);
     std::cout << results.size() << " cases: " << within_1 << " within 1% of the measured span (worst "
               << fixed(worst, 2) << "%), " << exact << " with every block on its measured SM\n";
+    if (curves.empty()) return;
+    std::cout << "\nruntime curves of " << curve_csv << " (shared execution, one-point calibration at the reference n)\n";
+    TextTable curve_table({"kernel", "block", "points", "ref_n", "factor", "median_|err|_%", "max_|err|_%",
+                           "measured_jumps", "simulated_jumps"},
+                          {false, true, true, true, true, true, true, false, false});
+    auto jump_list = [](const std::vector<validation::CurveJump>& jumps, int located) {
+        std::string s = std::to_string(located) + "/" + std::to_string(jumps.size()) + " located:";
+        for (const auto& j : jumps) s += " " + std::to_string(j.n);
+        return s;
+    };
+    for (const auto& c : curves)
+        curve_table.add_row({c.kernel, std::to_string(c.block), std::to_string(c.points.size()),
+                             std::to_string(c.reference_n), fixed(c.factor, 3), fixed(c.median_abs_error_percent, 1),
+                             fixed(c.max_abs_error_percent, 1), jump_list(c.measured_jumps, c.measured_jumps_located),
+                             jump_list(c.simulated_jumps, c.simulated_jumps_located)});
+    curve_table.print(std::cout);
+    std::cout << "A jump is a step of more than 4% from n-1 to n; located = the other curve jumps within one step.\n";
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "gpusched/report/gantt_chart.h"
+#include "gpusched/report/line_chart.h"
 #include "gpusched/report/svg_format.h"
 
 namespace gpusched::validation {
@@ -65,9 +66,47 @@ std::vector<int> sms_of(const PlacementComparison& c) {
     return {sms.begin(), sms.end()};
 }
 
+/// Measured and calibrated simulated times over the points with n in [lo, hi]; jump markers on request.
+std::string curve_chart(const CurveComparison& c, const std::string& title, int lo, int hi, bool log_y, bool markers) {
+    report::LineChart chart;
+    chart.title = title;
+    chart.x_label = "n";
+    chart.y_label = "run time (us)";
+    chart.log_y = log_y;
+    report::LineSeries measured{"measured", {}, true, "", 1.5, std::nullopt};
+    report::LineSeries simulated{"simulated x " + fixed(c.factor, 3), {}, true, "6 3", 1.5, std::nullopt};
+    for (const auto& p : c.points) {
+        if (p.n < lo || p.n > hi) continue;
+        measured.points.push_back({static_cast<double>(p.n), p.measured_us});
+        simulated.points.push_back({static_cast<double>(p.n), p.calibrated_us});
+    }
+    chart.series = {measured, simulated};
+    if (markers) {
+        for (const auto& j : c.measured_jumps) chart.markers.push_back({j.n - 0.5, "m" + std::to_string(j.n)});
+        for (const auto& j : c.simulated_jumps) chart.markers.push_back({j.n - 0.5, "s" + std::to_string(j.n)});
+    }
+    return inline_svg(report::render_svg(chart));
+}
+
+std::string curve_section(const CurveComparison& c) {
+    const std::string title = c.kernel + ", " + std::to_string(c.block) + "x" + std::to_string(c.block) + " blocks";
+    std::string h = "<section id=\"curve-" + std::to_string(c.block) + "\">\n<h2>" + html_escape(title) + "</h2>\n";
+    h += "<p>Calibrated at n = " + std::to_string(c.reference_n) + " (factor " + fixed(c.factor, 3) +
+         "): median |error| " + fixed(c.median_abs_error_percent, 1) + "%, max " + fixed(c.max_abs_error_percent, 1) +
+         "%. Jumps (step &gt; 4%) measured at";
+    for (const auto& j : c.measured_jumps) h += " " + std::to_string(j.n);
+    h += " (" + std::to_string(c.measured_jumps_located) + " located by the simulation), simulated at";
+    for (const auto& j : c.simulated_jumps) h += " " + std::to_string(j.n);
+    h += " (" + std::to_string(c.simulated_jumps_located) + " found in the measurement). Markers: m = measured jump, s = simulated jump.</p>\n";
+    h += curve_chart(c, title + ": the dense sweep, jumps marked", 0, 200, false, true) + "\n";
+    h += curve_chart(c, title + ": every size", 0, 1 << 30, true, false) + "\n</section>\n";
+    return h;
+}
+
 }  // namespace
 
-std::string render_validation_report(const std::vector<PlacementComparison>& cases, const ReportContext& context) {
+std::string render_validation_report(const std::vector<PlacementComparison>& cases,
+                                     const std::vector<CurveComparison>& curves, const ReportContext& context) {
     int within_1 = 0, exact = 0;
     for (const auto& c : cases) {
         within_1 += std::abs(c.error_percent) <= 1.0 ? 1 : 0;
@@ -113,6 +152,8 @@ std::string render_validation_report(const std::vector<PlacementComparison>& cas
         h += gantt(c.name + ": measured", c.measured_blocks, sms) + "\n";
         h += gantt(c.name + ": simulated", c.simulated_blocks, sms) + "\n</section>\n";
     }
+    if (!curves.empty()) h += "<h1>Runtime curves</h1>\n";
+    for (const auto& c : curves) h += curve_section(c);
     h += "</body></html>\n";
     return h;
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "gpusched/validation/curve_validation.h"
 #include "gpusched/validation/placement_validation.h"
 
 namespace gpusched::validation {
@@ -19,6 +20,9 @@ struct ReportContext {
 /// by wave: colour k = the k-th block its SM ran, so refills stand out). Comparisons need
 /// their per-block timelines (validate_placement(..., keep_blocks = true)). No scripts, no
 /// external resources; byte-identical for equal inputs.
-std::string render_validation_report(const std::vector<PlacementComparison>& cases, const ReportContext& context);
+/// Runtime curves, when given, follow: per curve a table and a chart of the measured and the
+/// calibrated simulated times with every jump of either curve marked.
+std::string render_validation_report(const std::vector<PlacementComparison>& cases,
+                                     const std::vector<CurveComparison>& curves, const ReportContext& context);
 
 }  // namespace gpusched::validation

@@ -1,0 +1,56 @@
+// Curve validation: simulate every measured point of an APSP runtime curve, calibrate at one point, locate jumps.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpusched/hw/gpu_spec.h"
+
+namespace gpusched::validation {
+
+struct CurvePoint {
+    int n = 0;
+    double measured_us = 0;
+    double simulated_us = 0;     ///< raw simulation
+    double calibrated_us = 0;    ///< simulation x the curve's calibration factor
+    double error_percent = 0;    ///< 100 (calibrated - measured) / measured
+};
+
+/// A step of a curve between consecutive sizes n-1 -> n (sizes one apart only).
+struct CurveJump {
+    int n = 0;                   ///< the larger size
+    double step_percent = 0;     ///< 100 (y(n) - y(n-1)) / y(n-1)
+};
+
+/// One measured curve (one kernel, one block size) against the simulation.
+///
+/// Calibration is the interval paper's one-point calibration: f = measured / simulated at
+/// the reference size (the median n of the points in the dense sweep n <= 200), and every
+/// simulated time is multiplied by f. A jump is a step n-1 -> n larger than
+/// `jump_threshold_percent` of y(n-1); a simulated jump is located when the measured curve
+/// has one at the same n or one step off (and vice versa).
+struct CurveComparison {
+    std::string kernel;          ///< "apsp-minplus"
+    int block = 0;
+    int reference_n = 0;
+    double factor = 0;
+    std::vector<CurvePoint> points;
+    std::vector<CurveJump> measured_jumps;
+    std::vector<CurveJump> simulated_jumps;
+    int measured_jumps_located = 0;     ///< measured jumps with a simulated jump within one step
+    int simulated_jumps_located = 0;    ///< simulated jumps with a measured jump within one step
+    double median_abs_error_percent = 0;
+    double max_abs_error_percent = 0;
+};
+
+/// Jumps of a curve given as (n, y) points sorted by n.
+std::vector<CurveJump> find_jumps(const std::vector<std::pair<int, double>>& curve, double threshold_percent);
+
+/// Reads `apsp_minplus.csv` (the runner's `curves` experiment: columns algorithm, n, block,
+/// median_ms, ...; `#` lines are metadata) and compares one curve per block size, simulating
+/// `apsp-minplus:n=N,block=BS` on `gpu` with `policy` and the `shared` execution model.
+/// InputError naming the file and line for malformed data.
+std::vector<CurveComparison> validate_apsp_curves(const std::string& csv_path, const hw::GpuSpec& gpu,
+                                                  const std::string& policy, double jump_threshold_percent = 4.0);
+
+}  // namespace gpusched::validation

@@ -1,0 +1,139 @@
+// APSP runtime curves: measured vs simulated after one-point calibration, and where each curve jumps.
+#include "gpusched/validation/curve_validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "gpusched/hw/input_error.h"
+#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/engine.h"
+#include "gpusched/workloads/kernel_spec.h"
+#include "gpusched/workloads/text_file.h"
+
+namespace gpusched::validation {
+
+namespace {
+
+constexpr int kDenseSweepMax = 200;
+
+struct MeasuredRow {
+    int n = 0;
+    int block = 0;
+    double ms = 0;
+};
+
+std::vector<std::string> split(const std::string& line) {
+    std::vector<std::string> out(1);
+    for (char c : line) {
+        if (c == ',')
+            out.emplace_back();
+        else if (c != '\r')
+            out.back() += c;
+    }
+    return out;
+}
+
+std::vector<MeasuredRow> read_curve_csv(const std::string& path) {
+    workloads::TextLineReader reader(path, "runtime curve CSV");
+    std::map<std::string, std::size_t> column;
+    std::vector<MeasuredRow> rows;
+    std::string line;
+    while (reader.next(line)) {
+        const std::string where = reader.where();
+        if (line.empty() || line[0] == '#') continue;
+        const auto fields = split(line);
+        if (column.empty()) {
+            for (std::size_t c = 0; c < fields.size(); ++c) column[fields[c]] = c;
+            for (const char* need : {"n", "block", "median_ms"})
+                if (!column.count(need)) throw InputError(where + ": missing column '" + need + "'");
+            continue;
+        }
+        auto field = [&](const char* name) -> const std::string& {
+            const std::size_t c = column.at(name);
+            if (c >= fields.size()) throw InputError(where + ": too few fields");
+            return fields[c];
+        };
+        const auto n = parse_integer(field("n"));
+        const auto block = parse_integer(field("block"));
+        const auto ms = parse_number(field("median_ms"));
+        if (!n || *n < 2 || *n > 1000000) throw InputError(where + ": n must be an integer 2..10^6");
+        if (!block || *block < 1 || *block > 32) throw InputError(where + ": block must be an integer 1..32");
+        if (!ms || !(*ms > 0) || !std::isfinite(*ms)) throw InputError(where + ": median_ms must be a positive number");
+        rows.push_back({static_cast<int>(*n), static_cast<int>(*block), *ms});
+    }
+    if (rows.empty()) throw InputError(path + ": no measured points");
+    return rows;
+}
+
+double simulate_us(const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy, int n, int block) {
+    const std::string spec = "apsp-minplus:n=" + std::to_string(n) + ",block=" + std::to_string(block);
+    const workloads::Application app = workloads::application_from_specs({spec});
+    sim::Engine engine(gpu, app, policy, "shared");
+    return static_cast<double>(engine.run().makespan) / 1e6;
+}
+
+int located(const std::vector<CurveJump>& jumps, const std::vector<CurveJump>& other) {
+    int count = 0;
+    for (const auto& j : jumps)
+        count += std::any_of(other.begin(), other.end(), [&](const CurveJump& o) { return std::abs(o.n - j.n) <= 1; });
+    return count;
+}
+
+}  // namespace
+
+std::vector<CurveJump> find_jumps(const std::vector<std::pair<int, double>>& curve, double threshold_percent) {
+    std::vector<CurveJump> jumps;
+    for (std::size_t i = 1; i < curve.size(); ++i) {
+        if (curve[i].first != curve[i - 1].first + 1 || !(curve[i - 1].second > 0)) continue;
+        const double step = 100.0 * (curve[i].second - curve[i - 1].second) / curve[i - 1].second;
+        if (step > threshold_percent) jumps.push_back({curve[i].first, step});
+    }
+    return jumps;
+}
+
+std::vector<CurveComparison> validate_apsp_curves(const std::string& csv_path, const hw::GpuSpec& gpu,
+                                                  const std::string& policy_name, double jump_threshold_percent) {
+    const std::vector<MeasuredRow> rows = read_curve_csv(csv_path);
+    const auto policy = scheduler::make_policy(policy_name);
+    std::map<int, std::vector<MeasuredRow>> by_block;
+    for (const auto& r : rows) by_block[r.block].push_back(r);
+    std::vector<CurveComparison> out;
+    for (auto& [block, points] : by_block) {
+        std::sort(points.begin(), points.end(), [](const MeasuredRow& a, const MeasuredRow& b) { return a.n < b.n; });
+        CurveComparison c;
+        c.kernel = "apsp-minplus";
+        c.block = block;
+        std::vector<int> dense;
+        for (const auto& p : points)
+            if (p.n <= kDenseSweepMax) dense.push_back(p.n);
+        c.reference_n = dense.empty() ? points[points.size() / 2].n : dense[dense.size() / 2];
+        for (const auto& p : points)
+            c.points.push_back({p.n, p.ms * 1000.0, simulate_us(gpu, *policy, p.n, block), 0, 0});
+        const auto ref = std::find_if(c.points.begin(), c.points.end(), [&](const CurvePoint& p) { return p.n == c.reference_n; });
+        c.factor = ref->measured_us / ref->simulated_us;
+        std::vector<double> errors;
+        std::vector<std::pair<int, double>> measured, simulated;
+        for (auto& p : c.points) {
+            p.calibrated_us = p.simulated_us * c.factor;
+            p.error_percent = 100.0 * (p.calibrated_us - p.measured_us) / p.measured_us;
+            errors.push_back(std::abs(p.error_percent));
+            measured.emplace_back(p.n, p.measured_us);
+            simulated.emplace_back(p.n, p.simulated_us);
+        }
+        std::sort(errors.begin(), errors.end());
+        c.median_abs_error_percent = errors.size() % 2 == 1
+                                         ? errors[errors.size() / 2]
+                                         : (errors[errors.size() / 2 - 1] + errors[errors.size() / 2]) / 2;
+        c.max_abs_error_percent = errors.back();
+        c.measured_jumps = find_jumps(measured, jump_threshold_percent);
+        c.simulated_jumps = find_jumps(simulated, jump_threshold_percent);
+        c.measured_jumps_located = located(c.measured_jumps, c.simulated_jumps);
+        c.simulated_jumps_located = located(c.simulated_jumps, c.measured_jumps);
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+}  // namespace gpusched::validation
