@@ -1,6 +1,7 @@
 # Runs the same simulation twice and requires byte-identical JSON, timeline CSV and trace; then
 # replays the timeline with the same policy and requires the same makespan (used by cli_tests.cmake).
 # -DEXE=path -DWORKDIR=dir -DSPEC=kernel-spec -DPOLICY=name
+include(${CMAKE_CURRENT_LIST_DIR}/require_identical_runs.cmake)
 file(MAKE_DIRECTORY ${WORKDIR}/a ${WORKDIR}/b)
 foreach(run a b)
   execute_process(COMMAND ${EXE} simulate --kernel ${SPEC} --policy ${POLICY} --json
@@ -10,13 +11,7 @@ foreach(run a b)
     message(FATAL_ERROR "simulate failed with ${code}")
   endif()
 endforeach()
-foreach(file summary.json timeline.csv trace.json)
-  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORKDIR}/a/${file} ${WORKDIR}/b/${file}
-                  RESULT_VARIABLE differ)
-  if(differ)
-    message(FATAL_ERROR "${file} differs between two identical runs")
-  endif()
-endforeach()
+require_identical_runs(${WORKDIR} summary.json timeline.csv trace.json)
 file(READ ${WORKDIR}/a/summary.json summary)
 string(REGEX MATCH "\"makespan_ns\":[0-9.]+" original "${summary}")
 string(REGEX MATCH "threads=([0-9]+)" _ "${SPEC}")

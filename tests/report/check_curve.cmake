@@ -1,6 +1,7 @@
 # Runs `gpusched curve` twice with --csv and --svg (used by tests/cli/cli_tests.cmake): the CSV header and
 # row count must be as expected, the SVG must mark the given jump, and both runs must be byte-identical.
 # -DEXE=path -DWORKDIR=dir "-DARGS=curve;--gpu;...;" -DROWS=N -DMARK=text-in-svg
+include(${CMAKE_CURRENT_LIST_DIR}/../cli/require_identical_runs.cmake)
 file(REMOVE_RECURSE ${WORKDIR})
 file(MAKE_DIRECTORY ${WORKDIR}/a ${WORKDIR}/b)
 foreach(run a b)
@@ -10,13 +11,7 @@ foreach(run a b)
     message(FATAL_ERROR "curve failed with ${code}\n${out}\n${err}")
   endif()
 endforeach()
-foreach(file curve.csv curve.svg)
-  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORKDIR}/a/${file} ${WORKDIR}/b/${file}
-                  RESULT_VARIABLE differ)
-  if(differ)
-    message(FATAL_ERROR "${file} differs between two identical runs")
-  endif()
-endforeach()
+require_identical_runs(${WORKDIR} curve.csv curve.svg)
 file(STRINGS ${WORKDIR}/a/curve.csv lines)
 list(GET lines 0 header)
 if(NOT header STREQUAL "n,launches,blocks,simulated_us,min_us,sorted_us,full_us,buckets_us")

@@ -8,17 +8,14 @@
 
 #include "gpusched/report/gantt_chart.h"
 #include "report/xml_check.h"
+#include "support/text_checks.h"
 
 using namespace gpusched::report;
 using gpusched::test::xml_problem;
 
 namespace {
 
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-}
+using gpusched::test::count_occurrences;
 
 /// `bars` back-to-back bars of pseudo-random length spread over `rows` rows; colour: the
 /// launch (a third of the bars each) or, with `mixed`, pseudo-random per bar (the worst case).
@@ -52,7 +49,7 @@ TEST_CASE("a small Gantt chart: one rect per bar, tooltips, labels inside wide b
     chart.rows = {{"SM 0", {{0, 50, 0, "b0"}, {50, 100, 1, "b1"}}}, {"SM 1", {{0, 100, 0, "b2 <wide>"}}}};
     const std::string svg = render_svg(chart);
     CHECK(xml_problem(svg) == "");
-    CHECK(count(svg, "<title>") == 4);  // the document and three bars
+    CHECK(count_occurrences(svg, "<title>") == 4);  // the document and three bars
     CHECK(svg.find("<title>b0: 0 - 50 us</title>") != std::string::npos);
     CHECK(svg.find(">b2 &lt;wide&gt;</text>") != std::string::npos);
     CHECK(svg.find("SMs &lt;&amp;&gt;") != std::string::npos);
@@ -78,7 +75,7 @@ TEST_CASE("10,000 bars on 16 rows stay under 100 KB (gantt_chart.h: one shape pe
     CHECK(svg.find("10000 bars on 16 rows; ") != std::string::npos);
     CHECK(svg.find("merged per pixel column") != std::string::npos);
     // Every row shows bars of all three colours.
-    CHECK(count(svg, "<path") >= 16);
+    CHECK(count_occurrences(svg, "<path") >= 16);
 }
 
 TEST_CASE("Gantt bounds hold for overlapping bars too") {

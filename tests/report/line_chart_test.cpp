@@ -7,17 +7,14 @@
 
 #include "gpusched/report/line_chart.h"
 #include "report/xml_check.h"
+#include "support/text_checks.h"
 
 using namespace gpusched::report;
 using gpusched::test::xml_problem;
 
 namespace {
 
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-}
+using gpusched::test::count_occurrences;
 
 LineChart sample_chart() {
     LineChart chart;
@@ -55,8 +52,8 @@ TEST_CASE("a line chart is one well-formed, self-contained SVG document") {
     CHECK(svg.find("<script") == std::string::npos);
     CHECK(svg.find("href") == std::string::npos);
     CHECK(svg.find("@font-face") == std::string::npos);
-    CHECK(count(svg, "<polyline") == 2);
-    CHECK(count(svg, "<circle") == 51 + 1);  // the simulated points and its legend sample
+    CHECK(count_occurrences(svg, "<polyline") == 2);
+    CHECK(count_occurrences(svg, "<circle") == 51 + 1);  // the simulated points and its legend sample
     CHECK(svg.find(">simulated</text>") != std::string::npos);
     CHECK(svg.find(">Buckets</text>") != std::string::npos);
 }
@@ -92,7 +89,7 @@ TEST_CASE("close marker labels go on separate rows") {
     chart.markers = {{65.5, "n=66: launches 6->7"}, {66.5, "n=67: something else"}};
     const std::string svg = render_svg(chart);
     CHECK(xml_problem(svg) == "");
-    CHECK(count(svg, "stroke-dasharray=\"4 3\"") == 2);
+    CHECK(count_occurrences(svg, "stroke-dasharray=\"4 3\"") == 2);
     // Two rows of labels: the two labels have different baselines.
     const auto first = svg.find("launches 6-&gt;7");
     const auto second = svg.find("something else");
@@ -116,7 +113,7 @@ TEST_CASE("log y axis, gaps and empty charts") {
     chart.series[1].points[20].y = std::nan("");
     const std::string svg = render_svg(chart);
     CHECK(xml_problem(svg) == "");
-    CHECK(count(svg, "<polyline") == 4);
+    CHECK(count_occurrences(svg, "<polyline") == 4);
     CHECK(svg.find(">10</text>") != std::string::npos);
 
     LineChart empty;
@@ -137,7 +134,7 @@ TEST_CASE("a 100,000-point series is thinned to the plot's pixel columns") {
     const std::string svg = render_svg(chart);
     CHECK(xml_problem(svg) == "");
     CHECK(svg.size() < 80000);
-    CHECK(count(svg, "<circle") == 1);  // no dots at this density, only the legend sample
+    CHECK(count_occurrences(svg, "<circle") == 1);  // no dots at this density, only the legend sample
 }
 
 TEST_CASE("line chart size limits") {

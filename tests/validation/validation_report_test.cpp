@@ -6,6 +6,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/validation/placement_validation.h"
 #include "gpusched/validation/validation_report.h"
+#include "support/text_checks.h"
 
 using namespace gpusched;
 
@@ -13,11 +14,7 @@ namespace {
 
 const std::string kDir = std::string(GPUSCHED_SOURCE_DIR) + "/validation/data/h100/placement";
 
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-}
+using gpusched::test::count_occurrences;
 
 }  // namespace
 
@@ -45,11 +42,11 @@ TEST_CASE("validation report: a section and two Gantt charts per case, self-cont
     const validation::ReportContext context{kDir, "h100", "most-room"};
     const std::string html = validation::render_validation_report(cases, {}, context);
     CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
-    CHECK(count(html, "<section id=") == cases.size());
-    CHECK(count(html, "<svg ") == 2 * cases.size());
-    CHECK(count(html, "</svg>") == 2 * cases.size());
-    CHECK(count(html, "<script") == 0);
-    CHECK(count(html, "href=\"http") == 0);  // nothing external
+    CHECK(count_occurrences(html, "<section id=") == cases.size());
+    CHECK(count_occurrences(html, "<svg ") == 2 * cases.size());
+    CHECK(count_occurrences(html, "</svg>") == 2 * cases.size());
+    CHECK(count_occurrences(html, "<script") == 0);
+    CHECK(count_occurrences(html, "href=\"http") == 0);  // nothing external
     CHECK(html.find("wave265: measured") != std::string::npos);
     CHECK(html.size() < 8u * 1024 * 1024);
     CHECK(html == validation::render_validation_report(cases, {}, context));

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "gpusched/report/axis_ticks.h"
+#include "chart_style.h"
 #include "gpusched/report/palette.h"
 #include "gpusched/report/svg_canvas.h"
 #include "gpusched/report/svg_format.h"
@@ -15,14 +16,12 @@ namespace gpusched::report {
 
 namespace {
 
-constexpr double kTitleSize = 15;
-constexpr double kTickSize = 11;
+using namespace style;  // NOLINT(google-build-using-namespace): the shared chart constants
+
 constexpr double kRowLabelSize = 11;
 constexpr double kBarLabelSize = 9;
 constexpr double kCaptionSize = 11;
 constexpr double kLegendHeight = 20;
-constexpr const char* kAxisColour = "#444444";
-constexpr const char* kGridColour = "#dddddd";
 constexpr const char* kStripeColour = "#f4f4f4";
 
 bool usable(const GanttBar& b) { return std::isfinite(b.start_us) && std::isfinite(b.end_us) && b.end_us >= b.start_us; }

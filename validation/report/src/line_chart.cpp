@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "gpusched/report/axis_ticks.h"
+#include "chart_style.h"
 #include "gpusched/report/palette.h"
 #include "gpusched/report/svg_canvas.h"
 #include "gpusched/report/svg_format.h"
@@ -15,15 +16,13 @@ namespace gpusched::report {
 
 namespace {
 
-constexpr double kTitleSize = 15;
-constexpr double kTickSize = 11;
+using namespace style;  // NOLINT(google-build-using-namespace): the shared chart constants
+
 constexpr double kLabelSize = 12;
 constexpr double kMarkerLabelSize = 10;
 constexpr double kMarkerRowHeight = 13;
 constexpr int kMaxMarkerRows = 8;
 constexpr double kLegendRowHeight = 18;
-constexpr const char* kAxisColour = "#444444";
-constexpr const char* kGridColour = "#e4e4e4";
 constexpr const char* kMarkerColour = "#777777";
 
 using Pixel = std::pair<double, double>;
