@@ -8,6 +8,27 @@
 
 namespace gpusched::sim {
 
+namespace {
+
+// The per-sub-partition register loops, unrolled for the common count of 4 parts.
+bool parts_equal(const int* free, int parts) {
+    if (parts == 4) return free[1] == free[0] && free[2] == free[0] && free[3] == free[0];
+    return std::all_of(free + 1, free + parts, [&](int v) { return v == free[0]; });
+}
+
+void add_to_parts(int* free, int parts, int delta) {
+    if (parts == 4) {
+        free[0] += delta;
+        free[1] += delta;
+        free[2] += delta;
+        free[3] += delta;
+        return;
+    }
+    for (int p = 0; p < parts; ++p) free[p] += delta;
+}
+
+}  // namespace
+
 BlockFootprint BlockFootprint::of(const hw::GpuSpec& spec, const hw::OccupancyRequest& req,
                                   const hw::OccupancyResult& occ) {
     BlockFootprint f;
@@ -46,7 +67,8 @@ SmPool::SmPool(const hw::GpuSpec& spec)
       slot_words_((spec.max_blocks_per_sm + 63) / 64),
       slot_warps_in_part_(static_cast<std::size_t>(spec.sm_count) * spec.max_blocks_per_sm *
                               spec.register_sub_partitions,
-                          0) {}
+                          0),
+      slot_even_(static_cast<std::size_t>(spec.sm_count) * spec.max_blocks_per_sm, 0) {}
 
 int SmPool::register_room(const SmState& s, const int* free, const BlockFootprint& f) const {
     if (f.registers_per_block > 0) return (spec_.registers_per_sm - s.block_registers) / f.registers_per_block;
@@ -69,6 +91,9 @@ int SmPool::general_room(const SmState& s, const int* free_parts, const BlockFoo
 void SmPool::prepare(BlockFootprint& f) const {
     const std::vector<int> all_free(static_cast<std::size_t>(sub_partitions_), spec_.registers_per_sm / sub_partitions_);
     f.blocks_on_empty_sm = general_room(SmState{}, all_free.data(), f);
+    f.even_part_registers = f.registers_per_block == 0 && f.warps % sub_partitions_ == 0
+                                ? f.warps / sub_partitions_ * f.registers_per_warp
+                                : 0;
 }
 
 bool SmPool::take_registers(int sm, int slot, const BlockFootprint& f) {
@@ -80,18 +105,15 @@ bool SmPool::take_registers(int sm, int slot, const BlockFootprint& f) {
     }
     if (f.registers_per_warp == 0) return true;
     int* free = &free_sub_partition_registers_[idx(sm) * sub_partitions_];
-    std::uint16_t* placed = &slot_warps_in_part_[(idx(sm) * slots_per_sm_ + slot) * sub_partitions_];
     // Fast path, identical to the greedy loop below: with every part equally free and the
     // warps a multiple of the parts, most-free-first placement deals the warps out evenly.
-    if (f.warps % sub_partitions_ == 0 && std::all_of(free + 1, free + sub_partitions_, [&](int v) { return v == free[0]; })) {
-        const int each = f.warps / sub_partitions_;
-        if (free[0] < each * f.registers_per_warp) return false;
-        for (int p = 0; p < sub_partitions_; ++p) {
-            free[p] -= each * f.registers_per_warp;
-            placed[p] = static_cast<std::uint16_t>(each);
-        }
+    if (f.even_part_registers > 0 && parts_equal(free, sub_partitions_)) {
+        if (free[0] < f.even_part_registers) return false;
+        add_to_parts(free, sub_partitions_, -f.even_part_registers);
+        slot_even_[idx(sm) * slots_per_sm_ + slot] = 1;
         return true;
     }
+    std::uint16_t* placed = &slot_warps_in_part_[(idx(sm) * slots_per_sm_ + slot) * sub_partitions_];
     for (int w = 0; w < f.warps; ++w) {
         int best = 0;
         for (int p = 1; p < sub_partitions_; ++p)
@@ -109,13 +131,18 @@ bool SmPool::take_registers(int sm, int slot, const BlockFootprint& f) {
     return true;
 }
 
-void SmPool::give_back_registers(int sm, int slot) {
-    const BlockFootprint& f = *slot_footprint_[idx(sm) * slots_per_sm_ + slot];
+void SmPool::give_back_registers(int sm, int slot, const BlockFootprint& f) {
     if (f.registers_per_block > 0) {
         state_[idx(sm)].block_registers -= f.registers_per_block;
         return;
     }
     int* free = &free_sub_partition_registers_[idx(sm) * sub_partitions_];
+    std::uint8_t& even = slot_even_[idx(sm) * slots_per_sm_ + slot];
+    if (even != 0) {
+        add_to_parts(free, sub_partitions_, f.even_part_registers);
+        even = 0;
+        return;
+    }
     std::uint16_t* placed = &slot_warps_in_part_[(idx(sm) * slots_per_sm_ + slot) * sub_partitions_];
     for (int p = 0; p < sub_partitions_; ++p) {
         free[p] += placed[p] * f.registers_per_warp;
@@ -144,12 +171,16 @@ void SmPool::free_slot(int sm, int slot) {
 
 int SmPool::reserve(int sm, const BlockFootprint& f) {
     SmState& s = state_[idx(sm)];
-    // Counted resources first; each check leaves the state untouched when it fails.
-    if (s.blocks + 1 > spec_.max_blocks_per_sm || s.warps + f.warps > spec_.max_warps_per_sm ||
-        s.threads + f.threads > spec_.max_threads_per_sm)
-        return -1;
-    if (f.shared_bytes > 0 && s.shared + f.shared_bytes > f.shared_split) return -1;
-    if (f.barriers > 0 && spec_.barriers_per_sm && s.barriers + f.barriers > *spec_.barriers_per_sm) return -1;
+    if (f.blocks_on_empty_sm > 0 && (s.blocks == 0 || (!s.mixed && s.sole == &f))) {
+        if (s.blocks >= f.blocks_on_empty_sm) return -1;
+    } else {
+        // Counted resources first; each check leaves the state untouched when it fails.
+        if (s.blocks + 1 > spec_.max_blocks_per_sm || s.warps + f.warps > spec_.max_warps_per_sm ||
+            s.threads + f.threads > spec_.max_threads_per_sm)
+            return -1;
+        if (f.shared_bytes > 0 && s.shared + f.shared_bytes > f.shared_split) return -1;
+        if (f.barriers > 0 && spec_.barriers_per_sm && s.barriers + f.barriers > *spec_.barriers_per_sm) return -1;
+    }
     const int slot = take_slot(sm, f);
     if (slot < 0) return -1;
     if (!take_registers(sm, slot, f)) {  // rolled back inside; free the slot too
@@ -174,7 +205,7 @@ void SmPool::release(int sm, int slot) {
     const std::size_t at = idx(sm) * slots_per_sm_ + slot;
     const BlockFootprint* f = slot_footprint_[at];
     if (f == nullptr) throw std::logic_error("SmPool::release of a free slot");
-    give_back_registers(sm, slot);
+    give_back_registers(sm, slot, *f);
     SmState& s = state_[idx(sm)];
     --s.blocks;
     s.warps -= f->warps;

@@ -99,3 +99,43 @@ TEST_CASE("sm pool: a failed reservation leaves the SM exactly as it was") {
     CHECK(pool.resident_blocks(0) == 1);
     CHECK(pool.resident_warps(0) == 32);
 }
+
+TEST_CASE("sm pool: prepared footprints (fast paths) reserve and release exactly like unprepared ones") {
+    // A prepared footprint takes the fast paths (fit by blocks_on_empty_sm on an SM holding
+    // only its kind; registers dealt evenly, recorded per slot as one flag); an unprepared
+    // copy of the same footprint always takes the general rules. Both pools must agree on
+    // every reservation, on the counters, and on what an uneven third kind can still take.
+    for (const char* name : {"h100", "v100", "gtx780", "c2075"}) {
+        const hw::GpuSpec gpu = hw::resolve_gpu(name);
+        std::vector<sim::BlockFootprint> fast{footprint(gpu, 256, 16, 0), footprint(gpu, 128, 40, 4000),
+                                              footprint(gpu, 96, 24, 0)};
+        const std::vector<sim::BlockFootprint> general = fast;
+        sim::SmPool fast_pool(gpu);
+        sim::SmPool general_pool(gpu);
+        for (auto& f : fast) fast_pool.prepare(f);
+        CHECK(fast[0].blocks_on_empty_sm > 0);
+        std::mt19937 rng(11);
+        std::vector<std::pair<int, int>> resident;  // (sm, slot)
+        for (int step = 0; step < 6000; ++step) {
+            CAPTURE(name);
+            CAPTURE(step);
+            const int sm = static_cast<int>(rng() % 3);
+            if (!resident.empty() && rng() % 3 == 0) {
+                const std::size_t i = rng() % resident.size();
+                fast_pool.release(resident[i].first, resident[i].second);
+                general_pool.release(resident[i].first, resident[i].second);
+                resident.erase(resident.begin() + static_cast<std::ptrdiff_t>(i));
+            } else {
+                // Mostly the first kind, so SMs often hold only it; sometimes a mix.
+                const std::size_t k = rng() % 8 == 0 ? 1 + rng() % 2 : 0;
+                const int slot = fast_pool.reserve(sm, fast[k]);
+                REQUIRE(slot == general_pool.reserve(sm, general[k]));
+                if (slot >= 0) resident.emplace_back(sm, slot);
+            }
+            REQUIRE(fast_pool.resident_blocks(sm) == general_pool.resident_blocks(sm));
+            REQUIRE(fast_pool.resident_warps(sm) == general_pool.resident_warps(sm));
+            REQUIRE(fast_pool.within_limits(sm));
+            REQUIRE(fast_pool.room(sm, fast[2]) == general_pool.room(sm, fast[2]));
+        }
+    }
+}

@@ -20,6 +20,9 @@ struct BlockFootprint {
     int barriers = 0;
     /// How many such blocks fit on an empty SM (set by SmPool::prepare; the fast path of room()).
     int blocks_on_empty_sm = 0;
+    /// Warp-granular registers one block takes from each sub-partition when its warps split
+    /// evenly over them (set by SmPool::prepare; 0 = they do not, or not prepared).
+    int even_part_registers = 0;
 
     /// The footprint of one block of a launch with request `req` and occupancy `occ`.
     static BlockFootprint of(const hw::GpuSpec& spec, const hw::OccupancyRequest& req,
@@ -41,6 +44,13 @@ struct BlockFootprint {
 ///
 /// `reserve` takes resources one kind at a time and rolls back what it took if a later
 /// kind is short, so a failed reservation leaves the SM exactly as it was.
+///
+/// Fast paths (same results as the general rules): on an SM that is empty or holds only
+/// blocks of the same prepared footprint, a block fits exactly when fewer than
+/// blocks_on_empty_sm are resident, so the counted limits are not re-checked; a block
+/// whose warps split evenly over equally free sub-partitions takes even_part_registers
+/// from each, which is what the most-free-first rule does, and its slot records only that
+/// (slot_even_) instead of a warp count per sub-partition.
 class SmPool {
     struct SmState {
         int threads = 0;
@@ -84,7 +94,7 @@ private:
     [[nodiscard]] int register_room(const SmState& s, const int* free_parts, const BlockFootprint& f) const;
     [[nodiscard]] int general_room(const SmState& s, const int* free_parts, const BlockFootprint& f) const;
     bool take_registers(int sm, int slot, const BlockFootprint& f);
-    void give_back_registers(int sm, int slot);
+    void give_back_registers(int sm, int slot, const BlockFootprint& f);
     int take_slot(int sm, const BlockFootprint& f);
     void free_slot(int sm, int slot);
 
@@ -98,6 +108,7 @@ private:
     std::vector<std::uint64_t> used_slots_;             ///< bit per slot, [sm * slot_words + word]
     int slot_words_;
     std::vector<std::uint16_t> slot_warps_in_part_;     ///< [(sm * slots + slot) * sub_partitions + p]
+    std::vector<std::uint8_t> slot_even_;               ///< [sm * slots + slot]: registers taken evenly
 };
 
 }  // namespace gpusched::sim
