@@ -2,6 +2,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <iostream>
 #include <memory>
 
@@ -13,6 +14,7 @@
 #include "gpusched/hw/input_error.h"
 #include "gpusched/validation/curve_validation.h"
 #include "gpusched/validation/placement_validation.h"
+#include "gpusched/validation/series_validation.h"
 #include "gpusched/validation/validation_report.h"
 #include "table.h"
 
@@ -28,6 +30,9 @@ struct ValidateOptions {
     std::string report;
 };
 
+void print_curves(const std::vector<validation::CurveComparison>& curves, const std::string& curve_csv);
+void print_series(const validation::SeriesComparison& s, const std::string& csv);
+
 void run_validate(const ValidateOptions& o) {
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const std::string placement = (std::filesystem::path(o.dir) / "placement").string();
@@ -37,10 +42,13 @@ void run_validate(const ValidateOptions& o) {
     const auto curves = std::filesystem::is_regular_file(curve_csv)
                             ? validation::validate_apsp_curves(curve_csv, gpu, o.policy)
                             : std::vector<validation::CurveComparison>{};
+    const std::string series_csv = (std::filesystem::path(o.dir) / "curves" / "binomial.csv").string();
+    std::optional<validation::SeriesComparison> series;
+    if (std::filesystem::is_regular_file(series_csv)) series = validation::validate_series(series_csv, gpu, o.policy);
     if (!o.report.empty()) {
         std::ofstream out(o.report, std::ios::binary);
         if (!out) throw InputError("--report: cannot write '" + o.report + "'");
-        out << validation::render_validation_report(results, curves, {dir, o.gpu, o.policy});
+        out << validation::render_validation_report(results, curves, series, {dir, o.gpu, o.policy});
         if (!out.flush()) throw InputError("--report: cannot write '" + o.report + "'");
     }
     int within_1 = 0, exact = 0;
@@ -79,6 +87,18 @@ void run_validate(const ValidateOptions& o) {
                                            {"calibrated_us", p.calibrated_us}, {"error_percent", p.error_percent}});
             j["curves"].push_back(curve);
         }
+        if (series) {
+            nlohmann::ordered_json s{{"reference_blocks", series->reference_blocks},
+                                     {"reference_threads", series->reference_threads},
+                                     {"factor", series->factor},
+                                     {"median_abs_error_percent", series->median_abs_error_percent},
+                                     {"max_abs_error_percent", series->max_abs_error_percent}};
+            for (const auto& p : series->points)
+                s["points"].push_back({{"blocks", p.blocks}, {"threads", p.threads}, {"terms", p.terms},
+                                       {"measured_us", p.measured_us}, {"simulated_us", p.simulated_us},
+                                       {"calibrated_us", p.calibrated_us}, {"error_percent", p.error_percent}});
+            j["series"] = s;
+        }
         std::cout << j.dump(2) << "\n";
         return;
     }
@@ -93,6 +113,11 @@ void run_validate(const ValidateOptions& o) {
     table.print(std::cout);
     std::cout << results.size() << " cases: " << within_1 << " within 1% of the measured span (worst "
               << fixed(worst, 2) << "%), " << exact << " with every block on its measured SM\n";
+    print_curves(curves, curve_csv);
+    if (series) print_series(*series, series_csv);
+}
+
+void print_curves(const std::vector<validation::CurveComparison>& curves, const std::string& curve_csv) {
     if (curves.empty()) return;
     std::cout << "\nruntime curves of " << curve_csv << " (shared execution, one-point calibration at the reference n)\n";
     TextTable curve_table({"kernel", "block", "points", "ref_n", "factor", "median_|err|_%", "max_|err|_%",
@@ -110,6 +135,31 @@ void run_validate(const ValidateOptions& o) {
                              jump_list(c.simulated_jumps, c.simulated_jumps_located)});
     curve_table.print(std::cout);
     std::cout << "A jump is a step of more than 4% from n-1 to n; located = the other curve jumps within one step.\n";
+}
+
+void print_series(const validation::SeriesComparison& s, const std::string& csv) {
+    std::cout << "\nbinomial series of " << csv << ": error % after one-point calibration at " << s.reference_blocks
+              << " blocks x " << s.reference_threads << " threads (factor " << fixed(s.factor, 3) << ")\n";
+    std::vector<int> blocks;
+    for (const auto& p : s.points)
+        if (std::find(blocks.begin(), blocks.end(), p.blocks) == blocks.end()) blocks.push_back(p.blocks);
+    std::sort(blocks.begin(), blocks.end());
+    std::vector<std::string> head{"threads"};
+    for (int b : blocks) head.push_back(std::to_string(b));
+    TextTable grid(head, std::vector<bool>(head.size(), true));
+    for (std::size_t i = 0; i < s.points.size();) {
+        const int threads = s.points[i].threads;
+        std::vector<std::string> row{std::to_string(threads)};
+        for (int b : blocks) {
+            const bool here = i < s.points.size() && s.points[i].threads == threads && s.points[i].blocks == b;
+            row.push_back(here ? fixed(s.points[i++].error_percent, 1) : "-");
+        }
+        grid.add_row(row);
+        while (i < s.points.size() && s.points[i].threads == threads) ++i;
+    }
+    grid.print(std::cout);
+    std::cout << "median |error| " << fixed(s.median_abs_error_percent, 1) << "%, max " << fixed(s.max_abs_error_percent, 1)
+              << "% (columns: blocks)\n";
 }
 
 }  // namespace

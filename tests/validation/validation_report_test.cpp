@@ -40,7 +40,7 @@ TEST_CASE("validation report: a section and two Gantt charts per case, self-cont
         CHECK(c.start_distance <= 1.0);
     }
     const validation::ReportContext context{kDir, "h100", "most-room"};
-    const std::string html = validation::render_validation_report(cases, {}, context);
+    const std::string html = validation::render_validation_report(cases, {}, std::nullopt, context);
     CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
     CHECK(count_occurrences(html, "<section id=") == cases.size());
     CHECK(count_occurrences(html, "<svg ") == 2 * cases.size());
@@ -49,14 +49,14 @@ TEST_CASE("validation report: a section and two Gantt charts per case, self-cont
     CHECK(count_occurrences(html, "href=\"http") == 0);  // nothing external
     CHECK(html.find("wave265: measured") != std::string::npos);
     CHECK(html.size() < 8u * 1024 * 1024);
-    CHECK(html == validation::render_validation_report(cases, {}, context));
+    CHECK(html == validation::render_validation_report(cases, {}, std::nullopt, context));
 }
 
 TEST_CASE("validation report: without per-block timelines the sections say so") {
     validation::PlacementComparison c;
     c.name = "a<b";
     c.blocks = 3;
-    const std::string html = validation::render_validation_report({c}, {}, {"dir", "gpu", "policy"});
+    const std::string html = validation::render_validation_report({c}, {}, std::nullopt, {"dir", "gpu", "policy"});
     CHECK(html.find("a&lt;b") != std::string::npos);
     CHECK(html.find("a<b") == std::string::npos);
     CHECK(html.find("no per-block timelines") != std::string::npos);

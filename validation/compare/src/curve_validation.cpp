@@ -6,11 +6,10 @@
 #include <map>
 
 #include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/engine.h"
 #include "gpusched/workloads/kernel_spec.h"
-#include "gpusched/workloads/text_file.h"
+#include "numeric_csv.h"
 
 namespace gpusched::validation {
 
@@ -24,46 +23,16 @@ struct MeasuredRow {
     double ms = 0;
 };
 
-std::vector<std::string> split(const std::string& line) {
-    std::vector<std::string> out(1);
-    for (char c : line) {
-        if (c == ',')
-            out.emplace_back();
-        else if (c != '\r')
-            out.back() += c;
-    }
-    return out;
-}
-
 std::vector<MeasuredRow> read_curve_csv(const std::string& path) {
-    workloads::TextLineReader reader(path, "runtime curve CSV");
-    std::map<std::string, std::size_t> column;
     std::vector<MeasuredRow> rows;
-    std::string line;
-    while (reader.next(line)) {
-        const std::string where = reader.where();
-        if (line.empty() || line[0] == '#') continue;
-        const auto fields = split(line);
-        if (column.empty()) {
-            for (std::size_t c = 0; c < fields.size(); ++c) column[fields[c]] = c;
-            for (const char* need : {"n", "block", "median_ms"})
-                if (!column.count(need)) throw InputError(where + ": missing column '" + need + "'");
-            continue;
-        }
-        auto field = [&](const char* name) -> const std::string& {
-            const std::size_t c = column.at(name);
-            if (c >= fields.size()) throw InputError(where + ": too few fields");
-            return fields[c];
-        };
-        const auto n = parse_integer(field("n"));
-        const auto block = parse_integer(field("block"));
-        const auto ms = parse_number(field("median_ms"));
-        if (!n || *n < 2 || *n > 1000000) throw InputError(where + ": n must be an integer 2..10^6");
-        if (!block || *block < 1 || *block > 32) throw InputError(where + ": block must be an integer 1..32");
-        if (!ms || !(*ms > 0) || !std::isfinite(*ms)) throw InputError(where + ": median_ms must be a positive number");
-        rows.push_back({static_cast<int>(*n), static_cast<int>(*block), *ms});
+    for (const auto& r : read_numeric_csv(path, "runtime curve CSV", {"n", "block", "median_ms"})) {
+        const double n = r.values[0], block = r.values[1], ms = r.values[2];
+        if (n != std::floor(n) || n < 2 || n > 1e6) throw InputError(r.where + ": n must be an integer 2..10^6");
+        if (block != std::floor(block) || block < 1 || block > 32)
+            throw InputError(r.where + ": block must be an integer 1..32");
+        if (!(ms > 0)) throw InputError(r.where + ": median_ms must be a positive number");
+        rows.push_back({static_cast<int>(n), static_cast<int>(block), ms});
     }
-    if (rows.empty()) throw InputError(path + ": no measured points");
     return rows;
 }
 

@@ -103,10 +103,46 @@ std::string curve_section(const CurveComparison& c) {
     return h;
 }
 
+std::string series_section(const SeriesComparison& s) {
+    report::LineChart chart;
+    chart.title = "binomial series: run time over blocks, one line per block size";
+    chart.x_label = "blocks";
+    chart.y_label = "run time (us)";
+    chart.log_y = true;
+    chart.width = 900;
+    chart.height = 520;
+    std::vector<int> threads;
+    for (const auto& p : s.points)
+        if (std::find(threads.begin(), threads.end(), p.threads) == threads.end()) threads.push_back(p.threads);
+    for (std::size_t k = 0; k < threads.size(); ++k) {
+        report::LineSeries measured{std::to_string(threads[k]) + " threads", {}, true, "", 1.5, k};
+        report::LineSeries simulated{"", {}, false, "6 3", 1.5, k};
+        for (const auto& p : s.points) {
+            if (p.threads != threads[k]) continue;
+            measured.points.push_back({static_cast<double>(p.blocks), p.measured_us});
+            simulated.points.push_back({static_cast<double>(p.blocks), p.calibrated_us});
+        }
+        chart.series.push_back(measured);
+        chart.series.push_back(simulated);
+    }
+    std::string h = "<section id=\"series\">\n<h2>Binomial series (compute-bound paper)</h2>\n<p>Solid: measured; dashed: "
+                    "simulated x " + fixed(s.factor, 3) + " (calibrated at " + std::to_string(s.reference_blocks) +
+                    " blocks x " + std::to_string(s.reference_threads) + " threads). Median |error| " +
+                    fixed(s.median_abs_error_percent, 1) + "%, max " + fixed(s.max_abs_error_percent, 1) + "%.</p>\n";
+    h += inline_svg(report::render_svg(chart)) + "\n<table>\n<tr><th>blocks</th><th>threads</th><th>measured us</th>"
+         "<th>simulated us</th><th>calibrated us</th><th>error %</th></tr>\n";
+    for (const auto& p : s.points)
+        h += "<tr><td>" + std::to_string(p.blocks) + "</td><td>" + std::to_string(p.threads) + "</td><td>" +
+             fixed(p.measured_us, 2) + "</td><td>" + fixed(p.simulated_us, 2) + "</td><td>" + fixed(p.calibrated_us, 2) +
+             "</td><td>" + fixed(p.error_percent, 1) + "</td></tr>\n";
+    return h + "</table>\n</section>\n";
+}
+
 }  // namespace
 
 std::string render_validation_report(const std::vector<PlacementComparison>& cases,
-                                     const std::vector<CurveComparison>& curves, const ReportContext& context) {
+                                     const std::vector<CurveComparison>& curves,
+                                     const std::optional<SeriesComparison>& series, const ReportContext& context) {
     int within_1 = 0, exact = 0;
     for (const auto& c : cases) {
         within_1 += std::abs(c.error_percent) <= 1.0 ? 1 : 0;
@@ -154,6 +190,7 @@ std::string render_validation_report(const std::vector<PlacementComparison>& cas
     }
     if (!curves.empty()) h += "<h1>Runtime curves</h1>\n";
     for (const auto& c : curves) h += curve_section(c);
+    if (series) h += series_section(*series);
     h += "</body></html>\n";
     return h;
 }

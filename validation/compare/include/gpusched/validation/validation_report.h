@@ -1,11 +1,13 @@
 // The `gpusched validate --report` page: one self-contained HTML file with tables and SVG charts.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gpusched/validation/curve_validation.h"
 #include "gpusched/validation/placement_validation.h"
+#include "gpusched/validation/series_validation.h"
 
 namespace gpusched::validation {
 
@@ -21,8 +23,9 @@ struct ReportContext {
 /// their per-block timelines (validate_placement(..., keep_blocks = true)). No scripts, no
 /// external resources; byte-identical for equal inputs.
 /// Runtime curves, when given, follow: per curve a table and a chart of the measured and the
-/// calibrated simulated times with every jump of either curve marked.
+/// calibrated simulated times with every jump of either curve marked; then the series table.
 std::string render_validation_report(const std::vector<PlacementComparison>& cases,
-                                     const std::vector<CurveComparison>& curves, const ReportContext& context);
+                                     const std::vector<CurveComparison>& curves,
+                                     const std::optional<SeriesComparison>& series, const ReportContext& context);
 
 }  // namespace gpusched::validation

@@ -1,0 +1,60 @@
+// Numeric measurement CSVs: header lookup, finite-number fields, file:line errors.
+#include "numeric_csv.h"
+
+#include <cmath>
+#include <map>
+
+#include "gpusched/hw/input_error.h"
+#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/workloads/text_file.h"
+
+namespace gpusched::validation {
+
+namespace {
+
+std::vector<std::string> split(const std::string& line) {
+    std::vector<std::string> out(1);
+    for (char c : line) {
+        if (c == ',')
+            out.emplace_back();
+        else if (c != '\r')
+            out.back() += c;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<NumericRow> read_numeric_csv(const std::string& path, const std::string& what,
+                                         const std::vector<std::string>& columns) {
+    workloads::TextLineReader reader(path, what);
+    std::map<std::string, std::size_t> header;
+    std::vector<std::size_t> index;
+    std::vector<NumericRow> rows;
+    std::string line;
+    while (reader.next(line)) {
+        if (line.empty() || line[0] == '#') continue;
+        const auto fields = split(line);
+        if (header.empty()) {
+            for (std::size_t c = 0; c < fields.size(); ++c) header[fields[c]] = c;
+            for (const auto& name : columns) {
+                if (!header.count(name)) throw InputError(reader.where() + ": missing column '" + name + "'");
+                index.push_back(header.at(name));
+            }
+            continue;
+        }
+        NumericRow row{reader.where(), {}};
+        for (std::size_t k = 0; k < columns.size(); ++k) {
+            if (index[k] >= fields.size()) throw InputError(row.where + ": too few fields");
+            const auto v = parse_number(fields[index[k]]);
+            if (!v || !std::isfinite(*v))
+                throw InputError(row.where + ": " + columns[k] + " must be a number, got '" + fields[index[k]] + "'");
+            row.values.push_back(*v);
+        }
+        rows.push_back(std::move(row));
+    }
+    if (rows.empty()) throw InputError(path + ": no measured points");
+    return rows;
+}
+
+}  // namespace gpusched::validation

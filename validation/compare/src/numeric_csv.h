@@ -1,0 +1,20 @@
+// Reading the runner's measurement CSVs: '#' metadata lines, a header, then rows of named numeric columns.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpusched::validation {
+
+struct NumericRow {
+    std::string where;            ///< "PATH:LINE" for error messages
+    std::vector<double> values;   ///< in the order of the requested columns
+};
+
+/// The requested columns of every data row. InputError naming the file (and line) when the
+/// file cannot be read, a column is missing, a field is not a finite number, or there are no
+/// rows. `what` names the kind of file in messages ("runtime curve CSV").
+std::vector<NumericRow> read_numeric_csv(const std::string& path, const std::string& what,
+                                         const std::vector<std::string>& columns);
+
+}  // namespace gpusched::validation

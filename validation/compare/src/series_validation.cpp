@@ -1,0 +1,68 @@
+// The binomial-series table against the simulation after one-point calibration.
+#include "gpusched/validation/series_validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "gpusched/hw/input_error.h"
+#include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/engine.h"
+#include "gpusched/workloads/kernel_spec.h"
+#include "numeric_csv.h"
+
+namespace gpusched::validation {
+
+namespace {
+
+int whole(double v, double lo, double hi, const std::string& where, const char* name) {
+    if (v != std::floor(v) || v < lo || v > hi)
+        throw InputError(where + ": " + name + " must be an integer " + std::to_string(static_cast<long long>(lo)) +
+                         ".." + std::to_string(static_cast<long long>(hi)));
+    return static_cast<int>(v);
+}
+
+}  // namespace
+
+SeriesComparison validate_series(const std::string& csv_path, const hw::GpuSpec& gpu, const std::string& policy_name) {
+    const auto policy = scheduler::make_policy(policy_name);
+    SeriesComparison out;
+    for (const auto& r : read_numeric_csv(csv_path, "series CSV", {"blocks", "threads", "terms", "median_ms"})) {
+        SeriesPoint p;
+        p.blocks = whole(r.values[0], 1, 1e7, r.where, "blocks");
+        p.threads = whole(r.values[1], 1, 1024, r.where, "threads");
+        p.terms = whole(r.values[2], 1, 1e7, r.where, "terms");
+        if (!(r.values[3] > 0)) throw InputError(r.where + ": median_ms must be a positive number");
+        p.measured_us = r.values[3] * 1000.0;
+        const std::string spec = "binomial-series:blocks=" + std::to_string(p.blocks) +
+                                 ",threads=" + std::to_string(p.threads) + ",terms=" + std::to_string(p.terms);
+        sim::Engine engine(gpu, workloads::application_from_specs({spec}), *policy, "shared");
+        p.simulated_us = static_cast<double>(engine.run().makespan) / 1e6;
+        out.points.push_back(p);
+    }
+    std::sort(out.points.begin(), out.points.end(), [](const SeriesPoint& a, const SeriesPoint& b) {
+        return std::tie(a.threads, a.blocks) < std::tie(b.threads, b.blocks);
+    });
+    std::vector<const SeriesPoint*> by_time;
+    for (const auto& p : out.points) by_time.push_back(&p);
+    std::sort(by_time.begin(), by_time.end(), [](const SeriesPoint* a, const SeriesPoint* b) {
+        return std::tie(a->measured_us, a->blocks, a->threads) < std::tie(b->measured_us, b->blocks, b->threads);
+    });
+    const SeriesPoint& ref = *by_time[(by_time.size() - 1) / 2];
+    out.reference_blocks = ref.blocks;
+    out.reference_threads = ref.threads;
+    out.factor = ref.measured_us / ref.simulated_us;
+    std::vector<double> errors;
+    for (auto& p : out.points) {
+        p.calibrated_us = p.simulated_us * out.factor;
+        p.error_percent = 100.0 * (p.calibrated_us - p.measured_us) / p.measured_us;
+        errors.push_back(std::abs(p.error_percent));
+    }
+    std::sort(errors.begin(), errors.end());
+    out.median_abs_error_percent = errors.size() % 2 == 1 ? errors[errors.size() / 2]
+                                                          : (errors[errors.size() / 2 - 1] + errors[errors.size() / 2]) / 2;
+    out.max_abs_error_percent = errors.back();
+    return out;
+}
+
+}  // namespace gpusched::validation
