@@ -1,4 +1,4 @@
-// `gpusched validate DATA_DIR`: replay measured timelines and compare kernel span and per-SM placement.
+// `gpusched validate DATA_DIR`: measured placement timelines, APSP curves and the series table against the simulation.
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -167,13 +167,13 @@ void print_series(const validation::SeriesComparison& s, const std::string& csv)
 void add_validate_command(CLI::App& app) {
     auto o = std::make_shared<ValidateOptions>();
     auto* cmd = app.add_subcommand("validate", "Compare simulations with measured timelines (validation/data/<gpu>)");
-    cmd->add_option("DATA_DIR", o->dir, "Measurement directory, e.g. validation/data/h100 (uses its placement/)")
+    cmd->add_option("DATA_DIR", o->dir, "Measurement directory, e.g. validation/data/h100 (its placement/ timelines and curves/ tables)")
         ->required();
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file to simulate with")->capture_default_str();
     cmd->add_option("--policy", o->policy, "Dispatch policy")->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->add_option("--report", o->report,
-                    "Also write a self-contained HTML report (tables, measured vs simulated per-SM Gantt charts)");
+                    "Also write a self-contained HTML report (tables, measured vs simulated per-SM Gantt charts, curves)");
     cmd->callback([o] { run_validate(*o); });
 }
 
