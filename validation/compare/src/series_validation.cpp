@@ -36,7 +36,8 @@ SeriesComparison validate_series(const std::string& csv_path, const hw::GpuSpec&
         p.measured_us = r.values[3] * 1000.0;
         const std::string spec = "binomial-series:blocks=" + std::to_string(p.blocks) +
                                  ",threads=" + std::to_string(p.threads) + ",terms=" + std::to_string(p.terms);
-        sim::Engine engine(gpu, workloads::application_from_specs({spec}), *policy, "shared");
+        const workloads::Application app = workloads::application_from_specs({spec});  // the engine keeps a reference
+        sim::Engine engine(gpu, app, *policy, "shared");
         p.simulated_us = static_cast<double>(engine.run().makespan) / 1e6;
         out.points.push_back(p);
     }

@@ -69,6 +69,9 @@ public:
     /// launch or a stream's SM mask is invalid) and creates the execution model by name.
     Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
            const std::string& execution = "fixed");
+    /// The engine keeps references to the application: a temporary one would dangle.
+    Engine(const hw::GpuSpec& gpu, const workloads::Application&& app, const DispatchPolicy& policy,
+           const std::string& execution = "fixed") = delete;
     ~Engine() override;
 
     void add_observer(SimObserver& observer) { observers_.push_back(&observer); }
