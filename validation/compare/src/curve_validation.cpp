@@ -91,11 +91,9 @@ std::vector<CurveComparison> validate_apsp_curves(const std::string& csv_path, c
             measured.emplace_back(p.n, p.measured_us);
             simulated.emplace_back(p.n, p.simulated_us);
         }
-        std::sort(errors.begin(), errors.end());
-        c.median_abs_error_percent = errors.size() % 2 == 1
-                                         ? errors[errors.size() / 2]
-                                         : (errors[errors.size() / 2 - 1] + errors[errors.size() / 2]) / 2;
-        c.max_abs_error_percent = errors.back();
+        const ErrorSummary summary = summarise_errors(errors);
+        c.median_abs_error_percent = summary.median;
+        c.max_abs_error_percent = summary.max;
         c.measured_jumps = find_jumps(measured, jump_threshold_percent);
         c.simulated_jumps = find_jumps(simulated, jump_threshold_percent);
         c.measured_jumps_located = located(c.measured_jumps, c.simulated_jumps);

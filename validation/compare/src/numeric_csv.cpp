@@ -1,6 +1,7 @@
 // Numeric measurement CSVs: header lookup, finite-number fields, file:line errors.
 #include "numeric_csv.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -55,6 +56,13 @@ std::vector<NumericRow> read_numeric_csv(const std::string& path, const std::str
     }
     if (rows.empty()) throw InputError(path + ": no measured points");
     return rows;
+}
+
+ErrorSummary summarise_errors(std::vector<double> abs_errors) {
+    std::sort(abs_errors.begin(), abs_errors.end());
+    const std::size_t n = abs_errors.size();
+    const double median = n % 2 == 1 ? abs_errors[n / 2] : (abs_errors[n / 2 - 1] + abs_errors[n / 2]) / 2;
+    return {median, abs_errors.back()};
 }
 
 }  // namespace gpusched::validation

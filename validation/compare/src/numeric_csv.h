@@ -1,4 +1,4 @@
-// Reading the runner's measurement CSVs: '#' metadata lines, a header, then rows of named numeric columns.
+// The runner's measurement CSVs ('#' metadata lines, a header, rows of named numeric columns) and their error summaries.
 #pragma once
 
 #include <string>
@@ -16,5 +16,12 @@ struct NumericRow {
 /// rows. `what` names the kind of file in messages ("runtime curve CSV").
 std::vector<NumericRow> read_numeric_csv(const std::string& path, const std::string& what,
                                          const std::vector<std::string>& columns);
+
+/// Median and maximum of a non-empty sample (for the error summaries of measured tables).
+struct ErrorSummary {
+    double median = 0;
+    double max = 0;
+};
+ErrorSummary summarise_errors(std::vector<double> abs_errors);
 
 }  // namespace gpusched::validation

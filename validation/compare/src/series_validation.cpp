@@ -59,10 +59,9 @@ SeriesComparison validate_series(const std::string& csv_path, const hw::GpuSpec&
         p.error_percent = 100.0 * (p.calibrated_us - p.measured_us) / p.measured_us;
         errors.push_back(std::abs(p.error_percent));
     }
-    std::sort(errors.begin(), errors.end());
-    out.median_abs_error_percent = errors.size() % 2 == 1 ? errors[errors.size() / 2]
-                                                          : (errors[errors.size() / 2 - 1] + errors[errors.size() / 2]) / 2;
-    out.max_abs_error_percent = errors.back();
+    const ErrorSummary summary = summarise_errors(errors);
+    out.median_abs_error_percent = summary.median;
+    out.max_abs_error_percent = summary.max;
     return out;
 }
 
