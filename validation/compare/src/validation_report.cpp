@@ -15,8 +15,6 @@ namespace gpusched::validation {
 
 namespace {
 
-std::string html_escape(const std::string& s) { return report::escape_xml(s); }
-
 std::string fixed(double v, int digits) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", digits, v);
@@ -90,7 +88,7 @@ std::string curve_chart(const CurveComparison& c, const std::string& title, int 
 
 std::string curve_section(const CurveComparison& c) {
     const std::string title = c.kernel + ", " + std::to_string(c.block) + "x" + std::to_string(c.block) + " blocks";
-    std::string h = "<section id=\"curve-" + std::to_string(c.block) + "\">\n<h2>" + html_escape(title) + "</h2>\n";
+    std::string h = "<section id=\"curve-" + std::to_string(c.block) + "\">\n<h2>" + report::escape_xml(title) + "</h2>\n";
     h += "<p>Calibrated at n = " + std::to_string(c.reference_n) + " (factor " + fixed(c.factor, 3) +
          "): median |error| " + fixed(c.median_abs_error_percent, 1) + "%, max " + fixed(c.max_abs_error_percent, 1) +
          "%. Jumps (step &gt; 4%) measured at";
@@ -150,13 +148,13 @@ std::string render_validation_report(const std::vector<PlacementComparison>& cas
     }
     std::string h;
     h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>gpusched validation: " +
-         html_escape(context.gpu) + "</title>\n";
+         report::escape_xml(context.gpu) + "</title>\n";
     h += "<style>body{font-family:sans-serif;margin:24px;max-width:1000px}table{border-collapse:collapse}"
          "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}td:first-child,th:first-child{text-align:left}"
          ".bad{background:#fde2e1}section{margin-top:32px}svg{display:block;margin:8px 0}</style>\n</head><body>\n";
-    h += "<h1>gpusched validation report</h1>\n<p>Measured data: <code>" + html_escape(context.data_dir) +
-         "</code>. Simulated with GPU <code>" + html_escape(context.gpu) + "</code> and policy <code>" +
-         html_escape(context.policy) + "</code>, replaying each block's measured duration.</p>\n";
+    h += "<h1>gpusched validation report</h1>\n<p>Measured data: <code>" + report::escape_xml(context.data_dir) +
+         "</code>. Simulated with GPU <code>" + report::escape_xml(context.gpu) + "</code> and policy <code>" +
+         report::escape_xml(context.policy) + "</code>, replaying each block's measured duration.</p>\n";
     h += "<p>" + std::to_string(cases.size()) + " cases: " + std::to_string(within_1) +
          " within 1% of the measured span, " + std::to_string(exact) +
          " with per-SM block counts exactly as measured.</p>\n";
@@ -165,7 +163,7 @@ std::string render_validation_report(const std::vector<PlacementComparison>& cas
          "<th>start-time KS distance</th></tr>\n";
     for (const auto& c : cases) {
         const bool bad = std::abs(c.error_percent) > 2.0;
-        h += "<tr><td><a href=\"#" + html_escape(c.name) + "\">" + html_escape(c.name) + "</a></td><td>" +
+        h += "<tr><td><a href=\"#" + report::escape_xml(c.name) + "\">" + report::escape_xml(c.name) + "</a></td><td>" +
              std::to_string(c.blocks) + "</td><td>" + fixed(c.measured_us, 3) + "</td><td>" + fixed(c.simulated_us, 3) +
              "</td><td" + (bad ? " class=\"bad\"" : "") + ">" + fixed(c.error_percent, 2) + "</td><td>" +
              std::to_string(c.misplaced) + "</td><td>" + std::to_string(c.measured_waves) + " / " +
@@ -176,7 +174,7 @@ std::string render_validation_report(const std::vector<PlacementComparison>& cas
          "most blocks on one SM over the blocks that fit on an SM, rounded up. KS distance: the largest gap "
          "between the two distributions of block start times (0 = identical, 1 = disjoint).</p>\n";
     for (const auto& c : cases) {
-        h += "<section id=\"" + html_escape(c.name) + "\">\n<h2>" + html_escape(c.name) + "</h2>\n<p>" +
+        h += "<section id=\"" + report::escape_xml(c.name) + "\">\n<h2>" + report::escape_xml(c.name) + "</h2>\n<p>" +
              std::to_string(c.blocks) + " blocks; span " + fixed(c.measured_us, 3) + " us measured, " +
              fixed(c.simulated_us, 3) + " us simulated (" + fixed(c.error_percent, 2) + "%); " +
              std::to_string(c.misplaced) + " blocks on another SM.</p>\n";
