@@ -107,3 +107,15 @@ TEST_CASE("missing keys, cross-field inconsistencies and broken documents are re
     CHECK(error_of("name: [unclosed\n").find("YAML syntax error") != std::string::npos);
     CHECK(error_of(std::string("name: x\0\x01\x02", 10)).find("NUL") != std::string::npos);
 }
+
+TEST_CASE("launch-pipeline and completion-channel overheads are range-checked by key") {
+    const std::string base = h100_text();
+    for (const char* key : {"sm_block_launch_ns", "sm_warp_launch_ns", "block_completion_interval_ns"}) {
+        CAPTURE(key);
+        const std::string k = key;
+        CHECK(error_of(with_line(base, k, k + ": -1")).find("overheads." + k) != std::string::npos);
+        CHECK(error_of(with_line(base, k, k + ": 2e6")).find("overheads." + k) != std::string::npos);  // above 10^6 ns
+        CHECK(error_of(with_line(base, k, k + ": soon")).find("overheads." + k) != std::string::npos);
+        CHECK(error_of(with_line(base, k, k + ": 0")) == "(no error)");
+    }
+}
