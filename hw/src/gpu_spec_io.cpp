@@ -143,7 +143,7 @@ void parse_optional_sections(YamlFields& top, GpuSpec& spec) {
 }
 
 [[noreturn]] void inconsistent(const std::string& source, const std::string& what) {
-    throw InputError(source + ": inconsistent spec: " + what);
+    throw InconsistentSpecError(source + ": inconsistent spec: " + what);
 }
 
 /// A double-quoted YAML scalar with backslashes and quotes escaped.

@@ -13,4 +13,11 @@ public:
     explicit InputError(const std::string& message) : std::runtime_error(message) {}
 };
 
+/// A GPU spec whose fields are each valid but contradict one another (validate_gpu_spec),
+/// e.g. more threads per block than per SM. Sweeps report such points in their row.
+class InconsistentSpecError : public InputError {
+public:
+    using InputError::InputError;
+};
+
 }  // namespace gpusched
