@@ -4,6 +4,7 @@
 #include "gpusched/workloads/apsp_fw.h"
 #include "gpusched/workloads/apsp_minplus.h"
 #include "gpusched/workloads/binomial_series.h"
+#include "gpusched/workloads/spmv_kernel.h"
 #include "gpusched/workloads/synthetic_work.h"
 
 namespace gpusched::workloads {
@@ -37,6 +38,7 @@ const std::vector<KernelGeneratorInfo>& kernel_generators() {
         apsp_minplus_generator(),
         apsp_fw_generator(),
         binomial_series_generator(),
+        spmv_generator(),
     };
     return generators;
 }

@@ -109,6 +109,7 @@ SpecLaunches build_kernel_launches(SpecArgs& args) {
         out.count = generator->launches(launch);
         if (out.count < 1) throw std::logic_error("kernel generator '" + generator->name + "' asked for no launches");
     }
+    if (generator->then) out.then = generator->then(launch);
     return out;
 }
 
@@ -167,11 +168,11 @@ Application application_from_specs(const std::vector<std::string>& specs) {
     for (std::size_t i = 0; i < specs.size(); ++i) {
         const std::string where = specs.size() == 1 ? "--kernel" : "--kernel #" + std::to_string(i + 1);
         SpecLaunches built = parse_kernel_spec_launches(specs[i], where);
-        if (built.count > kMaxSpecApplicationLaunches - app.launches.size())
+        if (built.total() > kMaxSpecApplicationLaunches - app.launches.size())
             throw InputError(where + ": the application would have more than " +
                              std::to_string(kMaxSpecApplicationLaunches) + " launches (this spec stands for " +
-                             std::to_string(built.count) + ")");
-        app.launches.insert(app.launches.end(), static_cast<std::size_t>(built.count), built.launch);
+                             std::to_string(built.total()) + ")");
+        built.append_to(app.launches);
         app.description += (i == 0 ? "" : " ") + specs[i];
     }
     return app;

@@ -115,10 +115,10 @@ void parse_launch(const YAML::Node& node, const std::string& source, const std::
     }
     SpecArgs args(kernel, yaml_location(node, source), path, std::move(entries));
     const SpecLaunches built = build_kernel_launches(args);  // count > 1: a multi-launch kernel (apsp-minplus)
-    if (built.count > kMaxWorkloadLaunches || app.launches.size() + repeat * built.count > kMaxWorkloadLaunches)
+    if (built.total() > kMaxWorkloadLaunches || app.launches.size() + repeat * built.total() > kMaxWorkloadLaunches)
         f.fail(f.has("repeat") ? "repeat" : "", "the workload would have more than " +
                                                    std::to_string(kMaxWorkloadLaunches) + " launches (after repeats)");
-    app.launches.insert(app.launches.end(), repeat * static_cast<std::size_t>(built.count), built.launch);
+    for (std::size_t i = 0; i < repeat; ++i) built.append_to(app.launches);
 }
 
 }  // namespace

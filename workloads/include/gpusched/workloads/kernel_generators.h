@@ -35,6 +35,9 @@ struct KernelGeneratorInfo {
     /// asked of the launch `build` made, e.g. ceil(log2(n-1)) Min-plus steps; at least 1.
     /// Unset means 1. application_from_specs and workload files append that many copies.
     std::function<std::uint64_t(const KernelLaunch& launch)> launches;
+    /// Optional: different launches that follow those copies, asked of the launch `build` made
+    /// (spmv format=hyb: the COO part after the ELL part). Unset means none.
+    std::function<std::vector<KernelLaunch>(const KernelLaunch& launch)> then;
 
     /// "key=SYNTAX key=SYNTAX ..." for this generator's own keys.
     [[nodiscard]] std::string keys_help() const;

@@ -28,6 +28,14 @@ constexpr std::uint64_t kMaxSpecApplicationLaunches = 1'000'000;  ///< as a work
 struct SpecLaunches {
     KernelLaunch launch;
     std::uint64_t count = 1;
+    std::vector<KernelLaunch> then;  ///< different launches after the copies (KernelGeneratorInfo::then)
+
+    /// count copies of launch, then `then`: the spec's launches in issue order.
+    [[nodiscard]] std::uint64_t total() const { return count + then.size(); }
+    void append_to(std::vector<KernelLaunch>& out) const {
+        out.insert(out.end(), static_cast<std::size_t>(count), launch);
+        out.insert(out.end(), then.begin(), then.end());
+    }
 };
 
 /// Parses `NAME`, or `NAME:key=value,key=value,...`, into one launch (for a multi-launch

@@ -1,0 +1,187 @@
+// SpMV block work: per-block sums over the rows or non-zeros each block covers, nothing stored per block.
+#include "gpusched/workloads/spmv_work.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+#include "gpusched/workloads/spec_numbers.h"
+
+namespace gpusched::workloads {
+
+namespace {
+
+constexpr std::uint64_t kWarpSize = 32;  // the kernels are written for CUDA's warpSize of 32
+constexpr double kScanSteps = 5;         // log2(32): the COO warp's segmented scan
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0); }
+
+void add_warp(SpmvBlockSummary& s, double slots, double bytes, double latency_cycles) {
+    ++s.warps;
+    s.total_slots += slots;
+    s.max_slots = std::max(s.max_slots, slots);
+    s.total_bytes += bytes;
+    s.max_latency_cycles = std::max(s.max_latency_cycles, latency_cycles);
+}
+
+std::string shape(const SpmvWork& w) {
+    return std::to_string(w.rows()) + " rows, " + std::to_string(w.nnz()) + " non-zeros, " +
+           std::to_string(w.blocks()) + " blocks";
+}
+
+}  // namespace
+
+SpmvWork::SpmvWork(SpmvRowOffsets offsets, std::uint64_t threads_per_block, SpmvCosts costs)
+    : offsets_(std::move(offsets)), threads_(threads_per_block), costs_(costs) {
+    if (!offsets_ || offsets_->empty() || threads_ == 0) throw std::logic_error("SpmvWork: no rows or no threads");
+}
+
+Time SpmvWork::duration(std::uint64_t block) const {
+    // Spec parsing checked that the busiest possible warp fits in 2^63 ps.
+    return instruction_time(summarize(block).max_slots, costs_.ns_per_instr).value_or(0);
+}
+
+int SpmvWork::active_warps(std::uint64_t block, int warps_per_block) const {
+    return std::min(summarize(block).warps, warps_per_block);
+}
+
+std::optional<WarpWork> SpmvWork::warp_work(std::uint64_t block) const {
+    const SpmvBlockSummary s = summarize(block);
+    WarpWork w;
+    if (s.warps == 0) return w;
+    w.issue_slots = s.total_slots / s.warps;
+    w.dram_bytes = s.total_bytes / s.warps;
+    return w;
+}
+
+double SpmvWork::latency_bound_cycles(std::uint64_t block) const { return summarize(block).max_latency_cycles; }
+
+// --- CSR ---
+
+SpmvCsrWork::SpmvCsrWork(SpmvRowOffsets offsets, std::uint64_t threads_per_block, SpmvCosts costs)
+    : SpmvWork(std::move(offsets), threads_per_block, costs) {
+    if (threads_ % kWarpSize != 0) throw std::logic_error("SpmvCsrWork: threads per block must be whole warps");
+}
+
+std::uint64_t SpmvCsrWork::blocks() const { return ceil_div(rows(), threads_ / kWarpSize); }
+
+SpmvBlockSummary SpmvCsrWork::summarize(std::uint64_t block) const {
+    const std::uint64_t per_block = threads_ / kWarpSize;
+    const std::uint64_t first = block * per_block;
+    const std::uint64_t last = std::min(first + per_block, rows());
+    SpmvBlockSummary s;
+    const SpmvCosts& c = costs_;
+    for (std::uint64_t r = first; r < last; ++r) {
+        const std::uint64_t len = row_length(r);
+        const auto steps = static_cast<double>(ceil_div(len, kWarpSize));
+        const double bytes =
+            c.index_bytes + static_cast<double>(len) * (c.index_bytes + 2 * c.value_bytes) + c.value_bytes;
+        add_warp(s, c.csr_instr_row + steps * c.csr_instr_iter, bytes, steps * c.iter_latency_cycles);
+    }
+    return s;
+}
+
+std::string SpmvCsrWork::describe() const { return "spmv csr (vector, one warp per row): " + shape(*this); }
+
+// --- ELL ---
+
+SpmvEllWork::SpmvEllWork(SpmvRowOffsets offsets, std::uint64_t width, std::uint64_t threads_per_block,
+                         SpmvCosts costs, std::string label)
+    : SpmvWork(std::move(offsets), threads_per_block, costs), width_(width), label_(std::move(label)) {}
+
+std::uint64_t SpmvEllWork::blocks() const { return ceil_div(rows(), threads_); }
+
+SpmvBlockSummary SpmvEllWork::summarize(std::uint64_t block) const {
+    const std::uint64_t first = block * threads_;
+    const std::uint64_t last = std::min(first + threads_, rows());
+    SpmvBlockSummary s;
+    const SpmvCosts& c = costs_;
+    const auto width = static_cast<double>(width_);
+    for (std::uint64_t w = first; w < last; w += kWarpSize) {
+        const std::uint64_t end = std::min(w + kWarpSize, last);
+        std::uint64_t longest = 0, entries = 0;
+        for (std::uint64_t r = w; r < end; ++r) {
+            const std::uint64_t len = std::min(row_length(r), width_);
+            longest = std::max(longest, len);
+            entries += len;
+        }
+        const double slots = c.ell_instr_row + width * c.ell_instr_slot + static_cast<double>(longest) * c.ell_instr_entry;
+        const double bytes = static_cast<double>(end - w) * (width * c.index_bytes + c.value_bytes) +
+                             static_cast<double>(entries) * 2 * c.value_bytes;
+        add_warp(s, slots, bytes, width * c.iter_latency_cycles);
+    }
+    return s;
+}
+
+std::string SpmvEllWork::describe() const {
+    return "spmv " + label_ + " (one thread per row, width " + std::to_string(width_) + "): " + shape(*this);
+}
+
+// --- COO ---
+
+SpmvCooWork::SpmvCooWork(SpmvRowOffsets offsets, std::uint64_t threads_per_block, SpmvCosts costs, std::string label)
+    : SpmvWork(std::move(offsets), threads_per_block, costs), label_(std::move(label)) {
+    empty_before_.assign(rows() + 1, 0);
+    for (std::uint64_t r = 0; r < rows(); ++r) empty_before_[r + 1] = empty_before_[r] + (row_length(r) == 0);
+}
+
+std::uint64_t SpmvCooWork::blocks() const { return ceil_div(nnz(), threads_); }
+
+std::uint64_t SpmvCooWork::row_of(std::uint64_t entry) const {
+    // The row r with offsets[r] <= entry < offsets[r + 1]: the last offset <= entry, skipping empty rows.
+    const auto it = std::upper_bound(offsets_->begin(), offsets_->end(), entry);
+    return static_cast<std::uint64_t>(it - offsets_->begin()) - 1;
+}
+
+std::uint64_t SpmvCooWork::distinct_rows(std::uint64_t first, std::uint64_t last) const {
+    const std::uint64_t a = row_of(first), b = row_of(last - 1);
+    return (b - a + 1) - (empty_before_[b + 1] - empty_before_[a]);
+}
+
+SpmvBlockSummary SpmvCooWork::summarize(std::uint64_t block) const {
+    const std::uint64_t first = block * threads_;
+    const std::uint64_t last = std::min(first + threads_, nnz());
+    SpmvBlockSummary s;
+    const SpmvCosts& c = costs_;
+    for (std::uint64_t w = first; w < last; w += kWarpSize) {
+        const std::uint64_t end = std::min(w + kWarpSize, last);
+        const double bytes = static_cast<double>(end - w) * 2 * (c.index_bytes + c.value_bytes) +
+                             static_cast<double>(distinct_rows(w, end)) * 2 * c.value_bytes;
+        add_warp(s, c.coo_instr_warp, bytes, kScanSteps * c.iter_latency_cycles);
+    }
+    return s;
+}
+
+std::string SpmvCooWork::describe() const {
+    return "spmv " + label_ + " (one thread per non-zero, segmented reduction): " + shape(*this);
+}
+
+// --- HYB ---
+
+std::uint64_t hyb_width(const std::vector<std::uint64_t>& offsets, double relative_speed, std::uint64_t breakeven) {
+    const std::uint64_t rows = offsets.size() - 1;
+    const double needed = std::max(static_cast<double>(breakeven), static_cast<double>(rows) / relative_speed);
+    // at_least[k] = rows with k or more entries (k up to the longest row).
+    std::vector<std::uint64_t> at_least(1, 0);
+    for (std::uint64_t r = 0; r < rows; ++r) {
+        const std::uint64_t len = offsets[r + 1] - offsets[r];
+        if (len + 1 >= at_least.size()) at_least.resize(len + 2, 0);
+        ++at_least[len];
+    }
+    for (std::size_t k = at_least.size() - 1; k > 0; --k) at_least[k - 1] += at_least[k];
+    std::uint64_t width = 0;
+    while (width + 1 < at_least.size() && static_cast<double>(at_least[width + 1]) >= needed) ++width;
+    return width;
+}
+
+std::vector<std::uint64_t> hyb_coo_offsets(const std::vector<std::uint64_t>& offsets, std::uint64_t width) {
+    std::vector<std::uint64_t> out(offsets.size(), 0);
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+        const std::uint64_t len = offsets[r + 1] - offsets[r];
+        out[r + 1] = out[r] + (len > width ? len - width : 0);
+    }
+    return out;
+}
+
+}  // namespace gpusched::workloads
