@@ -12,6 +12,7 @@
 #include "gpusched/sim/output/chrome_trace.h"
 #include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/sim/output/timeline_csv.h"
+#include "gpusched/sweep/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/replay_timeline.h"
 #include "gpusched/workloads/workload_file.h"
@@ -62,19 +63,11 @@ workloads::Application load_application(const SimulateOptions& o) {
     return workloads::application_from_specs({kDefaultKernel});
 }
 
-/// `auto`: the shared issue-slot model when every launch gives per-warp work, else fixed durations.
-std::string resolve_execution(const std::string& requested, const workloads::Application& app) {
-    if (requested != "auto") return requested;
-    for (const auto& launch : app.launches)
-        if (!launch.work || !launch.work->warp_work(0)) return "fixed";
-    return "shared";
-}
-
 void run_simulation(const SimulateOptions& o) {
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const auto policy = scheduler::make_policy(o.policy);
     const workloads::Application app = load_application(o);
-    sim::Engine engine(gpu, app, *policy, resolve_execution(o.execution, app));
+    sim::Engine engine(gpu, app, *policy, sweep::resolve_execution(o.execution, app));
 
     sim::SummaryCollector summary;
     engine.add_observer(summary);

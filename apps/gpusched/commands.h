@@ -15,6 +15,8 @@ void add_occupancy_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
 /// `gpusched validate DATA_DIR ...`.
 void add_validate_command(CLI::App& app);
+/// `gpusched sweep STUDY.yaml ...` and `gpusched merge PARTS... --out FILE`.
+void add_sweep_commands(CLI::App& app);
 /// `gpusched simulate ...`.
 void add_simulate_command(CLI::App& app);
 /// `gpusched list policies` and `gpusched list workloads` (added to the existing `list`).

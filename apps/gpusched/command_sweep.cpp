@@ -1,0 +1,106 @@
+// `gpusched sweep STUDY.yaml` and `gpusched merge PARTS... --out RESULTS.csv`: CLI glue over gpusched_sweep.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "commands.h"
+#include "gpusched/hw/input_error.h"
+#include "gpusched/sweep/point_runner.h"
+#include "gpusched/sweep/results_file.h"
+#include "gpusched/sweep/shard.h"
+#include "gpusched/sweep/study.h"
+#include "gpusched/sweep/sweep_runner.h"
+
+namespace gpusched::cli {
+
+namespace {
+
+constexpr int kMaxThreads = 1024;
+
+struct SweepCommandOptions {
+    std::string study;
+    std::optional<int> threads;
+    std::optional<std::string> shard;
+    std::string out;
+    bool quiet = false;
+};
+
+struct MergeOptions {
+    std::vector<std::string> parts;
+    std::string out;
+};
+
+const char* env(const char* name) { return std::getenv(name); }
+
+void write_file(const std::string& path, const std::string& text, const std::string& flag) {
+    std::ofstream file(path, std::ios::binary);
+    if (!file) throw InputError(flag + ": cannot write '" + path + "'");
+    file << text;
+    if (!file.flush()) throw InputError(flag + ": cannot finish writing '" + path + "' (disk full?)");
+}
+
+void run_sweep_command(const SweepCommandOptions& o) {
+    const sweep::Study study = sweep::load_study(o.study);
+    sweep::SweepOptions options;
+    options.shard = sweep::select_shard(o.shard, env);
+    if (o.threads && (*o.threads < 1 || *o.threads > kMaxThreads))
+        throw InputError("-j: expected a thread count in [1, " + std::to_string(kMaxThreads) + "], got " +
+                         std::to_string(*o.threads));
+    options.threads = o.threads ? static_cast<unsigned>(*o.threads) : std::max(1U, std::thread::hardware_concurrency());
+    sweep::check_study(study);
+    if (!o.quiet) {
+        options.progress = &std::cerr;
+        options.progress_terminal = isatty(STDERR_FILENO) != 0;
+    }
+    std::ostringstream text;
+    const sweep::SweepStats stats = sweep::run_sweep(study, options, text);
+    if (o.out.empty())
+        std::cout << text.str() << std::flush;
+    else
+        write_file(o.out, text.str(), "--out");
+    if (!o.quiet && stats.errors > 0)
+        std::cerr << "gpusched sweep: " << stats.errors << " of " << stats.points
+                  << " points could not run (see the error column)\n";
+}
+
+void run_merge(const MergeOptions& o) {
+    std::vector<sweep::ResultsPart> parts;
+    for (const auto& path : o.parts) {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) throw InputError(path + ": cannot open results file");
+        std::ostringstream text;
+        text << in.rdbuf();
+        parts.push_back({path, text.str()});
+    }
+    write_file(o.out, sweep::merge_results(parts), "--out");
+}
+
+}  // namespace
+
+void add_sweep_commands(CLI::App& app) {
+    auto o = std::make_shared<SweepCommandOptions>();
+    auto* cmd = app.add_subcommand("sweep", "Run a what-if study: a grid, list or random sample of points, one CSV row each");
+    cmd->footer("Study schema, examples, sharding and Slurm: docs/sweep.md; example: examples/sweep-apsp.yaml");
+    cmd->add_option("study", o->study, "Study YAML file")->required();
+    cmd->add_option("-j", o->threads, "Worker threads (default: the machine's hardware threads); results do not depend on it");
+    cmd->add_option("--shard", o->shard,
+                    "Run slice I of N (0 <= I < N; points p with p mod N == I); default: SLURM_ARRAY_TASK_ID/"
+                    "SLURM_ARRAY_TASK_COUNT when set, else all points");
+    cmd->add_option("--out", o->out, "Write the results CSV here (default: stdout)");
+    cmd->add_flag("--quiet", o->quiet, "No progress on stderr");
+    cmd->callback([o] { run_sweep_command(*o); });
+
+    auto m = std::make_shared<MergeOptions>();
+    auto* merge = app.add_subcommand("merge", "Join the shard parts of a sweep into the file a one-process sweep writes");
+    merge->footer("Checks that the parts come from one study and that every shard and point is there once: docs/sweep.md");
+    merge->add_option("parts", m->parts, "Results CSV files of the shards")->required();
+    merge->add_option("--out", m->out, "Merged results CSV")->required();
+    merge->callback([m] { run_merge(*m); });
+}
+
+}  // namespace gpusched::cli

@@ -1,0 +1,45 @@
+// Point runner: one study point built (GPU variant, workload, policy) and simulated into metric cells.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpusched/sweep/gpu_variants.h"
+#include "gpusched/sweep/study.h"
+
+namespace gpusched::sweep {
+
+/// The metric columns, after the parameter columns; `error` is last (empty when the point ran).
+const std::vector<std::string>& metric_names();
+
+/// The values with gpu, policy, exec and workload filled in where the point leaves them
+/// out: h100, the default policy, auto, and the study's first workload.
+std::vector<std::string> effective_values(const Study& study, std::vector<std::string> values);
+
+/// Runs points of one study; one per worker thread (it memoises GPU variants).
+class PointRunner {
+public:
+    explicit PointRunner(const Study& study) : study_(study), gpus_(study.base_dir) {}
+
+    /// The metric cells of a point with these parameter values (point_values). A point that
+    /// cannot be built or launched (an inconsistent GPU variant, a kernel the GPU cannot run,
+    /// a workload that does not parse) gets empty metrics and its message in `error`.
+    std::vector<std::string> run(const std::vector<std::string>& values);
+
+    /// Builds (without simulating) the point's GPU variant and workload; throws what run() would
+    /// report, except hw::InconsistentSpecError.
+    void build_only(const std::vector<std::string>& values);
+
+private:
+    const Study& study_;
+    GpuVariantCache gpus_;
+};
+
+/// Checks a study before any point runs: every gpu, policy, exec and workload value, and
+/// probe points of each set (a grid's first point and each axis value against it, the first
+/// list entries and random draws). InputError "WHERE: point P (NAME=VALUE ...): message" for
+/// a value that cannot work at all; points that are invalid only in combination run and
+/// report their error in the row.
+void check_study(const Study& study);
+
+}  // namespace gpusched::sweep

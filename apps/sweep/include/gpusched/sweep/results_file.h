@@ -1,0 +1,39 @@
+// Results files: the sweep CSV's metadata and header lines, and merging shard parts into one file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpusched/sweep/shard.h"
+#include "gpusched/sweep/study.h"
+
+namespace gpusched::sweep {
+
+/// The lines before the rows:
+///
+///     # gpusched sweep results
+///     # study NAME digest 0123456789abcdef points 120
+///     # shard 1/4                                  (parts of a sharded sweep only)
+///     point,gpu,policy,exec,workload,n,...,makespan_ns,...,error
+///
+/// `point` is the index in the study (docs/sweep.md); rows follow in point order.
+std::string results_header(const Study& study, const Shard& shard);
+
+/// The column names of a study's results (the last header line, as cells).
+std::vector<std::string> results_columns(const Study& study);
+
+/// One results file to merge: its text and its name for messages.
+struct ResultsPart {
+    std::string name;
+    std::string text;
+};
+
+/// Joins the parts of a sharded sweep into the file a one-process sweep writes (byte for
+/// byte). Throws InputError naming the part when parts come from different studies (study
+/// line or columns differ), a shard is missing or given twice, shard counts differ, a row's
+/// point does not belong to its shard, a point is missing or repeated, or a part is not a
+/// sweep results file.
+std::string merge_results(const std::vector<ResultsPart>& parts);
+
+}  // namespace gpusched::sweep

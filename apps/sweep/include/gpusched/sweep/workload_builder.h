@@ -1,0 +1,31 @@
+// Workload builder: a study workload's kernel specs or workload file, with the point's parameters filled in.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpusched/sweep/study.h"
+#include "gpusched/workloads/application.h"
+
+namespace gpusched::sweep {
+
+/// The ${NAME} placeholders in text, in order of first appearance, without repeats.
+std::vector<std::string> placeholders(const std::string& text);
+
+/// The keys a one-line spec's kernel accepts (generic keys and its generator's); empty when
+/// the spec names no known generator.
+std::vector<std::string> spec_keys(const std::string& spec);
+
+/// Whether parameter `name` feeds workload `w`: a ${name} placeholder in it, or a key of its
+/// kernel when it is one spec.
+bool feeds_workload(const WorkloadDef& w, const std::string& name);
+
+/// The application of workload `w` at a point. `values` holds each parameter's value by
+/// index into `params` (empty: not set). Placeholders take their parameter's value; for a
+/// one-spec workload, a workload_key parameter named like a key of its kernel sets that key
+/// (replacing the spec's own). InputError when a placeholder has no value or the result does
+/// not parse (the kernel spec or workload-file message, located at "workload 'NAME'").
+workloads::Application build_workload(const WorkloadDef& w, const std::vector<Parameter>& params,
+                                      const std::vector<std::string>& values);
+
+}  // namespace gpusched::sweep

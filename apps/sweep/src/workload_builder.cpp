@@ -1,0 +1,135 @@
+// Workload builder: placeholder substitution, kernel-key setting, and parsing by the workloads library.
+#include "gpusched/sweep/workload_builder.h"
+
+#include <algorithm>
+
+#include "gpusched/hw/input_error.h"
+#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/kernel_spec.h"
+#include "gpusched/workloads/workload_file.h"
+
+namespace gpusched::sweep {
+
+namespace {
+
+std::string trim(const std::string& text) {
+    const std::size_t begin = text.find_first_not_of(" \t");
+    if (begin == std::string::npos) return "";
+    return text.substr(begin, text.find_last_not_of(" \t") - begin + 1);
+}
+
+bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::string substitute(const std::string& text, const std::vector<Parameter>& params,
+                       const std::vector<std::string>& values, const std::string& where) {
+    std::string out;
+    std::size_t pos = 0;
+    while (true) {
+        const std::size_t open = text.find("${", pos);
+        if (open == std::string::npos) break;
+        const std::size_t close = text.find('}', open);
+        if (close == std::string::npos) break;
+        const std::string name = text.substr(open + 2, close - open - 2);
+        out += text.substr(pos, open - pos);
+        std::size_t i = 0;
+        while (i < params.size() && params[i].name != name) ++i;
+        if (i == params.size() || values[i].empty())
+            throw InputError(where + ": placeholder ${" + name + "} has no value at this point (give '" + name +
+                             "' in fixed: or in the point set)");
+        out += values[i];
+        pos = close + 1;
+    }
+    return out + text.substr(pos);
+}
+
+/// The spec with key=value set (replaced where the spec gives it, else appended).
+std::string set_spec_key(const std::string& spec, const std::string& key, const std::string& value) {
+    const std::size_t colon = spec.find(':');
+    const std::string name = trim(spec.substr(0, colon));
+    std::vector<std::string> items;
+    bool replaced = false;
+    if (colon != std::string::npos) {
+        std::size_t start = colon + 1;
+        while (true) {
+            const std::size_t comma = spec.find(',', start);
+            std::string item = trim(spec.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+            const std::size_t equals = item.find('=');
+            if (equals != std::string::npos && trim(item.substr(0, equals)) == key) {
+                item = key + "=" + value;
+                replaced = true;
+            }
+            if (!item.empty()) items.push_back(item);
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+    }
+    if (!replaced) items.push_back(key + "=" + value);
+    std::string out = name + ":";
+    for (std::size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + items[i];
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::string> placeholders(const std::string& text) {
+    std::vector<std::string> names;
+    std::size_t pos = 0;
+    while ((pos = text.find("${", pos)) != std::string::npos) {
+        std::size_t end = pos + 2;
+        while (end < text.size() && is_name_char(text[end])) ++end;
+        if (end < text.size() && text[end] == '}' && end > pos + 2) {
+            std::string name = text.substr(pos + 2, end - pos - 2);
+            if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
+        }
+        pos = end;
+    }
+    return names;
+}
+
+std::vector<std::string> spec_keys(const std::string& spec) {
+    const auto* generator = workloads::find_kernel_generator(trim(spec.substr(0, spec.find(':'))));
+    if (generator == nullptr) return {};
+    std::vector<std::string> keys;
+    for (const auto& k : workloads::generic_spec_keys()) keys.push_back(k.name);
+    for (const auto& k : generator->keys)
+        if (std::find(keys.begin(), keys.end(), k.name) == keys.end()) keys.push_back(k.name);
+    return keys;
+}
+
+bool feeds_workload(const WorkloadDef& w, const std::string& name) {
+    const auto in = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), name) != v.end(); };
+    if (!w.file.empty()) return in(placeholders(w.file_text));
+    for (const auto& spec : w.specs)
+        if (in(placeholders(spec))) return true;
+    return w.specs.size() == 1 && in(spec_keys(w.specs.front()));
+}
+
+workloads::Application build_workload(const WorkloadDef& w, const std::vector<Parameter>& params,
+                                      const std::vector<std::string>& values) {
+    const std::string where = "workload '" + w.name + "'";
+    if (!w.file.empty()) return workloads::parse_workload(substitute(w.file_text, params, values, where), w.file);
+    workloads::Application app;
+    for (std::size_t s = 0; s < w.specs.size(); ++s) {
+        std::string spec = substitute(w.specs[s], params, values, where);
+        if (w.specs.size() == 1) {
+            const auto keys = spec_keys(spec);
+            const auto own = placeholders(w.specs[s]);
+            for (std::size_t i = 0; i < params.size(); ++i) {
+                if (params[i].kind != ParamKind::workload_key || values[i].empty()) continue;
+                if (std::find(own.begin(), own.end(), params[i].name) != own.end()) continue;
+                if (std::find(keys.begin(), keys.end(), params[i].name) == keys.end()) continue;
+                spec = set_spec_key(spec, params[i].name, values[i]);
+            }
+        }
+        const std::string spec_where = w.specs.size() == 1 ? where : where + " spec #" + std::to_string(s + 1);
+        workloads::SpecLaunches built = workloads::parse_kernel_spec_launches(spec, spec_where);
+        if (built.count > workloads::kMaxSpecApplicationLaunches - app.launches.size())
+            throw InputError(spec_where + ": the application would have more than " +
+                             std::to_string(workloads::kMaxSpecApplicationLaunches) + " launches");
+        app.launches.insert(app.launches.end(), static_cast<std::size_t>(built.count), built.launch);
+        app.description += (s == 0 ? "" : " ") + spec;
+    }
+    return app;
+}
+
+}  // namespace gpusched::sweep
