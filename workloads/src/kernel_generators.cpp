@@ -5,6 +5,7 @@
 #include "gpusched/workloads/apsp_minplus.h"
 #include "gpusched/workloads/binomial_series.h"
 #include "gpusched/workloads/spmv_kernel.h"
+#include "gpusched/workloads/sssp_generator.h"
 #include "gpusched/workloads/synthetic_work.h"
 
 namespace gpusched::workloads {
@@ -39,6 +40,7 @@ const std::vector<KernelGeneratorInfo>& kernel_generators() {
         apsp_fw_generator(),
         binomial_series_generator(),
         spmv_generator(),
+        sssp_generator(),
     };
     return generators;
 }

@@ -2,6 +2,7 @@
 #include "gpusched/workloads/kernel_spec.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include "gpusched/hw/input_error.h"
@@ -97,6 +98,13 @@ SpecLaunches build_kernel_launches(SpecArgs& args) {
     KernelLaunch& launch = out.launch;
     launch.name = generator->name;
     apply_generic_keys(args, launch, generator->keys);
+    if (generator->sequence) {
+        std::vector<KernelLaunch> all = generator->sequence(args, launch);
+        if (all.empty()) throw std::logic_error("kernel generator '" + generator->name + "' produced no launches");
+        out.launch = std::move(all.front());
+        out.then.assign(std::make_move_iterator(all.begin() + 1), std::make_move_iterator(all.end()));
+        return out;
+    }
     generator->build(args, launch);
     if (!launch.work) throw std::logic_error("kernel generator '" + generator->name + "' produced no work");
     if (launch.blocks() < 1 || launch.blocks() > static_cast<std::uint64_t>(kMaxSpecBlocks))

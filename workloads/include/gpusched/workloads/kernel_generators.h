@@ -38,6 +38,10 @@ struct KernelGeneratorInfo {
     /// Optional: different launches that follow those copies, asked of the launch `build` made
     /// (spmv format=hyb: the COO part after the ELL part). Unset means none.
     std::function<std::vector<KernelLaunch>(const KernelLaunch& launch)> then;
+    /// Optional, instead of build / launches / then: every launch of the spec, in issue order, built from
+    /// its keys and the launch the generic keys made (sssp: each iteration's kernels of K instances on C
+    /// streams). The first becomes SpecLaunches::launch, the others SpecLaunches::then.
+    std::function<std::vector<KernelLaunch>(SpecArgs& args, const KernelLaunch& launch)> sequence;
 
     /// "key=SYNTAX key=SYNTAX ..." for this generator's own keys.
     [[nodiscard]] std::string keys_help() const;
