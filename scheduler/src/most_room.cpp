@@ -21,6 +21,13 @@ public:
         ranking_.take_one(*pos);
         return sim::Placement{next_block_++, sms_[static_cast<std::size_t>(*pos)]};
     }
+    /// Every other SM full and `sm` back to room 1: best() would pick `sm` and take_one()
+    /// return it to 0, so the ranking is already as it would be after that placement.
+    std::optional<sim::Placement> refill(int sm) override {
+        const int pos = position_[static_cast<std::size_t>(sm)];
+        if (finished() || !ranking_.known_empty() || ranking_.room(pos) != 0) return std::nullopt;
+        return sim::Placement{next_block_++, sm};
+    }
     void sm_changed(int sm, const sim::SmView& sms) override {
         ranking_.set(position_[static_cast<std::size_t>(sm)], sms.room(sm));
     }

@@ -67,6 +67,8 @@ public:
     /// One unit was placed at `pos`: its room drops by one.
     void take_one(int pos) { set(pos, room_[static_cast<std::size_t>(pos)] - 1); }
     [[nodiscard]] int room(int pos) const { return room_[static_cast<std::size_t>(pos)]; }
+    /// True only when no position has room (false can also mean "not known until best() runs").
+    [[nodiscard]] bool known_empty() const { return top_ == 0; }
     /// The position with the most room (>= 1), lowest position among equals.
     [[nodiscard]] std::optional<int> best() {
         for (; top_ > 0; --top_) {

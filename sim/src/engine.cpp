@@ -352,8 +352,22 @@ void Engine::on_block_end(int sm, int slot) {
         queue_.push(release, Phase::release, static_cast<std::uint32_t>(static_cast<std::size_t>(sm) * slots_per_sm_ + slot));
 }
 
+bool Engine::try_refill(int sm) {
+    if (active_.size() != 1 || dispatch_pending_ || dispatch_interval_ != 0 || !room_changed_list_.empty()) return false;
+    if (!queue_.empty() && queue_.top().time == now_) return false;  // the pass must wait for this instant's events
+    const std::size_t index = active_.front();
+    LaunchState& launch = *launches_[index];
+    if (view_of(launch).room(sm) != 1) return false;
+    const auto placement = launch.dispatcher->refill(sm);
+    if (!placement) return false;
+    dispatch(launch, index, *placement);
+    if (launch.dispatcher->finished()) active_.clear();
+    return true;
+}
+
 void Engine::release_slot(int sm, int slot) {
     pool_.release(sm, slot);
+    if (try_refill(sm)) return;
     mark_room_changed(sm);
     if (!active_.empty()) request_dispatch(now_);
 }

@@ -57,6 +57,7 @@ struct Placement {
 ///                    another reason than this dispatcher's own placements (a block ended
 ///                    there, or another launch placed one), then next() until it returns
 ///                    nullopt ("nothing fits now" or finished()).
+///     refill(s):     instead of a pass, for one freed unit on a GPU otherwise full (below).
 ///
 /// Each placement next() returns is dispatched at once. A dispatcher accounts for its own
 /// placements itself: placing one of its units on SM s lowers its room there by exactly one
@@ -81,6 +82,16 @@ public:
         return n;
     }
     virtual void sm_changed(int sm, const SmView& sms) = 0;
+    /// Fast path of a saturated GPU, asked instead of a dispatch pass when a block has just
+    /// left SM `sm`, which now has room for exactly one unit, no other SM's room changed
+    /// since the last pass, and no other event shares this instant. A dispatcher that knows
+    /// that no other SM has room, and so would place its next unit on `sm`, returns that
+    /// placement, with its state as after sm_changed(sm) and next() (its room on `sm` back
+    /// to 0). nullopt (the default) means "use the general path" and must change nothing.
+    [[nodiscard]] virtual std::optional<Placement> refill(int sm) {
+        (void)sm;
+        return std::nullopt;
+    }
     [[nodiscard]] virtual bool finished() const = 0;
     /// True for warp-level dispatch (each unit is one warp with BlockFootprint::single_warp()).
     [[nodiscard]] virtual bool warp_level() const { return false; }

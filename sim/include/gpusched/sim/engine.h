@@ -54,6 +54,12 @@ struct SimResult {
 /// after all completions and arrivals of that instant; with `block_dispatch_interval_ns`
 /// set, it dispatches at most one block per interval.
 ///
+/// Saturated-GPU fast path: when one launch is active, a block's slot is freed at an
+/// instant that nothing else shares and no other room change is pending, the engine asks
+/// the dispatcher's refill(sm) instead of running a pass; a dispatcher that knows the freed
+/// SM is the only one with room returns the placement the pass would have made (identical
+/// schedules: tests/scheduler/refill_fast_path_test.cpp).
+///
 /// Memoisation: when a launch becomes ready on an idle GPU (no resident block, nothing else
 /// queued, every other stream drained) and is identical to an earlier launch that started the
 /// same way and ran undisturbed, its run is that launch's run shifted in time, so it is not
@@ -102,6 +108,9 @@ private:
     void on_kernel_ready(std::size_t launch);
     void on_block_end(int sm, int slot);
     void release_slot(int sm, int slot);
+    /// The saturated-GPU fast path: one launch active, `sm` the only SM with room, for one
+    /// unit, nothing else at this instant; asks the dispatcher's refill() instead of a pass.
+    bool try_refill(int sm);
     void run_dispatch_pass();
     void request_dispatch(Time when);
     void dispatch(LaunchState& launch, std::size_t index, const Placement& placement);
