@@ -56,7 +56,7 @@ private:
 /// The paper's random graphs (Erdos-Renyi G(n, p) with p = degree / (n - 1), no self-loops, so the mean
 /// fan-out degree is `degree` in expectation) with weights uniform in [1, 100], generated with Boost's
 /// sorted_erdos_renyi_iterator and Boost.Random's mt19937 from `seed`: the same arguments give the same
-/// graph on every run and platform. `nodes` 1..kMaxGraphNodes, `degree` 0..nodes-1 (std::invalid_argument
+/// graph on every run (across platforms as far as libm's log, used by the geometric skips, agrees). `nodes` 1..kMaxGraphNodes, `degree` 0..nodes-1 (std::invalid_argument
 /// otherwise); the expected edge count nodes x degree must not exceed kMaxGraphEdges.
 Graph random_graph(std::uint32_t nodes, double degree, std::uint64_t seed);
 
