@@ -88,6 +88,12 @@ gpusched_cli_test(simulate_replay_missing_column 2 stderr "replay_missing_column
 gpusched_cli_test(simulate_replay_binary 2 stderr "replay_binary.csv"
                   simulate --replay ${PROJECT_SOURCE_DIR}/tests/workloads/data/replay_binary.csv --threads 32)
 gpusched_cli_test(simulate_bad_workload 2 stderr "empty_gpu.yaml" simulate --workload empty_gpu.yaml)
+gpusched_cli_test(simulate_sssp 0 stdout "sssp-update" simulate --exec shared
+                  --kernel sssp:graph=${PROJECT_SOURCE_DIR}/tests/workloads/data/sssp/tiny.gr,sources=2,streams=2)
+gpusched_cli_test(simulate_sssp_bad_graph 2 stderr "truncated.gr:3: the file ends after 2 of the 3 arcs"
+                  simulate --kernel sssp:graph=${PROJECT_SOURCE_DIR}/tests/workloads/data/sssp/truncated.gr)
+gpusched_cli_test(simulate_sssp_binary_graph 2 stderr "binary.gr:2: not a text DIMACS graph"
+                  simulate --kernel sssp:graph=${PROJECT_SOURCE_DIR}/tests/workloads/data/sssp/binary.gr)
 gpusched_cli_test(simulate_bad_trace_limit 2 stderr "--trace-limit" simulate --trace-limit lots)
 gpusched_cli_test(simulate_unwritable_output 2 stderr "--timeline: cannot write" simulate --timeline /nonexistent/dir/t.csv)
 gpusched_cli_test(simulate_replay_flags_alone 2 stderr "need --replay" simulate --threads 64)
