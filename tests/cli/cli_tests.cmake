@@ -178,3 +178,33 @@ gpusched_cli_test(validate_report 0 stdout "27 cases" validate ${PROJECT_SOURCE_
                   --report ${CMAKE_CURRENT_BINARY_DIR}/validation_report.html)
 gpusched_cli_test(validate_report_unwritable 2 stderr "--report: cannot write" validate
                   ${PROJECT_SOURCE_DIR}/validation/data/h100 --report /nonexistent/dir/r.html)
+
+# --- sweep and merge (docs/sweep.md) ---
+gpusched_cli_test(sweep_help 0 stdout "--shard" sweep --help)
+gpusched_cli_test(sweep_small 0 stdout "\npoint,gpu,policy,exec,workload,threads,blocks,execution,makespan_ns,.*\n3,h100,most-room,auto,syn,2048,50,,[^\n]*cannot launch"
+                  sweep sweep_small.yaml -j 2 --quiet)
+gpusched_cli_test(sweep_progress_lines 0 stderr "gpusched sweep: 10 points in" sweep sweep_small.yaml -j 1)
+file(GLOB sweep_examples CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/examples/sweep-*.yaml)
+foreach(example ${sweep_examples})
+  get_filename_component(name ${example} NAME_WE)
+  gpusched_cli_test(example_${name} 0 stdout "^# gpusched sweep results\n" sweep ${example} -j 2 --quiet)
+endforeach()
+gpusched_cli_test(sweep_missing_study 2 stderr "nope.yaml: cannot open study file" sweep nope.yaml)
+gpusched_cli_test(sweep_unknown_key 2 stderr "sweep_unknown_key.yaml:4: unknown key 'pointz'" sweep sweep_unknown_key.yaml)
+gpusched_cli_test(sweep_unknown_param 2 stderr "sweep_unknown_param.yaml:5: key 'frobs': unknown parameter" sweep sweep_unknown_param.yaml)
+gpusched_cli_test(sweep_bad_gpu_value 2 stderr "sweep_bad_gpu_value.yaml:5: point 1 \\(sm_count=0\\): .*key 'sm_count': expected an integer in \\[1, 100000\\], got '0'"
+                  sweep sweep_bad_gpu_value.yaml)
+gpusched_cli_test(sweep_bad_kernel_value 2 stderr "point 1 \\(threads=lots\\): workload 'w': key 'threads': expected an integer"
+                  sweep sweep_bad_kernel_value.yaml)
+gpusched_cli_test(sweep_empty_axis 2 stderr "key 'points\\[0\\].grid.threads': empty list" sweep sweep_empty_axis.yaml)
+gpusched_cli_test(sweep_absurd_points 2 stderr "more than 10000000 points" sweep sweep_absurd.yaml)
+gpusched_cli_test(sweep_shard_beyond 2 stderr "--shard: I out of range \\(expected I/N with 0 <= I < N" sweep sweep_small.yaml --shard 3/2)
+gpusched_cli_test(sweep_shard_zero 2 stderr "--shard: N out of range" sweep sweep_small.yaml --shard 0/0)
+gpusched_cli_test(sweep_shard_syntax 2 stderr "--shard: no '/'" sweep sweep_small.yaml --shard 2)
+gpusched_cli_test(sweep_zero_threads 2 stderr "-j: expected a thread count in \\[1, 1024\\], got 0" sweep sweep_small.yaml -j 0)
+gpusched_cli_test(merge_not_results 2 stderr "tiny_gpu.yaml:1: not a gpusched sweep results file" merge tiny_gpu.yaml --out /dev/null)
+gpusched_cli_test(merge_needs_out 2 stderr "--out" merge tiny_gpu.yaml)
+add_test(NAME cli.sweep_deterministic_and_sharded
+         COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/sweep_shards
+                 -DSTUDY=${GPUSCHED_CLI_DATA}/sweep_small.yaml -DOTHER=${GPUSCHED_CLI_DATA}/sweep_small_other.yaml
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_sweep.cmake)

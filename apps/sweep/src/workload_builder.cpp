@@ -31,6 +31,11 @@ std::string substitute(const std::string& text, const std::vector<Parameter>& pa
         if (close == std::string::npos) break;
         const std::string name = text.substr(open + 2, close - open - 2);
         out += text.substr(pos, open - pos);
+        if (name.empty() || !std::all_of(name.begin(), name.end(), is_name_char)) {
+            out += "${";
+            pos = open + 2;
+            continue;
+        }
         std::size_t i = 0;
         while (i < params.size() && params[i].name != name) ++i;
         if (i == params.size() || values[i].empty())
