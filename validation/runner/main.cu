@@ -15,6 +15,12 @@ const runner::Subcommand kSubcommands[] = {
      &runner::placement_main},
     {"curves", "APSP min-plus/Floyd-Warshall and series-kernel run-time curves vs size/blocks",
      &runner::curves_main},
+    {"spmv", "CSR/ELL/COO/HYB SpMV over the SpMV paper's eight matrices (scaled): .mtx + times",
+     &runner::spmv_main},
+    {"sssp", "n x SSSP (Crauser's relax/minimum/update) on 1..32 streams: times + timelines",
+     &runner::sssp_main},
+    {"streamcluster", "streamcluster pgain kernel vs rake size R with timed D2H transfers",
+     &runner::streamcluster_main},
 };
 
 void print_help(std::FILE* out) {

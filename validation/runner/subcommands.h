@@ -21,6 +21,15 @@ int placement_main(int argc, char** argv);
 // curves_experiment.cu (+ curves_kernels.cu): APSP and series-kernel run-time curves.
 int curves_main(int argc, char** argv);
 
+// spmv_experiment.cu (+ spmv_kernels.cu, spmv_matrices.cu): CSR/ELL/COO/HYB SpMV measurements.
+int spmv_main(int argc, char** argv);
+
+// sssp_experiment.cu (+ sssp_kernels.cu): n x SSSP (Crauser) as concurrent kernels on streams.
+int sssp_main(int argc, char** argv);
+
+// streamcluster_experiment.cu (+ streamcluster_kernels.cu): pgain kernel vs rake size R.
+int streamcluster_main(int argc, char** argv);
+
 // To add an experiment: implement `int <name>_main(int, char**)` in <name>_experiment.cu,
 // declare it above, add a row to kSubcommands in main.cu and the file to CMakeLists.txt.
 
