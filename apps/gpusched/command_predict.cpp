@@ -1,4 +1,4 @@
-// `gpusched predict --model interval`: the interval paper's four closed forms for a kernel, optionally calibrated.
+// `gpusched predict`: the papers' closed forms (interval, compute-bound, the SpMV strip model) for a kernel.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -12,8 +12,12 @@
 #include "gpusched/hw/input_error.h"
 #include "gpusched/scheduler/compute_bound_model.h"
 #include "gpusched/scheduler/interval_model.h"
+#include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/engine.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/kernel_spec.h"
+#include "gpusched/workloads/spmv_strip_model.h"
+#include "gpusched/workloads/spmv_work.h"
 #include "table.h"
 
 namespace gpusched::cli {
@@ -27,6 +31,7 @@ struct PredictOptions {
     std::optional<double> measured_ms;
     std::optional<std::int64_t> at;
     std::optional<double> tau_us;
+    std::string execution = "shared";
     bool json = false;
 };
 
@@ -119,10 +124,97 @@ void run_compute_bound(const PredictOptions& o) {
               << "  time     " << fixed(p.time, 3) << " us   (tau / kappa)\n";
 }
 
+/// Simulated time of `app` in microseconds (makespan, launch overhead included).
+double simulated_us(const hw::GpuSpec& gpu, const workloads::Application& app, const std::string& execution) {
+    const auto policy = scheduler::make_policy(scheduler::default_policy());
+    sim::Engine engine(gpu, app, *policy, execution);
+    return static_cast<double>(engine.run().makespan) / 1e6;
+}
+
+/// The SpMV strip model (Guo & Wang) calibrated on its benchmark matrices, which the simulator runs
+/// in place of the GPU (same block size and instruction costs as the target); beside it, the
+/// simulated time of the target itself.
+void run_strip(const PredictOptions& o) {
+    if (o.measured_ms || o.at || o.tau_us) throw InputError("--measured, --at and --tau-us do not apply to --model strip");
+    if (o.execution != "shared" && o.execution != "fixed")
+        throw InputError("--exec: expected shared or fixed, got '" + o.execution + "'");
+    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    const workloads::SpecLaunches parsed = workloads::parse_kernel_spec_launches(o.kernel, "--kernel");
+    const auto* target = dynamic_cast<const workloads::SpmvWork*>(parsed.launch.work.get());
+    if (target == nullptr) throw InputError("--kernel: --model strip needs an spmv kernel, got '" + parsed.launch.name + "'");
+    const auto sizes = workloads::spmv_strip_sizes(gpu);
+    const std::uint64_t threads = target->threads_per_block();
+    const auto* ell = dynamic_cast<const workloads::SpmvEllWork*>(target);
+    const auto* coo = dynamic_cast<const workloads::SpmvCooWork*>(target);
+    const bool hyb = (ell && ell->label() == "hyb-ell") || (coo && coo->label() == "hyb-coo");
+    // Only the benchmark matrices of the format(s) the estimate uses (HYB: ELL and COO).
+    const auto needed = [&](const std::string& format) {
+        if (hyb) return format != "csr";
+        return format == (ell ? "ell" : coo ? "coo" : "csr");
+    };
+    std::vector<workloads::SpmvBenchmarkPoint> points;
+    for (const auto& p : workloads::spmv_benchmark_plan())
+        if (needed(p.format)) points.push_back(p);
+    for (auto& p : points) {
+        auto offsets = std::make_shared<const std::vector<std::uint64_t>>(
+            workloads::spmv_uniform_offsets(workloads::spmv_benchmark_rows(sizes, p), p.nnz_per_row));
+        std::shared_ptr<const workloads::SpmvWork> work;
+        if (p.format == "csr") work = std::make_shared<const workloads::SpmvCsrWork>(offsets, threads, target->costs());
+        else if (p.format == "ell")
+            work = std::make_shared<const workloads::SpmvEllWork>(offsets, p.nnz_per_row, threads, target->costs());
+        else work = std::make_shared<const workloads::SpmvCooWork>(offsets, threads, target->costs());
+        workloads::Application app;
+        workloads::KernelLaunch k = parsed.launch;
+        k.name = "spmv-benchmark-" + p.format;
+        k.grid = workloads::Dim3{static_cast<std::uint32_t>(work->blocks()), 1, 1};
+        k.work = work;
+        app.launches.push_back(k);
+        p.time_us = simulated_us(gpu, app, o.execution);
+    }
+    const workloads::SpmvStripModel model(sizes, static_cast<std::uint64_t>(gpu.max_threads_per_block), points);
+    const auto features = workloads::spmv_target_features(target->offsets());
+    workloads::SpmvStripEstimate e;
+    if (hyb) {
+        const std::uint64_t rest =
+            coo ? coo->nnz()
+                : (parsed.then.empty() ? 0 : dynamic_cast<const workloads::SpmvWork&>(*parsed.then.front().work).nnz());
+        e = model.hyb(features, ell ? ell->width() : 0, rest);
+    } else if (ell) {
+        e = model.ell(features);
+    } else if (coo) {
+        e = model.coo(features);
+    } else {
+        e = model.csr(features);
+    }
+    workloads::Application app;
+    parsed.append_to(app.launches);
+    const double sim_us = simulated_us(gpu, app, o.execution);
+    const double diff = (e.time_us - sim_us) / sim_us * 100;
+    if (o.json) {
+        nlohmann::ordered_json j{{"model", "strip"}, {"gpu", gpu.name}, {"kernel", o.kernel}, {"execution", o.execution},
+                                 {"strip_sizes", {{"csr", sizes.csr}, {"ell", sizes.ell}, {"coo", sizes.coo}}},
+                                 {"rows", features.rows}, {"nnz", features.nnz}, {"strips", e.strips},
+                                 {"nnz_per_row", e.nnz_per_row}, {"coo_strips", e.coo_strips},
+                                 {"time_us", e.time_us}, {"simulated_us", sim_us}, {"difference_percent", diff},
+                                 {"benchmarks", points.size()}};
+        std::cout << j.dump(2) << "\n";
+        return;
+    }
+    std::cout << "strip model (Guo & Wang) for " << o.kernel << " on " << gpu.name << ", calibrated on "
+              << points.size() << " simulated benchmark matrices (exec " << o.execution << ")\n"
+              << "  strip sizes   S_CSR " << sizes.csr << ", S_ELL " << sizes.ell << ", S_COO " << sizes.coo << "\n"
+              << "  target        " << features.rows << " rows, " << features.nnz << " non-zeros, P_NZ "
+              << fixed(e.nnz_per_row, 1) << ", " << e.strips << " strips"
+              << (e.coo_strips > 0 ? ", COO part " + std::to_string(e.coo_strips) + " strips" : "") << "\n"
+              << "  strip model   " << fixed(e.time_us, 3) << " us\n"
+              << "  simulated     " << fixed(sim_us, 3) << " us (difference " << fixed(diff, 1) << "%)\n";
+}
+
 void run_predict(const PredictOptions& o) {
     if (o.model == "compute-bound") return run_compute_bound(o);
+    if (o.model == "strip") return run_strip(o);
     if (o.model != "interval")
-        throw InputError("--model: unknown model '" + o.model + "' (known: interval, compute-bound)");
+        throw InputError("--model: unknown model '" + o.model + "' (known: interval, compute-bound, strip)");
     if (o.measured_ms.has_value() != o.at.has_value())
         throw InputError("--measured and --at go together: the measured time (ms) of the kernel at n = --at");
     if (o.measured_ms && !(*o.measured_ms > 0)) throw InputError("--measured: expected a positive time in ms");
@@ -176,13 +268,16 @@ void add_predict_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("predict", "Closed-form predictions of the source papers' models");
     cmd->add_option("--model", o->model,
                     "Closed-form model: interval (APSP paper: Min/Sorted/Full/Buckets) or compute-bound "
-                    "(series paper: xi_rb, xi_rw, kappa)")
+                    "(series paper: xi_rb, xi_rw, kappa) or strip (SpMV paper, calibrated on simulated benchmark "
+                    "matrices)")
         ->capture_default_str();
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
     cmd->add_option("--kernel", o->kernel, "Kernel spec with per-warp work, e.g. apsp-minplus:n=500,block=16")->required();
     cmd->add_option("--measured", o->measured_ms, "Measured time (ms) at n = --at, for the calibration factor f");
     cmd->add_option("--at", o->at, "Problem size n of the --measured time");
     cmd->add_option("--tau-us", o->tau_us, "compute-bound: ideal execution time tau in us (default: a lone warp's time)");
+    cmd->add_option("--exec", o->execution, "strip: execution model of the simulations, shared or fixed")
+        ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([o] { run_predict(*o); });
 }

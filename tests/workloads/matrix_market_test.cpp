@@ -166,6 +166,11 @@ TEST_CASE("matrix market: binary junk and absurd sizes are rejected before any a
     check_bad(kCoordinateReal + "2 2 99999999999999\n", "m.mtx:2: entries '99999999999999' is beyond the limit 2147483648");
     check_bad("%%MatrixMarket matrix array real general\n67108864 2147483647\n",
               "m.mtx:2: the matrix has 144115188008747008 entries; at most 2147483648");
+    check_bad(kCoordinateReal + "2000000 2 1\n",
+              "m.mtx:2: 2000000 rows for 1 entries: at most max(2^20, 64 x entries) rows are accepted");
+    check_bad(kCoordinateReal + "67108864 2 2\n",  // the last line's entry count would allow 128 rows
+              "m.mtx:2: 67108864 rows for 2 entries: at most max(2^20, 64 x entries) rows are accepted");
+    CHECK(parse(kCoordinateReal + "1048576 2 1\n1 1 1\n").pattern.rows == 1048576);
     check_bad("%%MatrixMarket matrix coordinate real symmetric\n5 5 1073741825\n",
               "m.mtx:2: entries '1073741825' is beyond the limit 1073741824");
     MatrixMarketLimits small;

@@ -14,7 +14,8 @@ namespace gpusched::workloads {
 
 namespace {
 
-constexpr std::size_t kEcho = 40;  // characters of a bad token or line quoted in messages
+constexpr std::size_t kEcho = 40;
+constexpr std::uint64_t kRowsFloor = std::uint64_t{1} << 20;  // characters of a bad token or line quoted in messages
 constexpr const char* kBanner = "'%%MatrixMarket matrix FORMAT FIELD SYMMETRY'";
 
 std::string lower(std::string_view s) {
@@ -130,6 +131,11 @@ private:
             const std::uint64_t n = rows_;
             expected_ = header_.symmetry == "symmetric" ? n * (n + 1) / 2 : n * (n - 1) / 2;
         }
+        // The CSR offsets cost 8 bytes per row: a short file must not make them huge. A sparse file
+        // may have at most 64 rows per entry (or 2^20 rows), so memory stays proportional to its size.
+        if (coordinate && rows_ > std::max<std::uint64_t>(kRowsFloor, 64 * expected_))
+            fail(std::to_string(rows_) + " rows for " + std::to_string(expected_) +
+                 " entries: at most max(2^20, 64 x entries) rows are accepted");
         const std::uint64_t stored = coordinate && mirrored ? 2 * expected_ : expected_;
         if (stored > cap) fail("the matrix has " + std::to_string(stored) + " entries; at most " + std::to_string(cap));
         entries_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(stored, std::uint64_t{1} << 16)));

@@ -105,9 +105,7 @@ void build_spmv(SpecArgs& args, KernelLaunch& launch) {
 std::vector<KernelLaunch> spmv_then(const KernelLaunch& launch) {
     const auto* ell = dynamic_cast<const SpmvEllWork*>(launch.work.get());
     if (ell == nullptr || ell->label() != "hyb-ell") return {};
-    std::vector<std::uint64_t> offsets(ell->rows() + 1, 0);
-    for (std::uint64_t r = 0; r < ell->rows(); ++r) offsets[r + 1] = offsets[r] + ell->row_length(r);
-    auto rest = std::make_shared<const std::vector<std::uint64_t>>(hyb_coo_offsets(offsets, ell->width()));
+    auto rest = std::make_shared<const std::vector<std::uint64_t>>(hyb_coo_offsets(ell->offsets(), ell->width()));
     if (rest->back() == 0) return {};
     auto coo = std::make_shared<const SpmvCooWork>(rest, launch.block.count(), ell->costs(), "hyb-coo");
     KernelLaunch next = launch;

@@ -72,6 +72,8 @@ public:
     [[nodiscard]] std::uint64_t nnz() const { return offsets_->back(); }
     [[nodiscard]] std::uint64_t row_length(std::uint64_t r) const { return (*offsets_)[r + 1] - (*offsets_)[r]; }
     [[nodiscard]] const SpmvCosts& costs() const { return costs_; }
+    [[nodiscard]] const std::vector<std::uint64_t>& offsets() const { return *offsets_; }
+    [[nodiscard]] std::uint64_t threads_per_block() const { return threads_; }
 
 protected:
     SpmvRowOffsets offsets_;
@@ -122,6 +124,7 @@ public:
     [[nodiscard]] std::string describe() const override;
     /// Distinct rows holding the non-zeros [first, last) (last > first).
     [[nodiscard]] std::uint64_t distinct_rows(std::uint64_t first, std::uint64_t last) const;
+    [[nodiscard]] const std::string& label() const { return label_; }
 
 private:
     std::uint64_t row_of(std::uint64_t entry) const;
