@@ -94,6 +94,29 @@ gpusched_cli_test(simulate_sssp_bad_graph 2 stderr "truncated.gr:3: the file end
                   simulate --kernel sssp:graph=${PROJECT_SOURCE_DIR}/tests/workloads/data/sssp/truncated.gr)
 gpusched_cli_test(simulate_sssp_binary_graph 2 stderr "binary.gr:2: not a text DIMACS graph"
                   simulate --kernel sssp:graph=${PROJECT_SOURCE_DIR}/tests/workloads/data/sssp/binary.gr)
+# spmv: files and generated matrices; HYB is two launches; a bad .mtx exits 2 naming FILE:LINE.
+gpusched_cli_test(simulate_spmv_file 0 stdout "spmv-csr +0 +1 +256"
+                  simulate --kernel spmv:format=csr,matrix=${PROJECT_SOURCE_DIR}/tests/workloads/data/spmv/lengths_1_2_3_10.mtx)
+gpusched_cli_test(simulate_spmv_hyb 0 stdout "spmv-hyb-ell.*spmv-hyb-coo"
+                  simulate --gpu c2050 --kernel spmv:format=hyb,gen=harbor,rows=20000)
+gpusched_cli_test(simulate_spmv_workload 0 stdout "spmv-hyb-ell.*spmv-hyb-coo.*spmv-csr"
+                  simulate --workload ${PROJECT_SOURCE_DIR}/tests/workloads/data/spmv/workload_spmv.yaml)
+gpusched_cli_test(simulate_spmv_truncated 2 stderr "truncated.mtx:5: the file ends after 3 of the 4 entries"
+                  simulate --kernel spmv:format=ell,matrix=${PROJECT_SOURCE_DIR}/tests/workloads/data/spmv/truncated.mtx)
+gpusched_cli_test(simulate_spmv_binary 2 stderr "binary.mtx:2: not a text Matrix Market file"
+                  simulate --kernel spmv:format=coo,matrix=${PROJECT_SOURCE_DIR}/tests/workloads/data/spmv/binary.mtx)
+gpusched_cli_test(simulate_spmv_missing 2 stderr "nope.mtx: cannot read Matrix Market file"
+                  simulate --kernel spmv:format=csr,matrix=nope.mtx)
+gpusched_cli_test(simulate_spmv_bad_gen 2 stderr "key 'gen': unknown matrix generator 'webbase'"
+                  simulate --kernel spmv:format=csr,gen=webbase)
+gpusched_cli_test(predict_strip 0 stdout "strip model .*S_COO 21504.*simulated"
+                  predict --model strip --gpu c2050 --kernel spmv:format=coo,gen=qcd,rows=5000)
+gpusched_cli_test(predict_strip_not_spmv 2 stderr "--model strip needs an spmv kernel"
+                  predict --model strip --kernel synthetic:blocks=4,threads=32,duration=1us)
+add_test(NAME cli.deterministic_spmv
+         COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/determinism_spmv
+                 "-DSPEC=spmv:format=csr,gen=protein,rows=3000,threads=128,seed=5" -DPOLICY=most-room
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_determinism.cmake)
 gpusched_cli_test(simulate_bad_trace_limit 2 stderr "--trace-limit" simulate --trace-limit lots)
 gpusched_cli_test(simulate_unwritable_output 2 stderr "--timeline: cannot write" simulate --timeline /nonexistent/dir/t.csv)
 gpusched_cli_test(simulate_replay_flags_alone 2 stderr "need --replay" simulate --threads 64)
