@@ -1,9 +1,9 @@
 // Host helpers shared by the spmv, sssp and streamcluster experiments (stats, CLI, CSV, timelines).
-#include "issue6_common.h"
-
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+
+#include "issue6_common.h"
 
 namespace issue6 {
 
@@ -100,21 +100,46 @@ unsigned long long write_timeline_rows(std::ostream& out, const std::vector<Time
     }
   }
   if (origin == ~0ull) origin = 0;
-  out << "kernel,launch,block,sm,dispatch_ns,start_ns,end_ns"
-      << (extra_header.empty() ? "" : ",") << extra_header << '\n';
+  out << "kernel,launch,block,sm,dispatch_ns,start_ns,end_ns" << (extra_header.empty() ? "" : ",")
+      << extra_header << '\n';
   char line[256];
   for (size_t k = 0; k < l.size(); ++k) {
     const TimelineLaunch& launch = l[k];
     for (size_t b = 0; b < launch.records.size(); ++b) {
       const BlockRecord& x = launch.records[b];
       const unsigned long long st = x.start_ns - origin;
-      std::snprintf(line, sizeof(line), "%s,%zu,%zu,%u,%llu,%llu,%llu%s%s\n",
-                    launch.kernel.c_str(), k, b, x.smid, st, st, x.end_ns - origin,
-                    launch.extra.empty() ? "" : ",", launch.extra.c_str());
+      std::snprintf(line, sizeof(line), "%s,%zu,%zu,%u,%llu,%llu,%llu%s%s\n", launch.kernel.c_str(),
+                    k, b, x.smid, st, st, x.end_ns - origin, launch.extra.empty() ? "" : ",",
+                    launch.extra.c_str());
       out << line;
     }
   }
   return last > origin ? last - origin : 0;
+}
+
+unsigned long long makespan_ns(const std::vector<TimelineLaunch>& l) {
+  unsigned long long first = ~0ull, last = 0;
+  for (const auto& launch : l) {
+    for (const auto& r : launch.records) {
+      first = std::min(first, r.start_ns);
+      last = std::max(last, r.end_ns);
+    }
+  }
+  return last > first ? last - first : 0;
+}
+
+namespace {
+
+__global__ void busy_kernel(unsigned long long ns) {
+  const unsigned long long t0 = read_globaltimer();
+  while (read_globaltimer() - t0 < ns) __nanosleep(200);
+}
+
+}  // namespace
+
+void gpu_busy(cudaStream_t s, unsigned ns) {
+  busy_kernel<<<1, 32, 0, s>>>(ns);
+  RUNNER_CUDA_CHECK(cudaGetLastError());
 }
 
 long bad_records(const std::vector<BlockRecord>& rec, int sm_count) {

@@ -1,4 +1,4 @@
-// Helpers shared by the spmv, sssp and streamcluster experiments: block records, stats, RNG, CLI, CSV.
+// Helpers shared by the spmv, sssp and streamcluster experiments: records, stats, RNG, CLI, CSV.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -106,6 +106,11 @@ struct TimelineLaunch {
 // to the earliest block start (dispatch_ns = start_ns). Returns the makespan in ns.
 unsigned long long write_timeline_rows(std::ostream& out, const std::vector<TimelineLaunch>& l,
                                        const std::string& extra_header);
+// Largest end minus smallest start over every record of the launches (0 when there are none).
+unsigned long long makespan_ns(const std::vector<TimelineLaunch>& l);
+// Queues a one-block kernel that spins for `ns` on `s`, so that the launches and the start event
+// queued behind it are already waiting when the GPU reaches them (hides host launch latency).
+void gpu_busy(cudaStream_t s, unsigned ns);
 // Counts records whose SM id is out of range or whose end precedes the start (poisoned = bad).
 long bad_records(const std::vector<BlockRecord>& rec, int sm_count);
 

@@ -1,4 +1,4 @@
-// `spmv` subcommand: CSR/ELL/COO/HYB SpMV over the paper's eight matrices (scaled) -> .mtx, runs.csv, timelines.
+// `spmv` subcommand: CSR/ELL/COO/HYB SpMV over the paper's matrices -> .mtx, runs.csv, timelines.
 //
 // Every matrix is generated (spmv_matrices.cu), written as DIR/<matrix>-<size>.mtx (Matrix
 // Market coordinate pattern general), then multiplied in each format: 2 warm-up runs, --reps
@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,6 +22,7 @@ using issue6::Stats;
 using spmv::Kernel;
 
 constexpr uint64_t kBaseSeed = 20251122;  // matrix k, size s: seed kBaseSeed + 100 k + s
+constexpr unsigned kBusyNs = 20000;       // spin queued before each start event
 
 const char* const kHelp =
     "Usage: gpusched-runner spmv --out-dir DIR [--device N] [--reps N] [--quick]\n"
@@ -82,6 +82,8 @@ struct Timed {
   std::vector<std::vector<float>> per_launch;  // [launch][rep]
   std::vector<float> total;
   std::vector<std::vector<BlockRecord>> records;  // last instrumented run, per launch
+  std::vector<std::vector<float>> launch_span;    // [launch][rep] block-record makespan, us
+  std::vector<float> span;                        // [rep] makespan of all launches, us
   long mismatches = 0, bad_records = 0;
   std::string first_mismatch;
 };
@@ -112,6 +114,7 @@ class Runner {
     if (instrumented) {
       RUNNER_CUDA_CHECK(cudaMemsetAsync(rec_, 0xff, 2 * rec_stride_ * sizeof(BlockRecord), 0));
     }
+    issue6::gpu_busy(0, kBusyNs);
     RUNNER_CUDA_CHECK(cudaEventRecord(ev_[0], 0));
     for (size_t l = 0; l < f.launches.size(); ++l) {
       spmv::launch(m_, f.launches[l], 0, instrumented ? rec_ + l * rec_stride_ : nullptr);
@@ -131,6 +134,8 @@ class Runner {
     check(t);
     if (!instrumented) return;
     t.records.assign(f.launches.size(), {});
+    t.launch_span.resize(f.launches.size());
+    std::vector<issue6::TimelineLaunch> all;
     for (size_t l = 0; l < f.launches.size(); ++l) {
       const int g = spmv::grid_of(m_, f.launches[l]);
       t.records[l].resize(static_cast<size_t>(g));
@@ -139,7 +144,10 @@ class Runner {
                                      sizeof(BlockRecord) * g, cudaMemcpyDeviceToHost));
       }
       t.bad_records += issue6::bad_records(t.records[l], sm_count_);
+      all.push_back({"", "", t.records[l]});
+      if (keep) t.launch_span[l].push_back(issue6::makespan_ns({all.back()}) / 1000.0f);
     }
+    if (keep) t.span.push_back(issue6::makespan_ns(all) / 1000.0f);
   }
 
  private:
@@ -164,8 +172,8 @@ class Runner {
 };
 
 std::string spec_of(const std::string& mtx, const char* format, int hyb_width) {
-  std::string s = "spmv:matrix=" + mtx + ",format=" + format + ",threads=" +
-                  std::to_string(spmv::kThreads);
+  std::string s =
+      "spmv:matrix=" + mtx + ",format=" + format + ",threads=" + std::to_string(spmv::kThreads);
   if (std::string(format) == "hyb") s += ",hyb_width=" + std::to_string(hyb_width);
   return s;
 }
@@ -192,20 +200,30 @@ int spmv_main(int argc, char** argv) {
     }
     meta.put("threads", spmv::kThreads);
     meta.put("reps", opt.reps);
-    meta.put("timing", "CUDA events around each launch and around the whole format (HYB: both "
-                       "launches); 2 warm-up runs; median/min/max over reps; y is memset before "
-                       "the start event (NaN poison; zero for COO, which only adds)");
-    meta.put("instrumented", "inst_median_ms: same runs with thread 0 of each block recording "
-                             "%smid/%globaltimer at entry and after a final __syncthreads()");
-    meta.put("values", "A[r][c] = ((7r+3c) mod 16 + 1)/16, x[c] = 1 + (c mod 7)/8: float sums "
-                       "exact, so every run's y must equal the CPU product exactly");
-    meta.put("hyb_width", "largest K with at least rows/3 rows of >= K non-zeros (Bell-Garland, "
-                          "relative speed 3, no 4096-row breakeven)");
-    meta.put("seeds", "splitmix64 seed 20251122 + 100 x matrix index (Table IV order, from 0) + "
-                      "size index (0 = 40k, 1 = 10k)");
+    meta.put("timing",
+             "CUDA events around each launch and around the whole format (HYB: both "
+             "launches), queued behind a 20 us one-block spin kernel so that host "
+             "launch latency stays out; 2 warm-up runs; median/min/max over reps; y is "
+             "memset before the spin (NaN poison; zero for COO, which only adds)");
+    meta.put("makespan",
+             "makespan_*_us: last block end - first block start of the instrumented "
+             "runs' block records (per launch, or over both HYB launches), over reps");
+    meta.put("instrumented",
+             "inst_median_ms: same runs with thread 0 of each block recording "
+             "%smid/%globaltimer at entry and after a final __syncthreads()");
+    meta.put("values",
+             "A[r][c] = ((7r+3c) mod 16 + 1)/16, x[c] = 1 + (c mod 7)/8: float sums "
+             "exact, so every run's y must equal the CPU product exactly");
+    meta.put("hyb_width",
+             "largest K with at least rows/3 rows of >= K non-zeros (Bell-Garland, "
+             "relative speed 3, no 4096-row breakeven)");
+    meta.put("seeds",
+             "splitmix64 seed 20251122 + 100 x matrix index (Table IV order, from 0) + "
+             "size index (0 = 40k, 1 = 10k)");
   }
   runs << "matrix,size,paper_name,rows,nnz,max_row,format,launch,blocks,threads,hyb_width,reps,"
-          "median_ms,min_ms,max_ms,inst_median_ms,makespan_us,check,mtx,workload_spec\n";
+          "median_ms,min_ms,max_ms,inst_median_ms,makespan_median_us,makespan_min_us,makespan_max_"
+          "us,check,mtx,workload_spec\n";
   long failures = 0;
   const auto& kinds = spmv::matrix_kinds();
   for (size_t ki = 0; ki < kinds.size(); ++ki) {
@@ -213,7 +231,8 @@ int spmv_main(int argc, char** argv) {
     const spmv::MatrixKind& kind = kinds[ki];
     for (size_t si = 0; si < sizes.size(); ++si) {
       const uint64_t seed = kBaseSeed + 100 * ki + si;
-      const spmv::Pattern p = spmv::generate(kind, spmv::rows_for(kind, sizes[si].target_nnz), seed);
+      const spmv::Pattern p =
+          spmv::generate(kind, spmv::rows_for(kind, sizes[si].target_nnz), seed);
       const std::string stem = std::string(kind.name) + "-" + sizes[si].label;
       const std::string mtx = stem + ".mtx";
       write_mtx(opt.out_dir + "/" + mtx, p, kind, seed);
@@ -238,10 +257,10 @@ int spmv_main(int argc, char** argv) {
         for (size_t l = 0; l < f.launches.size(); ++l) {
           tl.push_back({spmv::kernel_name(f.launches[l]), "", inst.records[l]});
         }
-        unsigned long long makespan = 0;
         if (si == 0) {
           const std::string name = "timeline_" + stem + "_" + f.name + ".csv";
-          std::ofstream out = issue6::open_csv(opt.out_dir, name, "spmv.timeline", opt.device, prop);
+          std::ofstream out =
+              issue6::open_csv(opt.out_dir, name, "spmv.timeline", opt.device, prop);
           runner::MetaWriter meta(out);
           meta.put("matrix", mtx);
           meta.put("format", f.name);
@@ -252,27 +271,26 @@ int spmv_main(int argc, char** argv) {
           meta.put("workload_spec", spec_of(mtx, f.name, m.hyb_width));
           for (size_t l = 0; l < f.launches.size(); ++l) {
             meta.put("launch." + std::to_string(l),
-                     std::string(spmv::kernel_name(f.launches[l])) + " blocks=" +
-                         std::to_string(spmv::grid_of(m, f.launches[l])) + " threads=" +
-                         std::to_string(spmv::kThreads) + " stream=0");
+                     std::string(spmv::kernel_name(f.launches[l])) +
+                         " blocks=" + std::to_string(spmv::grid_of(m, f.launches[l])) +
+                         " threads=" + std::to_string(spmv::kThreads) + " stream=0");
           }
           meta.put("source", "last of " + std::to_string(opt.reps) + " instrumented runs");
           meta.put("check", bad == 0 ? "passed" : "FAILED");
-          makespan = issue6::write_timeline_rows(out, tl, "");
+          issue6::write_timeline_rows(out, tl, "");
           issue6::close_csv(out, name);
-        } else {
-          std::ostringstream sink;
-          makespan = issue6::write_timeline_rows(sink, tl, "");
         }
         auto row = [&](const std::string& launch, int blocks, const std::vector<float>& t,
-                       const std::vector<float>& ti) {
+                       const std::vector<float>& ti, const std::vector<float>& span) {
           const Stats s = issue6::stats_of(t), si_ = issue6::stats_of(ti);
+          const Stats ms = issue6::stats_of(span);
           runs << kind.name << ',' << sizes[si].label << ',' << kind.paper_name << ',' << p.rows
                << ',' << p.nnz() << ',' << max_row << ',' << f.name << ',' << launch << ','
                << blocks << ',' << spmv::kThreads << ',' << m.hyb_width << ',' << s.reps << ','
                << issue6::fmt(s.median) << ',' << issue6::fmt(s.min) << ',' << issue6::fmt(s.max)
-               << ',' << issue6::fmt(si_.median) << ',' << issue6::fmt(makespan / 1000.0, 3)
-               << ',' << (bad == 0 ? "passed" : "FAILED") << ',' << mtx << ','
+               << ',' << issue6::fmt(si_.median) << ',' << issue6::fmt(ms.median, 3) << ','
+               << issue6::fmt(ms.min, 3) << ',' << issue6::fmt(ms.max, 3) << ','
+               << (bad == 0 ? "passed" : "FAILED") << ',' << mtx << ','
                << spec_of(mtx, f.name, m.hyb_width) << '\n';
         };
         int total_blocks = 0;
@@ -280,10 +298,11 @@ int spmv_main(int argc, char** argv) {
           const int g = spmv::grid_of(m, f.launches[l]);
           total_blocks += g;
           if (f.launches.size() > 1) {
-            row(spmv::kernel_name(f.launches[l]), g, plain.per_launch[l], inst.per_launch[l]);
+            row(spmv::kernel_name(f.launches[l]), g, plain.per_launch[l], inst.per_launch[l],
+                inst.launch_span[l]);
           }
         }
-        row("all", total_blocks, plain.total, inst.total);
+        row("all", total_blocks, plain.total, inst.total, inst.span);
         std::printf("spmv %-18s rows=%6d nnz=%6d %-3s median=%8.4f ms %s\n", stem.c_str(), p.rows,
                     p.nnz(), f.name, issue6::stats_of(plain.total).median,
                     bad == 0 ? "ok" : "FAIL");

@@ -1,4 +1,4 @@
-// SpMV kernels after Bell and Garland (CSR vector, ELL, COO, HYB), their device data and matrix generator.
+// SpMV kernels after Bell and Garland (CSR vector, ELL, COO, HYB) and their device data.
 //
 // CSR vector: one warp per row, lanes stride the row, shuffle reduction. ELL: one thread per row
 // over a column-major padded array. COO: one thread per non-zero, a warp-level segmented scan
@@ -167,14 +167,13 @@ DeviceMatrix upload(const Pattern& p) {
 }
 
 void release(DeviceMatrix& m) {
-  for (void* ptr : {static_cast<void*>(m.csr_ptr), static_cast<void*>(m.csr_col),
-                    static_cast<void*>(m.csr_val), static_cast<void*>(m.ell_col),
-                    static_cast<void*>(m.ell_val), static_cast<void*>(m.coo_row),
-                    static_cast<void*>(m.coo_col), static_cast<void*>(m.coo_val),
-                    static_cast<void*>(m.hyb_ell_col), static_cast<void*>(m.hyb_ell_val),
-                    static_cast<void*>(m.hyb_coo_row), static_cast<void*>(m.hyb_coo_col),
-                    static_cast<void*>(m.hyb_coo_val), static_cast<void*>(m.x),
-                    static_cast<void*>(m.y)}) {
+  for (void* ptr :
+       {static_cast<void*>(m.csr_ptr), static_cast<void*>(m.csr_col), static_cast<void*>(m.csr_val),
+        static_cast<void*>(m.ell_col), static_cast<void*>(m.ell_val), static_cast<void*>(m.coo_row),
+        static_cast<void*>(m.coo_col), static_cast<void*>(m.coo_val),
+        static_cast<void*>(m.hyb_ell_col), static_cast<void*>(m.hyb_ell_val),
+        static_cast<void*>(m.hyb_coo_row), static_cast<void*>(m.hyb_coo_col),
+        static_cast<void*>(m.hyb_coo_val), static_cast<void*>(m.x), static_cast<void*>(m.y)}) {
     RUNNER_CUDA_CHECK(cudaFree(ptr));
   }
   m = DeviceMatrix{};
@@ -182,33 +181,45 @@ void release(DeviceMatrix& m) {
 
 const char* kernel_name(Kernel k) {
   switch (k) {
-    case Kernel::kCsr: return "csr";
-    case Kernel::kEll: return "ell";
-    case Kernel::kCoo: return "coo";
-    case Kernel::kHybEll: return "hyb-ell";
-    case Kernel::kHybCoo: return "hyb-coo";
+    case Kernel::kCsr:
+      return "csr";
+    case Kernel::kEll:
+      return "ell";
+    case Kernel::kCoo:
+      return "coo";
+    case Kernel::kHybEll:
+      return "hyb-ell";
+    case Kernel::kHybCoo:
+      return "hyb-coo";
   }
   return "?";
 }
 
 const void* kernel_fn(Kernel k) {
   switch (k) {
-    case Kernel::kCsr: return reinterpret_cast<const void*>(&csr_vector_kernel);
+    case Kernel::kCsr:
+      return reinterpret_cast<const void*>(&csr_vector_kernel);
     case Kernel::kEll:
-    case Kernel::kHybEll: return reinterpret_cast<const void*>(&ell_kernel);
+    case Kernel::kHybEll:
+      return reinterpret_cast<const void*>(&ell_kernel);
     case Kernel::kCoo:
-    case Kernel::kHybCoo: return reinterpret_cast<const void*>(&coo_kernel);
+    case Kernel::kHybCoo:
+      return reinterpret_cast<const void*>(&coo_kernel);
   }
   return nullptr;
 }
 
 int grid_of(const DeviceMatrix& m, Kernel k) {
   switch (k) {
-    case Kernel::kCsr: return blocks_for(32LL * m.rows);
+    case Kernel::kCsr:
+      return blocks_for(32LL * m.rows);
     case Kernel::kEll:
-    case Kernel::kHybEll: return m.hyb_width == 0 && k == Kernel::kHybEll ? 0 : blocks_for(m.rows);
-    case Kernel::kCoo: return blocks_for(m.nnz);
-    case Kernel::kHybCoo: return blocks_for(m.hyb_coo_nnz);
+    case Kernel::kHybEll:
+      return m.hyb_width == 0 && k == Kernel::kHybEll ? 0 : blocks_for(m.rows);
+    case Kernel::kCoo:
+      return blocks_for(m.nnz);
+    case Kernel::kHybCoo:
+      return blocks_for(m.hyb_coo_nnz);
   }
   return 0;
 }
@@ -218,8 +229,8 @@ void launch(const DeviceMatrix& m, Kernel k, cudaStream_t s, BlockRecord* rec) {
   if (grid == 0) return;
   switch (k) {
     case Kernel::kCsr:
-      csr_vector_kernel<<<grid, kThreads, 0, s>>>(m.rows, m.csr_ptr, m.csr_col, m.csr_val, m.x,
-                                                  m.y, rec);
+      csr_vector_kernel<<<grid, kThreads, 0, s>>>(m.rows, m.csr_ptr, m.csr_col, m.csr_val, m.x, m.y,
+                                                  rec);
       break;
     case Kernel::kEll:
       ell_kernel<<<grid, kThreads, 0, s>>>(m.rows, m.ell_width, m.ell_col, m.ell_val, m.x, m.y,

@@ -23,20 +23,23 @@ const std::vector<MatrixKind>& matrix_kinds() {
 
 int rows_for(const MatrixKind& kind, int target_nnz) {
   switch (kind.structure) {
-    case Structure::kDense: return static_cast<int>(std::sqrt(static_cast<double>(target_nnz)));
+    case Structure::kDense:
+      return static_cast<int>(std::sqrt(static_cast<double>(target_nnz)));
     case Structure::kGrid: {
       const int side = static_cast<int>(std::lround(std::sqrt(target_nnz / kind.nnz_per_row)));
       return side * side;
     }
     case Structure::kBanded:
-    case Structure::kScattered: break;
+    case Structure::kScattered:
+      break;
   }
   return static_cast<int>(std::lround(target_nnz / kind.nnz_per_row));
 }
 
 std::string describe_generator(const MatrixKind& kind) {
   switch (kind.structure) {
-    case Structure::kDense: return "dense: every column of every row";
+    case Structure::kDense:
+      return "dense: every column of every row";
     case Structure::kBanded:
       return "banded: row i has L = clamp(round(m*(1-s+2s*u)), 1, n) entries (m = " +
              issue6::fmt(kind.nnz_per_row, 1) + ", s = " + issue6::fmt(kind.spread, 1) +

@@ -1,4 +1,4 @@
-// Declarations of the `sssp` experiment: random graphs, Crauser's SSSP on the CPU, the three GPU kernels.
+// Declarations of the `sssp` experiment: random graphs, Crauser's SSSP on the CPU, GPU kernels.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,8 +11,8 @@
 
 namespace sssp {
 
-constexpr int kInf = 0x7fffffff;         // "not reached" distance and "no reached node" threshold
-constexpr int kNoOutEdge = 0x7ffffffe;   // minimum term of a reached node without out-edges
+constexpr int kInf = 0x7fffffff;        // "not reached" distance and "no reached node" threshold
+constexpr int kNoOutEdge = 0x7ffffffe;  // minimum term of a reached node without out-edges
 
 // A directed graph in CSR form with integer weights.
 struct Graph {
@@ -29,12 +29,12 @@ Graph random_graph(int n, double d, uint64_t seed);
 
 // One CPU run of the GPU loop (Crauser's OUT criterion), iteration by iteration.
 struct CpuRun {
-  std::vector<int> dist;      // kInf where not reached
-  std::vector<int> frontier;  // |F_i| per iteration (relax launches)
-  std::vector<int> settled;   // |F_{i+1}| per iteration; the last is 0 (the exit test)
-  std::vector<int> reached;   // reached nodes of U_i after relax, per iteration
-  std::vector<int> unsettled; // |U_i| per iteration
-  std::vector<int> delta;     // the minimum kernel's threshold per iteration (kInf in the last)
+  std::vector<int> dist;       // kInf where not reached
+  std::vector<int> frontier;   // |F_i| per iteration (relax launches)
+  std::vector<int> settled;    // |F_{i+1}| per iteration; the last is 0 (the exit test)
+  std::vector<int> reached;    // reached nodes of U_i after relax, per iteration
+  std::vector<int> unsettled;  // |U_i| per iteration
+  std::vector<int> delta;      // the minimum kernel's threshold per iteration (kInf in the last)
   int iterations() const { return static_cast<int>(frontier.size()); }
 };
 CpuRun cpu_sssp(const Graph& g, int source);

@@ -1,4 +1,4 @@
-// `sssp` subcommand: K Crauser SSSP instances as concurrent kernels on C streams -> graphs, runs.csv, timelines.
+// `sssp` subcommand: K Crauser SSSP instances on C streams -> graphs, runs.csv, timelines.
 //
 // For each random graph (written as DIR/graph_<name>.txt, `u v w` per line), the CPU runs the
 // GPU loop for sources 0..K-1 (iteration counts, frontier sizes -> DIR/frontier.csv). Every
@@ -33,7 +33,10 @@ const char* const kHelp =
     "graphs, on C = 1, 2, 4, 8, 16, 32 streams x block sizes 64/128/256 x carveouts max-l1/\n"
     "max-shared, launched directly (stream) and as a replayed CUDA graph (graph). Writes\n"
     "DIR/graph_<name>.txt (edge lists), DIR/frontier.csv (per-iteration set sizes),\n"
-    "DIR/runs.csv (median/min/max of --reps runs) and DIR/timeline_*.csv (instrumented runs).\n"
+    "DIR/runs.csv (median/min/max of --reps runs) and "
+    "DIR/timeline_<graph>_<mode>_k<K>_c<C>_t<T>.csv\n"
+    "(instrumented runs: K=4 C=1, K=4 C=4, K=8 C=8 replayed as graphs, K=8 C=8 launched "
+    "directly).\n"
     "--quick: one small graph and a few configurations. Exit 1 on any CPU mismatch.\n";
 
 struct GraphDef {
@@ -82,7 +85,8 @@ std::vector<LaunchDesc> issue_order(const Setup& s, int k_count, int c) {
 class Executor {
  public:
   explicit Executor(Setup& s) : s_(s) {
-    for (auto& st : streams_) RUNNER_CUDA_CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    for (auto& st : streams_)
+      RUNNER_CUDA_CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     for (auto& e : joins_) RUNNER_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     RUNNER_CUDA_CHECK(cudaEventCreate(&start_));
     RUNNER_CUDA_CHECK(cudaEventCreate(&stop_));
@@ -174,8 +178,8 @@ class Executor {
   // The last run's block records as timeline launches (instrumented configurations only).
   std::vector<issue6::TimelineLaunch> timeline(long& bad, int sm_count) const {
     std::vector<BlockRecord> all(records_);
-    RUNNER_CUDA_CHECK(cudaMemcpy(all.data(), rec_, sizeof(BlockRecord) * records_,
-                                 cudaMemcpyDeviceToHost));
+    RUNNER_CUDA_CHECK(
+        cudaMemcpy(all.data(), rec_, sizeof(BlockRecord) * records_, cudaMemcpyDeviceToHost));
     bad = issue6::bad_records(all, sm_count);
     std::vector<issue6::TimelineLaunch> out;
     for (size_t l = 0; l < order_.size(); ++l) {
@@ -260,9 +264,9 @@ Setup make_setup(const GraphDef& def, const std::string& dir) {
 const char* carveout_name(int percent) { return percent == 0 ? "max-l1" : "max-shared"; }
 
 std::string spec_of(const Setup& s, int k, int c, int threads, int carveout) {
-  return "sssp:graph=" + s.file + ",sources=" + std::to_string(k) + ",streams=" +
-         std::to_string(c) + ",threads=" + std::to_string(threads) + ",carveout=" +
-         carveout_name(carveout);
+  return "sssp:graph=" + s.file + ",sources=" + std::to_string(k) +
+         ",streams=" + std::to_string(c) + ",threads=" + std::to_string(threads) +
+         ",carveout=" + carveout_name(carveout);
 }
 
 }  // namespace
@@ -281,7 +285,8 @@ int sssp_main(int argc, char** argv) {
   }
   const int carveouts[2] = {0, 100};
   std::ofstream runs = issue6::open_csv(opt.out_dir, "runs.csv", "sssp", opt.device, prop);
-  std::ofstream front = issue6::open_csv(opt.out_dir, "frontier.csv", "sssp.frontier", opt.device, prop);
+  std::ofstream front =
+      issue6::open_csv(opt.out_dir, "frontier.csv", "sssp.frontier", opt.device, prop);
   {
     runner::MetaWriter meta(runs);
     for (Kernel k : {Kernel::kRelax, Kernel::kMinimum, Kernel::kUpdate}) {
@@ -289,24 +294,31 @@ int sssp_main(int argc, char** argv) {
     }
     meta.put("sources", kSources);
     meta.put("reps", opt.reps);
-    meta.put("issue_order", "batches of C instances (instance k on stream k mod C); per batch, "
-                            "iteration by iteration: every running instance's relax, then every "
-                            "minimum, then every update; no host synchronisation inside a run");
-    meta.put("timing", "CUDA events around one whole run (all K instances), state reset by a "
-                       "device-to-device copy before the start event; 1 warm-up; median/min/max");
-    meta.put("modes", "stream: direct launches; graph: the same launches captured once into a "
-                      "CUDA graph and replayed; stream-inst: instrumented timeline runs");
-    meta.put("carveout", "cudaFuncAttributePreferredSharedMemoryCarveout of all three kernels: "
-                         "0 (max-l1) or 100 (max-shared)");
-    meta.put("check", "passed: every run's distances, per-iteration thresholds and settled "
-                      "counts of all K instances equal the CPU run");
+    meta.put("issue_order",
+             "batches of C instances (instance k on stream k mod C); per batch, "
+             "iteration by iteration: every running instance's relax, then every "
+             "minimum, then every update; no host synchronisation inside a run");
+    meta.put("timing",
+             "CUDA events around one whole run (all K instances), state reset by a "
+             "device-to-device copy before the start event; 1 warm-up; median/min/max");
+    meta.put("modes",
+             "stream: direct launches; graph: the same launches captured once into a "
+             "CUDA graph and replayed; stream-inst, graph-inst: the instrumented "
+             "timeline runs");
+    meta.put("carveout",
+             "cudaFuncAttributePreferredSharedMemoryCarveout of all three kernels: "
+             "0 (max-l1) or 100 (max-shared)");
+    meta.put("check",
+             "passed: every run's distances, per-iteration thresholds and settled "
+             "counts of all K instances equal the CPU run");
     runs << "graph,n,edges,sources,streams,threads,carveout,mode,launches,reps,median_ms,min_ms,"
             "max_ms,check,workload_spec\n";
     runner::MetaWriter fmeta(front);
-    fmeta.put("columns", "iteration i of the source's loop: frontier |F_i| (relax), unsettled "
-                         "|U_i|, reached nodes of U_i after relax, delta (minimum's threshold; "
-                         "2147483647 = none reached, the loop's last iteration; 2147483646 = "
-                         "only nodes without out-edges), settled |F_{i+1}| (update)");
+    fmeta.put("columns",
+              "iteration i of the source's loop: frontier |F_i| (relax), unsettled "
+              "|U_i|, reached nodes of U_i after relax, delta (minimum's threshold; "
+              "2147483647 = none reached, the loop's last iteration; 2147483646 = "
+              "only nodes without out-edges), settled |F_{i+1}| (update)");
     front << "graph,source,iteration,frontier,unsettled,reached,delta,settled\n";
   }
   long failures = 0;
@@ -341,8 +353,9 @@ int sssp_main(int argc, char** argv) {
       long bad_rec = 0;
       if (inst) {
         const auto tl = ex.timeline(bad_rec, prop.multiProcessorCount);
-        const std::string name = "timeline_" + s.name + "_k" + std::to_string(k) + "_c" +
-                                 std::to_string(c) + "_t" + std::to_string(threads) + ".csv";
+        const std::string name = "timeline_" + s.name + "_" + (graph_mode ? "graph" : "stream") +
+                                 "_k" + std::to_string(k) + "_c" + std::to_string(c) + "_t" +
+                                 std::to_string(threads) + ".csv";
         std::ofstream out = issue6::open_csv(opt.out_dir, name, "sssp.timeline", opt.device, prop);
         runner::MetaWriter meta(out);
         meta.put("graph", s.file);
@@ -352,23 +365,29 @@ int sssp_main(int argc, char** argv) {
         meta.put("carveout", carveout_name(carveout));
         meta.put("launches", ex.launches());
         meta.put("workload_spec", spec_of(s, k, c, threads, carveout));
+        meta.put("mode", graph_mode ? "graph (replayed CUDA graph)" : "stream (direct launches)");
         meta.put("run_median_ms", issue6::fmt(st.median));
-        meta.put("source", "last of " + std::to_string(opt.reps) + " instrumented runs; launch = "
-                           "host issue index; stream/instance/iteration of each launch");
+        meta.put("makespan_ns", issue6::makespan_ns(tl));
+        meta.put("source", "last of " + std::to_string(opt.reps) +
+                               " instrumented runs; launch = "
+                               "host issue index; stream/instance/iteration of each launch");
         meta.put("check", bad + bad_rec == 0 ? "passed" : "FAILED");
-        const unsigned long long span = issue6::write_timeline_rows(out, tl, "stream,instance,iteration");
+        const unsigned long long span =
+            issue6::write_timeline_rows(out, tl, "stream,instance,iteration");
         issue6::close_csv(out, name);
         std::printf("  timeline %s: makespan %.1f us\n", name.c_str(), span / 1000.0);
       }
       if (bad + bad_rec > 0) {
         ++failures;
-        std::fprintf(stderr, "sssp: %s K=%d C=%d T=%d %s %s check FAILED: %ld values (%s), %ld "
-                     "bad records\n", s.name.c_str(), k, c, threads, carveout_name(carveout), mode,
-                     bad, first.c_str(), bad_rec);
+        std::fprintf(stderr,
+                     "sssp: %s K=%d C=%d T=%d %s %s check FAILED: %ld values (%s), %ld "
+                     "bad records\n",
+                     s.name.c_str(), k, c, threads, carveout_name(carveout), mode, bad,
+                     first.c_str(), bad_rec);
       }
-      runs << s.name << ',' << s.g.n << ',' << s.g.edges() << ',' << k << ',' << c << ','
-           << threads << ',' << carveout_name(carveout) << ',' << mode << ',' << ex.launches()
-           << ',' << st.reps << ',' << issue6::fmt(st.median) << ',' << issue6::fmt(st.min) << ','
+      runs << s.name << ',' << s.g.n << ',' << s.g.edges() << ',' << k << ',' << c << ',' << threads
+           << ',' << carveout_name(carveout) << ',' << mode << ',' << ex.launches() << ','
+           << st.reps << ',' << issue6::fmt(st.median) << ',' << issue6::fmt(st.min) << ','
            << issue6::fmt(st.max) << ',' << (bad + bad_rec == 0 ? "passed" : "FAILED") << ','
            << spec_of(s, k, c, threads, carveout) << '\n';
       std::printf("  K=%2d C=%2d T=%3d %-10s %-10s launches=%5zu median=%9.3f ms %s\n", k, c,
@@ -386,9 +405,10 @@ int sssp_main(int argc, char** argv) {
     }
     if (&def == &defs.front()) {
       const int tl_threads = opt.quick ? 128 : 256;
-      measure(4, 1, tl_threads, 0, "stream-inst", false, true);
-      measure(4, 4, tl_threads, 0, "stream-inst", false, true);
-      if (!opt.quick) measure(8, 8, tl_threads, 0, "stream-inst", false, true);
+      measure(4, 1, tl_threads, 0, "graph-inst", true, true);
+      measure(4, 4, tl_threads, 0, "graph-inst", true, true);
+      measure(8, 8, tl_threads, 0, "graph-inst", true, true);
+      measure(8, 8, tl_threads, 0, "stream-inst", false, true);
     }
     sssp::release(s.dg);
     RUNNER_CUDA_CHECK(cudaFree(s.state));
@@ -397,7 +417,8 @@ int sssp_main(int argc, char** argv) {
   issue6::close_csv(runs, "runs.csv");
   issue6::close_csv(front, "frontier.csv");
   if (failures > 0) {
-    std::fprintf(stderr, "%s sssp: %ld configuration(s) failed the CPU check\n", kToolName, failures);
+    std::fprintf(stderr, "%s sssp: %ld configuration(s) failed the CPU check\n", kToolName,
+                 failures);
     return kExitFailure;
   }
   return kExitOk;

@@ -1,4 +1,4 @@
-// n x SSSP kernels (relax / minimum / update, Crauser's OUT criterion), the random graph and the CPU run.
+// n x SSSP kernels (relax / minimum / update, Crauser's OUT criterion), graph and CPU run.
 //
 // relax: a thread per node; a frontier node walks its out-edges and atomicMin's the distance of
 // every unsettled successor. minimum: the SDK's reduce4 (each thread loads two elements, a
@@ -40,9 +40,8 @@ __device__ __forceinline__ int min_term(int i, int n, const int* dist, const int
   return min_out[i] == kInf ? kNoOutEdge : d + min_out[i];
 }
 
-__global__ void minimum_kernel(int n, const int* __restrict__ dist,
-                               const int* __restrict__ min_out, const unsigned char* __restrict__ u,
-                               int* delta, BlockRecord* rec) {
+__global__ void minimum_kernel(int n, const int* __restrict__ dist, const int* __restrict__ min_out,
+                               const unsigned char* __restrict__ u, int* delta, BlockRecord* rec) {
   extern __shared__ int sdata[];
   BlockProbe probe;
   probe.enter(rec);
@@ -205,18 +204,24 @@ std::vector<unsigned char> instance_init(int n, int max_iters, int source) {
 
 const char* kernel_name(Kernel k) {
   switch (k) {
-    case Kernel::kRelax: return "relax";
-    case Kernel::kMinimum: return "minimum";
-    case Kernel::kUpdate: return "update";
+    case Kernel::kRelax:
+      return "relax";
+    case Kernel::kMinimum:
+      return "minimum";
+    case Kernel::kUpdate:
+      return "update";
   }
   return "?";
 }
 
 const void* kernel_fn(Kernel k) {
   switch (k) {
-    case Kernel::kRelax: return reinterpret_cast<const void*>(&relax_kernel);
-    case Kernel::kMinimum: return reinterpret_cast<const void*>(&minimum_kernel);
-    case Kernel::kUpdate: return reinterpret_cast<const void*>(&update_kernel);
+    case Kernel::kRelax:
+      return reinterpret_cast<const void*>(&relax_kernel);
+    case Kernel::kMinimum:
+      return reinterpret_cast<const void*>(&minimum_kernel);
+    case Kernel::kUpdate:
+      return reinterpret_cast<const void*>(&update_kernel);
   }
   return nullptr;
 }
@@ -238,8 +243,8 @@ void launch(Kernel k, const DeviceGraph& g, const InstanceView& v, int iter, int
                                                                   v.delta + iter, rec);
       break;
     case Kernel::kUpdate:
-      update_kernel<<<grid, threads, 0, s>>>(g.n, v.dist, v.u, v.f, v.delta + iter,
-                                             v.count + iter, rec);
+      update_kernel<<<grid, threads, 0, s>>>(g.n, v.dist, v.u, v.f, v.delta + iter, v.count + iter,
+                                             rec);
       break;
   }
   RUNNER_CUDA_CHECK(cudaGetLastError());
@@ -247,8 +252,8 @@ void launch(Kernel k, const DeviceGraph& g, const InstanceView& v, int iter, int
 
 void set_carveout(int percent) {
   for (Kernel k : {Kernel::kRelax, Kernel::kMinimum, Kernel::kUpdate}) {
-    RUNNER_CUDA_CHECK(
-        cudaFuncSetAttribute(kernel_fn(k), cudaFuncAttributePreferredSharedMemoryCarveout, percent));
+    RUNNER_CUDA_CHECK(cudaFuncSetAttribute(
+        kernel_fn(k), cudaFuncAttributePreferredSharedMemoryCarveout, percent));
   }
 }
 

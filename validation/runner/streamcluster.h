@@ -12,12 +12,12 @@ constexpr int kThreads = 256;  // threads per block of the pgain kernel
 // Device copies of the point set and the current solution (K centres).
 struct DevicePoints {
   int points = 0, dim = 0, k = 0;
-  float* coord = nullptr;         // dim x points, dimension-major
-  float* weight = nullptr;        // points
-  float* cost = nullptr;          // points: weighted squared distance to the assigned centre
-  int* assign = nullptr;          // points: the assigned centre's point index
-  int* center_table = nullptr;    // points: centre point index -> 0..K-1
-  float* work = nullptr;          // tines(R = 1) x (K + 1)
+  float* coord = nullptr;                // dim x points, dimension-major
+  float* weight = nullptr;               // points
+  float* cost = nullptr;                 // points: weighted squared distance to the assigned centre
+  int* assign = nullptr;                 // points: the assigned centre's point index
+  int* center_table = nullptr;           // points: centre point index -> 0..K-1
+  float* work = nullptr;                 // tines(R = 1) x (K + 1)
   unsigned char* switch_flag = nullptr;  // points
 };
 

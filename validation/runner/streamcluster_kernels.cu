@@ -1,4 +1,4 @@
-// streamcluster's pgain kernel (Rodinia's kernel_compute_cost) with rake size R, as in the CDS paper.
+// streamcluster's pgain kernel (Rodinia's kernel_compute_cost) with rake size R (CDS paper).
 //
 // Thread t of T = ceil(points / R) handles points t, t + T, t + 2T, ... (R "tines"): for each it
 // computes the weighted squared distance to the candidate centre x (coordinates stored
@@ -29,8 +29,8 @@ __global__ void pgain_kernel(int points, int dim, int x, int rake, int k,
       if (p >= points) break;
       float d2 = 0.0f;
       for (int d = 0; d < dim; ++d) {
-        const float diff = coord[static_cast<size_t>(d) * points + p] -
-                           coord[static_cast<size_t>(d) * points + x];
+        const float diff =
+            coord[static_cast<size_t>(d) * points + p] - coord[static_cast<size_t>(d) * points + x];
         d2 += diff * diff;
       }
       const float x_cost = d2 * weight[p];
@@ -53,11 +53,11 @@ int tines_of(int points, int rake) { return (points + rake - 1) / rake; }
 
 int grid_of(int points, int rake) { return (tines_of(points, rake) + kThreads - 1) / kThreads; }
 
-void launch_pgain(const DevicePoints& d, int x, int rake, cudaStream_t s, issue6::BlockRecord* rec) {
-  pgain_kernel<<<grid_of(d.points, rake), kThreads, 0, s>>>(d.points, d.dim, x, rake, d.k, d.coord,
-                                                            d.weight, d.cost, d.assign,
-                                                            d.center_table, d.work, d.switch_flag,
-                                                            rec);
+void launch_pgain(const DevicePoints& d, int x, int rake, cudaStream_t s,
+                  issue6::BlockRecord* rec) {
+  pgain_kernel<<<grid_of(d.points, rake), kThreads, 0, s>>>(
+      d.points, d.dim, x, rake, d.k, d.coord, d.weight, d.cost, d.assign, d.center_table, d.work,
+      d.switch_flag, rec);
   RUNNER_CUDA_CHECK(cudaGetLastError());
 }
 
