@@ -71,6 +71,17 @@ struct SplitMix64 {
   uint64_t below(uint64_t n) { return n == 0 ? 0 : next() % n; }  // bias < 2^-40 for our n
 };
 
+// cudaMalloc + copy of a host vector (at least one element is allocated, so never null).
+template <typename T>
+T* to_device(const std::vector<T>& h) {
+  T* d = nullptr;
+  RUNNER_CUDA_CHECK(cudaMalloc(&d, (h.empty() ? 1 : h.size()) * sizeof(T)));
+  if (!h.empty()) {
+    RUNNER_CUDA_CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  return d;
+}
+
 struct Stats {
   double median = 0, min = 0, max = 0;  // ms
   int reps = 0;

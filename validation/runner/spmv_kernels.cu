@@ -72,17 +72,6 @@ __global__ void coo_kernel(int nnz, const int* __restrict__ row_of, const int* _
   probe.leave(rec);
 }
 
-template <typename T>
-T* to_device(const std::vector<T>& h) {
-  T* d = nullptr;
-  const size_t bytes = std::max<size_t>(1, h.size()) * sizeof(T);
-  RUNNER_CUDA_CHECK(cudaMalloc(&d, bytes));
-  if (!h.empty()) {
-    RUNNER_CUDA_CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  return d;
-}
-
 // ELL arrays (column-major, width x rows) of the first `width` entries of every row.
 void build_ell(const Pattern& p, int width, std::vector<int>& col, std::vector<float>& val) {
   col.assign(static_cast<size_t>(width) * p.rows, -1);
@@ -139,29 +128,29 @@ DeviceMatrix upload(const Pattern& p) {
   for (int r = 0; r < p.rows; ++r) {
     for (int j = p.ptr[r]; j < p.ptr[r + 1]; ++j) csr_val[j] = value_of(r, p.col[j]);
   }
-  m.csr_ptr = to_device(p.ptr);
-  m.csr_col = to_device(p.col);
-  m.csr_val = to_device(csr_val);
+  m.csr_ptr = issue6::to_device(p.ptr);
+  m.csr_col = issue6::to_device(p.col);
+  m.csr_val = issue6::to_device(csr_val);
   std::vector<int> icol, irow;
   std::vector<float> fval;
   build_ell(p, m.ell_width, icol, fval);
-  m.ell_col = to_device(icol);
-  m.ell_val = to_device(fval);
+  m.ell_col = issue6::to_device(icol);
+  m.ell_val = issue6::to_device(fval);
   build_coo(p, 0, irow, icol, fval);
-  m.coo_row = to_device(irow);
-  m.coo_col = to_device(icol);
-  m.coo_val = to_device(fval);
+  m.coo_row = issue6::to_device(irow);
+  m.coo_col = issue6::to_device(icol);
+  m.coo_val = issue6::to_device(fval);
   build_ell(p, m.hyb_width, icol, fval);
-  m.hyb_ell_col = to_device(icol);
-  m.hyb_ell_val = to_device(fval);
+  m.hyb_ell_col = issue6::to_device(icol);
+  m.hyb_ell_val = issue6::to_device(fval);
   build_coo(p, m.hyb_width, irow, icol, fval);
   m.hyb_coo_nnz = static_cast<int>(irow.size());
-  m.hyb_coo_row = to_device(irow);
-  m.hyb_coo_col = to_device(icol);
-  m.hyb_coo_val = to_device(fval);
+  m.hyb_coo_row = issue6::to_device(irow);
+  m.hyb_coo_col = issue6::to_device(icol);
+  m.hyb_coo_val = issue6::to_device(fval);
   std::vector<float> x(static_cast<size_t>(p.rows));
   for (int c = 0; c < p.rows; ++c) x[c] = x_of(c);
-  m.x = to_device(x);
+  m.x = issue6::to_device(x);
   RUNNER_CUDA_CHECK(cudaMalloc(&m.y, sizeof(float) * std::max(1, p.rows)));
   return m;
 }

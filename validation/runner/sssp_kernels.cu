@@ -77,16 +77,6 @@ __global__ void update_kernel(int n, const int* __restrict__ dist, unsigned char
   probe.leave(rec);
 }
 
-template <typename T>
-T* to_device(const std::vector<T>& h) {
-  T* d = nullptr;
-  RUNNER_CUDA_CHECK(cudaMalloc(&d, std::max<size_t>(1, h.size()) * sizeof(T)));
-  if (!h.empty()) {
-    RUNNER_CUDA_CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  return d;
-}
-
 }  // namespace
 
 Graph random_graph(int n, double d, uint64_t seed) {
@@ -160,10 +150,10 @@ CpuRun cpu_sssp(const Graph& g, int source) {
 DeviceGraph upload(const Graph& g) {
   DeviceGraph d;
   d.n = g.n;
-  d.ptr = to_device(g.ptr);
-  d.adj = to_device(g.adj);
-  d.w = to_device(g.w);
-  d.min_out = to_device(g.min_out);
+  d.ptr = issue6::to_device(g.ptr);
+  d.adj = issue6::to_device(g.adj);
+  d.w = issue6::to_device(g.w);
+  d.min_out = issue6::to_device(g.min_out);
   return d;
 }
 

@@ -117,14 +117,6 @@ Reference cpu_pgain(const Host& h, int x) {
   return r;
 }
 
-template <typename T>
-T* to_device(const std::vector<T>& v) {
-  T* d = nullptr;
-  RUNNER_CUDA_CHECK(cudaMalloc(&d, v.size() * sizeof(T)));
-  RUNNER_CUDA_CHECK(cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return d;
-}
-
 // Mismatches of one call's copied-back work array and flags against the reference.
 long compare(const Host& h, int tines, const float* work, const unsigned char* flags,
              const Reference& ref, std::string& first) {
@@ -164,11 +156,11 @@ int streamcluster_main(int argc, char** argv) {
   d.points = points;
   d.dim = dim;
   d.k = k;
-  d.coord = to_device(h.coord);
-  d.weight = to_device(h.weight);
-  d.cost = to_device(h.cost);
-  d.assign = to_device(h.assign);
-  d.center_table = to_device(h.center_table);
+  d.coord = issue6::to_device(h.coord);
+  d.weight = issue6::to_device(h.weight);
+  d.cost = issue6::to_device(h.cost);
+  d.assign = issue6::to_device(h.assign);
+  d.center_table = issue6::to_device(h.center_table);
   const size_t work_max = static_cast<size_t>(points) * (k + 1);
   RUNNER_CUDA_CHECK(cudaMalloc(&d.work, work_max * sizeof(float)));
   RUNNER_CUDA_CHECK(cudaMalloc(&d.switch_flag, static_cast<size_t>(points)));
