@@ -87,7 +87,9 @@ TEST_CASE("sssp spec errors name the key and the bound") {
     check_error("sssp:graph=" + data("tiny.gr") + ",nodes=7", "key 'nodes': give either graph=PATH or a random graph");
     check_error("sssp:graph=" + data("truncated.gr"), data("truncated.gr") + ":3: the file ends after 2 of the 3 arcs");
     check_error("sssp:nodes=16777216,degree=2", "key 'degree': nodes x degree is 33554432 expected edges; at most 30000000");
-    check_error("sssp:nodes=100000,degree=1,sources=100", "key 'sources': 100 sources x 100000 nodes is more than 8388608");
+    check_error("sssp:nodes=100000,degree=1,sources=100",
+                "key 'sources': 100 sources x 100000 nodes is more than 8388608; use fewer sources or a smaller graph");
+    check_error("sssp:nodes=9000000,degree=0", "kernel 'sssp': 1 sources x 9000000 nodes is more than 8388608");
     // A chain of 200000 nodes settles one node per iteration: source 0 takes 200000 iterations (599999
     // launches), source 1 199999 (599996): together over the application limit.
     const std::string chain = (std::filesystem::temp_directory_path() / "gpusched_sssp_chain.txt").string();

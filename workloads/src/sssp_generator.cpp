@@ -84,13 +84,17 @@ std::vector<KernelLaunch> build_sssp(SpecArgs& args, const KernelLaunch& base) {
         args.fail("sources", "the graph has " + std::to_string(graph.nodes()) + " nodes, fewer than " +
                                  std::to_string(sources_given) + " sources");
     options.sources = static_cast<std::uint32_t>(sources_given);
-    const std::uint64_t k_nodes = std::uint64_t{options.sources} * graph.nodes();
-    if (k_nodes > kMaxSsspInstanceNodes)
-        args.fail("sources", std::to_string(options.sources) + " sources x " + std::to_string(graph.nodes()) +
-                                 " nodes is more than " + std::to_string(kMaxSsspInstanceNodes) + "; use fewer sources");
+    const auto too_big = [&](const std::string& what) {
+        const std::string message = what + "; use fewer sources or a smaller graph";
+        if (args.has("sources")) args.fail("sources", message);
+        args.fail_spec(message);
+    };
+    if (std::uint64_t{options.sources} * graph.nodes() > kMaxSsspInstanceNodes)
+        too_big(std::to_string(options.sources) + " sources x " + std::to_string(graph.nodes()) + " nodes is more than " +
+                std::to_string(kMaxSsspInstanceNodes));
     if (options.sources * graph.edges() > kMaxSsspInstanceEdges)
-        args.fail("sources", std::to_string(options.sources) + " sources x " + std::to_string(graph.edges()) +
-                                 " edges is more than " + std::to_string(kMaxSsspInstanceEdges) + "; use fewer sources");
+        too_big(std::to_string(options.sources) + " sources x " + std::to_string(graph.edges()) + " edges is more than " +
+                std::to_string(kMaxSsspInstanceEdges));
     try {
         return sssp_launches(graph, options, base, kMaxSpecApplicationLaunches);
     } catch (const std::length_error& e) {
