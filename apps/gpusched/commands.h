@@ -17,6 +17,8 @@ void add_predict_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
 /// `gpusched sweep STUDY.yaml ...` and `gpusched merge PARTS... --out FILE`.
 void add_sweep_commands(CLI::App& app);
+/// `gpusched plot RESULTS.csv ...`.
+void add_plot_command(CLI::App& app);
 /// `gpusched simulate ...`.
 void add_simulate_command(CLI::App& app);
 /// `gpusched list policies` and `gpusched list workloads` (added to the existing `list`).

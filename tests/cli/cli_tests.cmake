@@ -231,3 +231,13 @@ add_test(NAME cli.sweep_deterministic_and_sharded
          COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/sweep_shards
                  -DSTUDY=${GPUSCHED_CLI_DATA}/sweep_small.yaml -DOTHER=${GPUSCHED_CLI_DATA}/sweep_small_other.yaml
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_sweep.cmake)
+gpusched_cli_test(plot_curves 0 stdout "" plot sweep_small_results.csv --x blocks --y makespan_ns --series threads,policy
+                  --out ${CMAKE_CURRENT_BINARY_DIR}/sweep_curves.svg)
+gpusched_cli_test(plot_heatmap 0 stdout "" plot sweep_small_results.csv --heatmap --x blocks --y threads --value makespan_ns
+                  --aggregate mean --log --out ${CMAKE_CURRENT_BINARY_DIR}/sweep_heatmap.html)
+gpusched_cli_test(plot_unknown_column 2 stderr "--x: no column 'size' in sweep_small_results.csv \\(columns: point,"
+                  plot sweep_small_results.csv --x size --y makespan_ns --out x.svg)
+gpusched_cli_test(plot_ambiguous 2 stderr "3 rows fall on x = 128; they differ in policy, blocks: add those columns to --series"
+                  plot sweep_small_results.csv --x threads --y makespan_ns --out x.svg)
+gpusched_cli_test(plot_bad_out 2 stderr "--out: expected a .svg or .html file" plot sweep_small_results.csv --x blocks --y makespan_ns --out x.png)
+gpusched_cli_test(plot_heatmap_needs_value 2 stderr "--heatmap needs --value" plot sweep_small_results.csv --heatmap --x blocks --y threads --out x.svg)

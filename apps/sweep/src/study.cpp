@@ -12,6 +12,7 @@
 #include "gpusched/hw/input_error.h"
 #include "gpusched/hw/yaml_fields.h"
 #include "gpusched/sweep/gpu_variants.h"
+#include "gpusched/sweep/point_runner.h"
 #include "gpusched/sweep/workload_builder.h"
 
 namespace gpusched::sweep {
@@ -107,6 +108,9 @@ private:
             return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
         });
         if (!valid) fail(key_node, name, "a parameter name is letters, digits, '_' and '.'");
+        const auto& metrics = metric_names();
+        if (name == "point" || std::find(metrics.begin(), metrics.end(), name) != metrics.end())
+            fail(key_node, name, "'" + name + "' names a results column (point or a metric): rename the parameter");
         Parameter p;
         p.name = name;
         bool workload = false;

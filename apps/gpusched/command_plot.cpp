@@ -1,0 +1,89 @@
+// `gpusched plot RESULTS.csv`: curves (a metric over one column, a line per series) or a heatmap, as SVG or HTML.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "gpusched/hw/input_error.h"
+#include "gpusched/report/heatmap_chart.h"
+#include "gpusched/report/line_chart.h"
+#include "gpusched/report/svg_format.h"
+#include "gpusched/sweep/plot_data.h"
+
+namespace gpusched::cli {
+
+namespace {
+
+struct PlotOptions {
+    std::string results;
+    sweep::PlotRequest request;
+    std::string series;
+    std::vector<std::string> where;
+    bool heatmap = false;
+    std::string out;
+};
+
+std::vector<std::string> split_commas(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');)
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+void run_plot(PlotOptions o) {
+    std::ifstream in(o.results, std::ios::binary);
+    if (!in) throw InputError(o.results + ": cannot open results file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    o.request.series = split_commas(o.series);
+    for (const auto& w : o.where) {
+        const auto eq = w.find('=');
+        if (eq == std::string::npos || eq == 0) throw InputError("--where: expected COLUMN=VALUE, got '" + w + "'");
+        o.request.where.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+    }
+    const bool html = o.out.ends_with(".html");
+    if (!html && !o.out.ends_with(".svg")) throw InputError("--out: expected a .svg or .html file, got '" + o.out + "'");
+    std::string svg;
+    if (o.heatmap) {
+        if (o.request.value.empty()) throw InputError("--heatmap needs --value COLUMN (the colour)");
+        svg = report::render_svg(sweep::heatmap_from_results(text.str(), o.results, o.request));
+    } else {
+        if (!o.request.value.empty()) throw InputError("--value is for --heatmap; curves plot --y over --x");
+        svg = report::render_svg(sweep::line_chart_from_results(text.str(), o.results, o.request));
+    }
+    std::ofstream file(o.out, std::ios::binary);
+    if (!file) throw InputError("--out: cannot write '" + o.out + "'");
+    if (html)
+        file << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << report::escape_xml(o.results)
+             << "</title></head>\n<body>\n" << svg << "\n</body></html>\n";
+    else
+        file << svg;
+    if (!file.flush()) throw InputError("--out: cannot finish writing '" + o.out + "' (disk full?)");
+}
+
+}  // namespace
+
+void add_plot_command(CLI::App& app) {
+    auto o = std::make_shared<PlotOptions>();
+    auto* cmd = app.add_subcommand("plot", "Plot sweep results: curves of a metric over one column, or a heatmap");
+    cmd->footer("Examples (docs/sweep.md):\n"
+                "  gpusched plot apsp.csv --x n --y makespan_ns --series gpu,block --out curves.svg\n"
+                "  gpusched plot apsp.csv --heatmap --x block --y n --value makespan_ns --where gpu=h100 --out heat.html");
+    cmd->add_option("results", o->results, "Results CSV of gpusched sweep or merge")->required();
+    cmd->add_option("--x", o->request.x, "Column on the x axis")->required();
+    cmd->add_option("--y", o->request.y, "Curves: the metric column; heatmap: the row column")->required();
+    cmd->add_option("--series", o->series, "Curves: one line per value of these columns (comma-separated)");
+    cmd->add_flag("--heatmap", o->heatmap, "Draw a heatmap of --value over --x (columns) and --y (rows)");
+    cmd->add_option("--value", o->request.value, "Heatmap: the colour column");
+    cmd->add_option("--where", o->where, "Keep rows with COLUMN=VALUE (repeatable)");
+    cmd->add_option("--aggregate", o->request.aggregate,
+                    "Rows on one point: none (an error naming the columns that differ), min, mean or max")
+        ->capture_default_str();
+    cmd->add_flag("--log", o->request.log, "Log scale (curves: y axis; heatmap: colours)");
+    cmd->add_option("--title", o->request.title, "Chart title");
+    cmd->add_option("--out", o->out, "Output .svg, or .html (the SVG in a page)")->required();
+    cmd->callback([o] { run_plot(*o); });
+}
+
+}  // namespace gpusched::cli

@@ -1,0 +1,35 @@
+// Plot data: sweep results (CSV) turned into line charts (metric over one axis) and heatmaps.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpusched/report/heatmap_chart.h"
+#include "gpusched/report/line_chart.h"
+
+namespace gpusched::sweep {
+
+/// What to plot from a results file.
+struct PlotRequest {
+    std::string x;                 ///< column on the x axis
+    std::string y;                 ///< curves: the metric (numeric); heatmaps: the row column
+    std::string value;             ///< heatmaps: the colour column (numeric)
+    std::vector<std::string> series;  ///< curves: one line per distinct combination of these columns
+    std::vector<std::pair<std::string, std::string>> where;  ///< keep rows with COLUMN == VALUE
+    std::string aggregate = "none";  ///< rows sharing a point of the plot: none (an error), min, mean, max
+    bool log = false;              ///< log y axis (curves) or log colours (heatmaps)
+    std::string title;
+};
+
+/// A line chart of y over x, one line per series value. Rows with an error, or with an empty
+/// x or y cell, are left out. InputError naming the column and flag for an unknown column, a
+/// non-numeric cell, no rows left, or several rows on one point with aggregate "none" (the
+/// message names the columns that differ among them, to add to --series or --where).
+report::LineChart line_chart_from_results(const std::string& csv, const std::string& source, const PlotRequest& request);
+
+/// A heatmap of `value` over x (columns) and y (rows); labels sorted numerically when all
+/// numeric, else in order of first appearance. Same checks as line_chart_from_results.
+report::HeatmapChart heatmap_from_results(const std::string& csv, const std::string& source, const PlotRequest& request);
+
+}  // namespace gpusched::sweep

@@ -1,0 +1,186 @@
+// Plot data: filtering, grouping and aggregating result rows into chart data.
+#include "gpusched/sweep/plot_data.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "gpusched/hw/input_error.h"
+#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/report/svg_format.h"
+#include "gpusched/sweep/csv.h"
+
+namespace gpusched::sweep {
+
+namespace {
+
+constexpr std::size_t kMaxSeries = 64;
+
+struct Table {
+    std::vector<std::string> columns;
+    std::vector<std::vector<std::string>> rows;
+    std::string source;
+
+    [[nodiscard]] std::size_t column(const std::string& name, const std::string& flag) const {
+        for (std::size_t i = 0; i < columns.size(); ++i)
+            if (columns[i] == name) return i;
+        std::string list;
+        for (const auto& c : columns) list += (list.empty() ? "" : ", ") + c;
+        throw InputError(flag + ": no column '" + name + "' in " + source + " (columns: " + list + ")");
+    }
+};
+
+/// Rows without an error that pass every --where filter.
+Table load(const std::string& csv, const std::string& source, const PlotRequest& request) {
+    Table t;
+    t.source = source;
+    const auto records = read_csv_records(csv, source);
+    std::size_t i = 0;
+    while (i < records.size() && records[i].cells.empty()) ++i;
+    if (i == records.size()) throw InputError(source + ": no column line (expected a sweep results CSV)");
+    t.columns = records[i].cells;
+    std::vector<std::pair<std::size_t, std::string>> filters;
+    for (const auto& [column, value] : request.where) filters.emplace_back(t.column(column, "--where"), value);
+    const auto error = std::find(t.columns.begin(), t.columns.end(), "error");
+    for (++i; i < records.size(); ++i) {
+        const auto& cells = records[i].cells;
+        if (cells.empty()) continue;
+        if (cells.size() != t.columns.size())
+            throw InputError(source + ":" + std::to_string(records[i].line) + ": " + std::to_string(cells.size()) +
+                             " cells; the column line has " + std::to_string(t.columns.size()));
+        if (error != t.columns.end() && !cells[static_cast<std::size_t>(error - t.columns.begin())].empty()) continue;
+        bool keep = true;
+        for (const auto& [column, value] : filters) keep = keep && cells[column] == value;
+        if (keep) t.rows.push_back(cells);
+    }
+    return t;
+}
+
+double number(const Table& t, const std::vector<std::string>& row, std::size_t column, const std::string& flag) {
+    const auto v = parse_number(row[column]);
+    if (!v)
+        throw InputError(flag + ": column '" + t.columns[column] + "' has the non-numeric value '" + row[column] +
+                         "' (a category: use it in --series or --where)");
+    return *v;
+}
+
+/// Combines the values that fall on one point of the plot.
+double combine(const std::vector<double>& values, const std::vector<const std::vector<std::string>*>& rows,
+               const Table& t, const std::string& aggregate, const std::string& where) {
+    if (values.size() == 1) return values.front();
+    if (aggregate == "min") return *std::min_element(values.begin(), values.end());
+    if (aggregate == "max") return *std::max_element(values.begin(), values.end());
+    if (aggregate == "mean") {
+        double sum = 0;
+        for (double v : values) sum += v;
+        return sum / static_cast<double>(values.size());
+    }
+    // Parameter columns come before the first metric ("execution"); `point` always differs.
+    const auto metrics = std::find(t.columns.begin(), t.columns.end(), "execution");
+    const auto parameters = static_cast<std::size_t>(metrics - t.columns.begin());
+    std::string differ;
+    for (std::size_t c = 0; c < parameters; ++c) {
+        if (t.columns[c] == "point") continue;
+        bool varies = false;
+        for (const auto* row : rows) varies = varies || (*row)[c] != (*rows.front())[c];
+        if (varies) differ += (differ.empty() ? "" : ", ") + t.columns[c];
+    }
+    throw InputError(std::to_string(values.size()) + " rows fall on " + where + "; they differ in " +
+                     (differ.empty() ? std::string("no parameter") : differ) +
+                     ": add those columns to --series or fix them with --where COLUMN=VALUE, or give --aggregate "
+                     "min|mean|max");
+}
+
+/// Distinct labels in order of first appearance, or numerically sorted when all numeric.
+std::vector<std::string> ordered_labels(const Table& t, std::size_t column) {
+    std::vector<std::string> labels;
+    for (const auto& row : t.rows)
+        if (!row[column].empty() && std::find(labels.begin(), labels.end(), row[column]) == labels.end()) labels.push_back(row[column]);
+    const bool numeric = std::all_of(labels.begin(), labels.end(), [](const std::string& s) { return parse_number(s).has_value(); });
+    if (numeric)
+        std::stable_sort(labels.begin(), labels.end(),
+                         [](const std::string& a, const std::string& b) { return *parse_number(a) < *parse_number(b); });
+    return labels;
+}
+
+void check_aggregate(const std::string& aggregate) {
+    if (aggregate != "none" && aggregate != "min" && aggregate != "mean" && aggregate != "max")
+        throw InputError("--aggregate: expected none, min, mean or max, got '" + aggregate + "'");
+}
+
+}  // namespace
+
+report::LineChart line_chart_from_results(const std::string& csv, const std::string& source, const PlotRequest& request) {
+    check_aggregate(request.aggregate);
+    const Table t = load(csv, source, request);
+    const std::size_t xc = t.column(request.x, "--x"), yc = t.column(request.y, "--y");
+    std::vector<std::size_t> sc;
+    for (const auto& s : request.series) sc.push_back(t.column(s, "--series"));
+    if (t.rows.empty()) throw InputError(source + ": no rows to plot (all filtered out by --where or with errors)");
+
+    std::vector<std::string> names;
+    std::map<std::string, std::map<double, std::pair<std::vector<double>, std::vector<const std::vector<std::string>*>>>> groups;
+    for (const auto& row : t.rows) {
+        if (row[xc].empty() || row[yc].empty()) continue;
+        std::string name;
+        for (std::size_t k = 0; k < sc.size(); ++k) name += (k ? ", " : "") + t.columns[sc[k]] + "=" + row[sc[k]];
+        if (std::find(names.begin(), names.end(), name) == names.end()) {
+            if (names.size() == kMaxSeries)
+                throw InputError("--series: more than " + std::to_string(kMaxSeries) + " lines; filter with --where");
+            names.push_back(name);
+        }
+        auto& cell = groups[name][number(t, row, xc, "--x")];
+        cell.first.push_back(number(t, row, yc, "--y"));
+        cell.second.push_back(&row);
+    }
+    report::LineChart chart;
+    chart.title = request.title.empty() ? request.y + " over " + request.x : request.title;
+    chart.x_label = request.x;
+    chart.y_label = request.y;
+    chart.log_y = request.log;
+    for (const auto& name : names) {
+        report::LineSeries line;
+        line.name = name;
+        line.markers = true;
+        for (const auto& [x, cell] : groups[name]) {
+            const std::string where = "x = " + report::format_number(x, 6) + (name.empty() ? "" : " of series '" + name + "'");
+            line.points.push_back({x, combine(cell.first, cell.second, t, request.aggregate, where)});
+        }
+        chart.series.push_back(std::move(line));
+    }
+    return chart;
+}
+
+report::HeatmapChart heatmap_from_results(const std::string& csv, const std::string& source, const PlotRequest& request) {
+    check_aggregate(request.aggregate);
+    const Table t = load(csv, source, request);
+    const std::size_t xc = t.column(request.x, "--x"), yc = t.column(request.y, "--y"), vc = t.column(request.value, "--value");
+    if (t.rows.empty()) throw InputError(source + ": no rows to plot (all filtered out by --where or with errors)");
+    report::HeatmapChart chart;
+    chart.x_labels = ordered_labels(t, xc);
+    chart.y_labels = ordered_labels(t, yc);
+    if (chart.x_labels.size() > 2000 || chart.y_labels.size() > 2000)
+        throw InputError("--x/--y: more than 2000 distinct values; filter with --where");
+    std::map<std::pair<std::size_t, std::size_t>, std::pair<std::vector<double>, std::vector<const std::vector<std::string>*>>> cells;
+    for (const auto& row : t.rows) {
+        if (row[vc].empty() || row[xc].empty() || row[yc].empty()) continue;
+        const auto c = static_cast<std::size_t>(std::find(chart.x_labels.begin(), chart.x_labels.end(), row[xc]) - chart.x_labels.begin());
+        const auto r = static_cast<std::size_t>(std::find(chart.y_labels.begin(), chart.y_labels.end(), row[yc]) - chart.y_labels.begin());
+        auto& cell = cells[{r, c}];
+        cell.first.push_back(number(t, row, vc, "--value"));
+        cell.second.push_back(&row);
+    }
+    chart.values.assign(chart.y_labels.size(), std::vector<std::optional<double>>(chart.x_labels.size()));
+    for (const auto& [rc, cell] : cells)
+        chart.values[rc.first][rc.second] =
+            combine(cell.first, cell.second, t, request.aggregate,
+                    request.x + " = " + chart.x_labels[rc.second] + ", " + request.y + " = " + chart.y_labels[rc.first]);
+    chart.title = request.title.empty() ? request.value + " over " + request.x + " x " + request.y : request.title;
+    chart.x_label = request.x;
+    chart.y_label = request.y;
+    chart.value_label = request.value;
+    chart.log_scale = request.log;
+    return chart;
+}
+
+}  // namespace gpusched::sweep

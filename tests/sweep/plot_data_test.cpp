@@ -1,0 +1,83 @@
+// Plot data from results: series per column values, filters, aggregation, and errors that say what to do.
+#include <doctest/doctest.h>
+
+#include "gpusched/hw/input_error.h"
+#include "gpusched/sweep/plot_data.h"
+
+using namespace gpusched;
+
+namespace {
+const char* const kResults =
+    "# gpusched sweep results\n# study s digest 0 points 6\n"
+    "point,gpu,n,block,execution,makespan_ns,error\n"
+    "0,h100,100,8,shared,10.5,\n"
+    "1,h100,100,16,shared,8,\n"
+    "2,h100,200,8,shared,30,\n"
+    "3,h100,200,16,shared,20,\n"
+    "4,a100,100,8,shared,12,\n"
+    "5,a100,200,8,,,\"cannot launch, too big\"\n";
+}  // namespace
+
+TEST_CASE("curves: one line per series value, points sorted by x, error rows left out") {
+    sweep::PlotRequest r;
+    r.x = "n";
+    r.y = "makespan_ns";
+    r.series = {"gpu", "block"};
+    const auto chart = sweep::line_chart_from_results(kResults, "r.csv", r);
+    REQUIRE(chart.series.size() == 3);
+    CHECK(chart.series[0].name == "gpu=h100, block=8");
+    REQUIRE(chart.series[0].points.size() == 2);
+    CHECK(chart.series[0].points[1].x == 200);
+    CHECK(chart.series[0].points[1].y == 30);
+    CHECK(chart.series[2].name == "gpu=a100, block=8");
+    CHECK(chart.series[2].points.size() == 1);
+}
+
+TEST_CASE("several rows on one point: an error naming the differing columns, or an aggregate") {
+    sweep::PlotRequest r;
+    r.x = "n";
+    r.y = "makespan_ns";
+    r.series = {"gpu"};
+    CHECK_THROWS_WITH_AS(sweep::line_chart_from_results(kResults, "r.csv", r),
+                         doctest::Contains("2 rows fall on x = 100 of series 'gpu=h100'; they differ in block"),
+                         InputError);
+    r.aggregate = "min";
+    CHECK(sweep::line_chart_from_results(kResults, "r.csv", r).series[0].points[0].y == 8);
+    r.aggregate = "mean";
+    CHECK(sweep::line_chart_from_results(kResults, "r.csv", r).series[0].points[0].y == doctest::Approx(9.25));
+    r.aggregate = "median";
+    CHECK_THROWS_WITH_AS(sweep::line_chart_from_results(kResults, "r.csv", r), doctest::Contains("--aggregate"), InputError);
+    r.aggregate = "none";
+    r.where = {{"block", "16"}};
+    CHECK(sweep::line_chart_from_results(kResults, "r.csv", r).series.size() == 1);
+}
+
+TEST_CASE("heatmaps: numeric labels sorted, missing cells empty") {
+    sweep::PlotRequest r;
+    r.x = "block";
+    r.y = "n";
+    r.value = "makespan_ns";
+    r.where = {{"gpu", "h100"}};
+    const auto chart = sweep::heatmap_from_results(kResults, "r.csv", r);
+    CHECK(chart.x_labels == std::vector<std::string>{"8", "16"});
+    CHECK(chart.y_labels == std::vector<std::string>{"100", "200"});
+    CHECK(chart.values[1][1] == 20.0);
+    r.where = {{"gpu", "a100"}};
+    const auto a100 = sweep::heatmap_from_results(kResults, "r.csv", r);
+    CHECK(a100.y_labels == std::vector<std::string>{"100"});
+}
+
+TEST_CASE("bad plot requests name the flag and the columns") {
+    sweep::PlotRequest r;
+    r.x = "size";
+    r.y = "makespan_ns";
+    CHECK_THROWS_WITH_AS(sweep::line_chart_from_results(kResults, "r.csv", r),
+                         doctest::Contains("--x: no column 'size' in r.csv (columns: point, gpu, n,"), InputError);
+    r.x = "gpu";
+    CHECK_THROWS_WITH_AS(sweep::line_chart_from_results(kResults, "r.csv", r),
+                         doctest::Contains("--x: column 'gpu' has the non-numeric value 'h100'"), InputError);
+    r.x = "n";
+    r.where = {{"gpu", "k20"}};
+    CHECK_THROWS_WITH_AS(sweep::line_chart_from_results(kResults, "r.csv", r), doctest::Contains("no rows to plot"),
+                         InputError);
+}
