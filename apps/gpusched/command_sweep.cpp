@@ -57,12 +57,14 @@ void run_sweep_command(const SweepCommandOptions& o) {
         options.progress = &std::cerr;
         options.progress_terminal = isatty(STDERR_FILENO) != 0;
     }
-    std::ostringstream text;
-    const sweep::SweepStats stats = sweep::run_sweep(study, options, text);
-    if (o.out.empty())
-        std::cout << text.str() << std::flush;
-    else
-        write_file(o.out, text.str(), "--out");
+    std::ofstream file;
+    if (!o.out.empty()) {
+        file.open(o.out, std::ios::binary);
+        if (!file) throw InputError("--out: cannot write '" + o.out + "'");
+    }
+    std::ostream& out = o.out.empty() ? std::cout : file;
+    const sweep::SweepStats stats = sweep::run_sweep(study, options, out);
+    if (!out.flush()) throw InputError("--out: cannot finish writing the results (disk full?)");
     if (!o.quiet && stats.errors > 0)
         std::cerr << "gpusched sweep: " << stats.errors << " of " << stats.points
                   << " points could not run (see the error column)\n";

@@ -1,8 +1,8 @@
-// Sweep runner: worker threads take points by index; rows are collected by index and written in order.
+// Sweep runner: worker threads take points by index; rows pass through a bounded reorder window
+// and are written in point order as soon as every earlier row is done.
 #include "gpusched/sweep/sweep_runner.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -20,65 +20,94 @@
 
 namespace gpusched::sweep {
 
+namespace {
+
+/// Rows a worker may run ahead of the first unwritten one, per thread: bounds memory for any
+/// number of points while letting a slow point overlap many quick ones.
+constexpr std::uint64_t kWindowPerThread = 1024;
+
+}  // namespace
+
 SweepStats run_sweep(const Study& study, const SweepOptions& options, std::ostream& out) {
     const std::uint64_t n = options.shard.size(study.total_points);
-    std::vector<std::string> rows(static_cast<std::size_t>(n));
-    std::vector<char> failed(static_cast<std::size_t>(n), 0);
-    std::atomic<std::uint64_t> next{0};
-    std::atomic<std::uint64_t> done{0};
+    const unsigned threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(options.threads, n)));
+    const std::uint64_t window = kWindowPerThread * threads;
+    std::vector<std::string> ring(static_cast<std::size_t>(std::min(window, std::max<std::uint64_t>(n, 1))));
+    std::vector<char> ready(ring.size(), 0), failed(ring.size(), 0);
     std::mutex mutex;
-    std::condition_variable finished;
+    std::condition_variable can_take, can_write;
+    std::uint64_t next = 0, written = 0;
     std::exception_ptr crash;
 
     const auto work = [&] {
         try {
             PointRunner runner(study);
-            for (std::uint64_t k = next++; k < n; k = next++) {
+            while (true) {
+                std::uint64_t k = 0;
+                {
+                    std::unique_lock lock(mutex);
+                    can_take.wait(lock, [&] { return next >= n || crash || next < written + ring.size(); });
+                    if (next >= n || crash) return;
+                    k = next++;
+                }
                 const std::uint64_t p = options.shard.point(k);
                 const std::vector<std::string> values = effective_values(study, point_values(study, p));
                 const std::vector<std::string> metrics = runner.run(values);
-                failed[k] = metrics.back().empty() ? 0 : 1;
                 std::vector<std::string> cells{std::to_string(p)};
                 cells.insert(cells.end(), values.begin(), values.end());
                 cells.insert(cells.end(), metrics.begin(), metrics.end());
-                rows[k] = csv_row(cells);
-                if (++done == n) {
+                std::string row = csv_row(cells);
+                {
                     std::lock_guard lock(mutex);
-                    finished.notify_all();
+                    const std::size_t slot = static_cast<std::size_t>(k % ring.size());
+                    ring[slot] = std::move(row);
+                    failed[slot] = metrics.back().empty() ? 0 : 1;
+                    ready[slot] = 1;
                 }
+                can_write.notify_one();
             }
         } catch (...) {
             std::lock_guard lock(mutex);
             if (!crash) crash = std::current_exception();
-            next = n;
-            finished.notify_all();
+            can_write.notify_all();
+            can_take.notify_all();
         }
     };
 
     const auto start = std::chrono::steady_clock::now();
     const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-    const unsigned threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(options.threads, n)));
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work);
     std::optional<Progress> progress;
     if (options.progress) progress.emplace(*options.progress, options.progress_terminal, n);
-    {
-        std::unique_lock lock(mutex);
-        while (done < n && !crash) {
-            finished.wait_for(lock, std::chrono::milliseconds(100));
-            if (progress) progress->update(done, elapsed());
+    out << results_header(study, options.shard);
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work);
+
+    SweepStats stats;
+    std::string batch;
+    while (true) {
+        {
+            std::unique_lock lock(mutex);
+            can_write.wait_for(lock, std::chrono::milliseconds(100),
+                               [&] { return crash || written == n || ready[written % ring.size()]; });
+            if (crash) break;
+            while (written < n && ready[written % ring.size()]) {
+                const std::size_t slot = static_cast<std::size_t>(written % ring.size());
+                batch += ring[slot];
+                std::string().swap(ring[slot]);
+                stats.errors += failed[slot] ? 1 : 0;
+                ready[slot] = 0;
+                ++written;
+            }
         }
+        can_take.notify_all();
+        out << batch;
+        batch.clear();
+        if (progress) progress->update(written, elapsed());
+        if (written == n) break;
     }
     for (auto& t : pool) t.join();
     if (crash) std::rethrow_exception(crash);
     if (progress) progress->finish(n, elapsed());
-
-    out << results_header(study, options.shard);
-    SweepStats stats;
-    for (std::size_t k = 0; k < rows.size(); ++k) {
-        out << rows[k];
-        stats.errors += failed[k] ? 1 : 0;
-    }
     stats.points = n;
     return stats;
 }

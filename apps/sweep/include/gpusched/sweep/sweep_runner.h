@@ -23,8 +23,9 @@ struct SweepStats {
 };
 
 /// Runs the shard's points and writes results_header() and one row per point, in point
-/// order, to `out`. The output depends only on the study and the shard, never on the
-/// number of threads or their timing.
+/// order, to `out`, each row as soon as every earlier one is done (memory stays bounded by
+/// a window of rows per thread, whatever the number of points). The output depends only on
+/// the study and the shard, never on the number of threads or their timing.
 SweepStats run_sweep(const Study& study, const SweepOptions& options, std::ostream& out);
 
 }  // namespace gpusched::sweep
