@@ -16,7 +16,7 @@ namespace {
 
 constexpr std::int64_t kDefaultThreads = 256;  // our choice: the paper does not give block sizes
 constexpr std::int64_t kMaxGeneratedRows = std::int64_t{1} << 26;
-constexpr std::uint64_t kMaxGeneratedEntries = std::uint64_t{1} << 31;
+constexpr std::uint64_t kMaxGeneratedEntries = std::uint64_t{1} << 28;  // 1 GiB of column indices
 constexpr double kHybRelativeSpeed = 3;        // Bell & Garland's HYB heuristic: ELL is ~3x faster per entry
 constexpr std::int64_t kHybBreakeven = 4096;   // ... and needs at least this many rows to pay off
 
@@ -134,10 +134,8 @@ SparsePattern spmv_spec_matrix(SpecArgs& args) {
     const auto rows = static_cast<std::uint64_t>(
         args.optional_integer("rows", 1, kMaxGeneratedRows).value_or(static_cast<std::int64_t>(info->rows)));
     const auto seed = static_cast<std::uint64_t>(args.optional_integer("seed", 0, std::numeric_limits<std::int64_t>::max()).value_or(1));
-    const bool too_many = info->structure == SpmvStructure::dense ? rows > 46340  // rows^2 <= 2^31
-                                                                  : spmv_generated_nnz(*info, rows) > kMaxGeneratedEntries;
-    if (too_many)
-        args.fail("rows", std::to_string(rows) + " rows of '" + name + "' would hold more than 2^31 non-zeros");
+    if (spmv_generated_nnz(*info, rows) > kMaxGeneratedEntries)
+        args.fail("rows", std::to_string(rows) + " rows of '" + name + "' would hold more than 2^28 non-zeros");
     return generate_spmv_matrix(*info, rows, seed);
 }
 
