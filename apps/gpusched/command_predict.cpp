@@ -32,6 +32,7 @@ struct PredictOptions {
     std::optional<std::int64_t> at;
     std::optional<double> tau_us;
     std::string execution = "shared";
+    std::string calibration;
     bool json = false;
 };
 
@@ -153,9 +154,11 @@ void run_strip(const PredictOptions& o) {
         return format == (ell ? "ell" : coo ? "coo" : "csr");
     };
     std::vector<workloads::SpmvBenchmarkPoint> points;
+    if (!o.calibration.empty()) points = workloads::read_spmv_benchmarks(o.calibration);
     for (const auto& p : workloads::spmv_benchmark_plan())
-        if (needed(p.format)) points.push_back(p);
+        if (o.calibration.empty() && needed(p.format)) points.push_back(p);
     for (auto& p : points) {
+        if (p.time_us > 0) continue;  // measured (--calibration)
         auto offsets = std::make_shared<const std::vector<std::uint64_t>>(
             workloads::spmv_uniform_offsets(workloads::spmv_benchmark_rows(sizes, p), p.nnz_per_row));
         std::shared_ptr<const workloads::SpmvWork> work;
@@ -201,7 +204,9 @@ void run_strip(const PredictOptions& o) {
         return;
     }
     std::cout << "strip model (Guo & Wang) for " << o.kernel << " on " << gpu.name << ", calibrated on "
-              << points.size() << " simulated benchmark matrices (exec " << o.execution << ")\n"
+              << points.size()
+              << (o.calibration.empty() ? " simulated benchmark matrices" : " measured benchmark matrices (" + o.calibration + ")")
+              << " (exec " << o.execution << ")\n"
               << "  strip sizes   S_CSR " << sizes.csr << ", S_ELL " << sizes.ell << ", S_COO " << sizes.coo << "\n"
               << "  target        " << features.rows << " rows, " << features.nnz << " non-zeros, P_NZ "
               << fixed(e.nnz_per_row, 1) << ", " << e.strips << " strips"
@@ -211,6 +216,7 @@ void run_strip(const PredictOptions& o) {
 }
 
 void run_predict(const PredictOptions& o) {
+    if (!o.calibration.empty() && o.model != "strip") throw InputError("--calibration applies to --model strip only");
     if (o.model == "compute-bound") return run_compute_bound(o);
     if (o.model == "strip") return run_strip(o);
     if (o.model != "interval")
@@ -276,6 +282,8 @@ void add_predict_command(CLI::App& app) {
     cmd->add_option("--measured", o->measured_ms, "Measured time (ms) at n = --at, for the calibration factor f");
     cmd->add_option("--at", o->at, "Problem size n of the --measured time");
     cmd->add_option("--tau-us", o->tau_us, "compute-bound: ideal execution time tau in us (default: a lone warp's time)");
+    cmd->add_option("--calibration", o->calibration,
+                    "strip: measured benchmark times, CSV format,strips,nnz_per_row,time_us (default: simulate them)");
     cmd->add_option("--exec", o->execution, "strip: execution model of the simulations, shared or fixed")
         ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");

@@ -111,6 +111,13 @@ gpusched_cli_test(simulate_spmv_bad_gen 2 stderr "key 'gen': unknown matrix gene
                   simulate --kernel spmv:format=csr,gen=webbase)
 gpusched_cli_test(predict_strip 0 stdout "strip model .*S_COO 21504.*simulated"
                   predict --model strip --gpu c2050 --kernel spmv:format=coo,gen=qcd,rows=5000)
+# Measured COO times on T = 5 + 0.5 I; qcd with 5000 rows has 195000 non-zeros: I = ceil(195000 / 21504) = 10 -> 10 us.
+gpusched_cli_test(predict_strip_calibration 0 stdout "measured benchmark matrices.*strip model +10.000 us"
+                  predict --model strip --gpu c2050 --kernel spmv:format=coo,gen=qcd,rows=5000
+                  --calibration ${PROJECT_SOURCE_DIR}/tests/workloads/data/spmv/benchmarks_coo.csv)
+gpusched_cli_test(predict_strip_bad_calibration 2 stderr "benchmarks_bad.csv:3: time_us"
+                  predict --model strip --gpu c2050 --kernel spmv:format=coo,gen=qcd,rows=5000
+                  --calibration ${PROJECT_SOURCE_DIR}/tests/workloads/data/spmv/benchmarks_bad.csv)
 gpusched_cli_test(predict_strip_not_spmv 2 stderr "--model strip needs an spmv kernel"
                   predict --model strip --kernel synthetic:blocks=4,threads=32,duration=1us)
 add_test(NAME cli.deterministic_spmv

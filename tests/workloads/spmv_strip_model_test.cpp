@@ -96,3 +96,22 @@ TEST_CASE("strip model: too few benchmark points is an InputError naming the rel
     CHECK_THROWS_WITH_AS((void)model.coo(t), doctest::Contains("COO relationship-1 needs benchmark times"), InputError);
     CHECK_THROWS_WITH_AS((void)model.ell(t), doctest::Contains("ELL relationship-2 (slope over strips) needs benchmark times"), InputError);
 }
+
+TEST_CASE("strip model: measured benchmark times from a CSV file, errors with FILE:LINE") {
+    const std::string dir = std::string(GPUSCHED_SOURCE_DIR) + "/tests/workloads/data/spmv/";
+    const auto points = read_spmv_benchmarks(dir + "benchmarks_coo.csv");  // columns in another order
+    REQUIRE(points.size() == 10);
+    CHECK(points[0].format == "coo");
+    CHECK(points[0].nnz_per_row == 10);
+    CHECK(points[9].time_us == doctest::Approx(55));
+    // T = 5 + 0.5 I: 1234 non-zeros in strips of 50 -> I = 25 -> 17.5.
+    SpmvTargetFeatures t;
+    t.rows = 10;
+    t.nnz = 1234;
+    CHECK(SpmvStripModel(kSizes, 1024, points).coo(t).time_us == doctest::Approx(17.5));
+    CHECK_THROWS_WITH_AS(read_spmv_benchmarks(dir + "benchmarks_bad.csv"),
+                         doctest::Contains("benchmarks_bad.csv:3: time_us: expected a positive number, got '-3'"),
+                         InputError);
+    CHECK_THROWS_WITH_AS(read_spmv_benchmarks(dir + "lengths_1_2_3_10.mtx"),
+                         doctest::Contains("lengths_1_2_3_10.mtx:1: missing column 'format'"), InputError);
+}

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "gpusched/hw/input_error.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/matrix_market.h"
 #include "gpusched/workloads/spec_numbers.h"
@@ -111,7 +112,9 @@ std::vector<KernelLaunch> spmv_then(const KernelLaunch& launch) {
     KernelLaunch next = launch;
     next.name = launch.name == "spmv-hyb-ell" ? "spmv-hyb-coo" : launch.name;
     const auto grid = grid_for_blocks(coo->blocks());
-    if (!grid) return {};
+    if (!grid)
+        throw InputError("spmv hyb: the COO part needs " + std::to_string(coo->blocks()) +
+                         " blocks, more than a grid can hold; use more threads per block");
     next.grid = *grid;
     next.work = coo;
     return {next};

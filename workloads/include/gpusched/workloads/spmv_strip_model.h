@@ -32,6 +32,11 @@ struct SpmvBenchmarkPoint {
 /// with I = 1 and P_NZ = 10, 20, ..., 100.
 std::vector<SpmvBenchmarkPoint> spmv_benchmark_plan();
 
+/// Measured benchmark times from a CSV file with the header `format,strips,nnz_per_row,time_us`
+/// (any column order; `#` lines are comments): one row per benchmark matrix, as the runner
+/// measures them on a GPU. Errors are InputError "PATH:LINE: ...".
+std::vector<SpmvBenchmarkPoint> read_spmv_benchmarks(const std::string& path);
+
 /// Rows of a benchmark matrix: S x I for its format.
 std::uint64_t spmv_benchmark_rows(const SpmvStripSizes& sizes, const SpmvBenchmarkPoint& point);
 
