@@ -15,7 +15,7 @@ namespace gpusched::sweep {
 
 namespace {
 
-constexpr std::size_t kGpu = 0, kPolicy = 1, kExec = 2, kWorkload = 3;
+constexpr std::size_t kGpu = kGpuParam, kPolicy = kPolicyParam, kExec = kExecParam, kWorkload = kWorkloadParam;
 const char* const kDefaultGpu = "h100";
 
 std::string fixed4(double v) {

@@ -26,7 +26,7 @@ const char* const kSpecialNames[] = {"gpu", "policy", "exec", "workload"};
 
 class StudyParser {
 public:
-    StudyParser(Study& study) : s_(study) {
+    explicit StudyParser(Study& study) : s_(study) {
         for (const char* name : kSpecialNames) {
             Parameter p;
             p.name = name;
@@ -259,6 +259,7 @@ private:
             return axis;
         }
         if (!node.IsMap()) fail(node, name, "expected a list of choices or {min: LO, max: HI}");
+        if (axis.param <= kWorkloadParam) fail(node, name, "expected a list of choices (a range is for numbers)");
         YamlFields f(node, s_.source, name);
         const YAML::Node lo = f.child("min"), hi = f.child("max");
         f.finish();
@@ -284,13 +285,13 @@ private:
 
     /// Several workloads need `workload` named in fixed: or in every point set.
     void check_workloads_needed() const {
-        if (s_.workloads.size() < 2 || !s_.fixed[3].empty()) return;
+        if (s_.workloads.size() < 2 || !s_.fixed[kWorkloadParam].empty()) return;
         for (const auto& set : s_.sets) {
-            bool given = std::any_of(set.axes.begin(), set.axes.end(), [](const Axis& a) { return a.param == 3; }) ||
+            bool given = std::any_of(set.axes.begin(), set.axes.end(), [](const Axis& a) { return a.param == kWorkloadParam; }) ||
                          std::any_of(set.random_axes.begin(), set.random_axes.end(),
-                                     [](const RandomAxis& a) { return a.param == 3; });
+                                     [](const RandomAxis& a) { return a.param == kWorkloadParam; });
             for (const auto& row : set.rows)
-                given = given || std::any_of(row.begin(), row.end(), [](const auto& kv) { return kv.first == 3; });
+                given = given || std::any_of(row.begin(), row.end(), [](const auto& kv) { return kv.first == kWorkloadParam; });
             if (!given)
                 throw InputError(set.where + ": the study has " + std::to_string(s_.workloads.size()) +
                                  " workloads: give 'workload' in fixed: or in this point set");

@@ -64,6 +64,9 @@ struct PointSet {
     std::string where;
 };
 
+/// The first four parameters of every study, at these indices.
+constexpr std::size_t kGpuParam = 0, kPolicyParam = 1, kExecParam = 2, kWorkloadParam = 3;
+
 struct Study {
     std::string name;
     std::string source;           ///< the study file as given
