@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "gpusched/hw/input_error.h"
 #include "gpusched/workloads/kernel_spec.h"
@@ -69,9 +70,10 @@ void build_spmv(SpecArgs& args, KernelLaunch& launch) {
             args.fail("hyb_width", "gives the width itself; leave out hyb_speed and hyb_breakeven");
     }
 
-    const SparsePattern matrix = spmv_spec_matrix(args);
+    SparsePattern matrix = spmv_spec_matrix(args);
     const std::uint64_t longest = matrix.max_row_length();
-    auto offsets = std::make_shared<const std::vector<std::uint64_t>>(matrix.row_offsets);
+    // The work models need only the row offsets; the column indices are freed with `matrix`.
+    auto offsets = std::make_shared<const std::vector<std::uint64_t>>(std::move(matrix.row_offsets));
     std::shared_ptr<const SpmvWork> work;
     std::string name = "spmv-" + format;
     if (format == "csr") {
