@@ -9,7 +9,7 @@ if [ $# -ne 2 ]; then
   echo "usage: $0 TARGET SECONDS (e.g. $0 matrix_market 300)" >&2
   exit 2
 fi
-target=$1
+target=${1%_fuzz}  # "matrix_market" or "matrix_market_fuzz"
 seconds=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-fuzz
