@@ -220,9 +220,9 @@ foreach(example ${sweep_examples})
   gpusched_cli_test(example_${name} 0 stdout "^# gpusched sweep results\n" sweep ${example} -j 2 --quiet)
 endforeach()
 gpusched_cli_test(sweep_missing_study 2 stderr "nope.yaml: cannot open study file" sweep nope.yaml)
-gpusched_cli_test(sweep_unknown_key 2 stderr "sweep_unknown_key.yaml:4: unknown key 'pointz'" sweep sweep_unknown_key.yaml)
-gpusched_cli_test(sweep_unknown_param 2 stderr "sweep_unknown_param.yaml:5: key 'frobs': unknown parameter" sweep sweep_unknown_param.yaml)
-gpusched_cli_test(sweep_bad_gpu_value 2 stderr "sweep_bad_gpu_value.yaml:5: point 1 \\(sm_count=0\\): .*key 'sm_count': expected an integer in \\[1, 100000\\], got '0'"
+gpusched_cli_test(sweep_unknown_key 2 stderr "sweep_unknown_key.yaml:5: unknown key 'pointz'" sweep sweep_unknown_key.yaml)
+gpusched_cli_test(sweep_unknown_param 2 stderr "sweep_unknown_param.yaml:6: key 'frobs': unknown parameter" sweep sweep_unknown_param.yaml)
+gpusched_cli_test(sweep_bad_gpu_value 2 stderr "sweep_bad_gpu_value.yaml:6: point 1 \\(sm_count=0\\): .*key 'sm_count': expected an integer in \\[1, 100000\\], got '0'"
                   sweep sweep_bad_gpu_value.yaml)
 gpusched_cli_test(sweep_bad_kernel_value 2 stderr "point 1 \\(threads=lots\\): workload 'w': key 'threads': expected an integer"
                   sweep sweep_bad_kernel_value.yaml)
