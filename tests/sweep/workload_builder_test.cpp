@@ -1,0 +1,50 @@
+// Workload builder: ${NAME} placeholders, kernel keys set or replaced, and located errors.
+#include <doctest/doctest.h>
+
+#include "gpusched/hw/input_error.h"
+#include "gpusched/sweep/workload_builder.h"
+
+using namespace gpusched;
+
+namespace {
+std::vector<sweep::Parameter> params(const std::vector<std::string>& names) {
+    std::vector<sweep::Parameter> out;
+    for (const auto& n : names) out.push_back({n, sweep::ParamKind::workload_key, ""});
+    return out;
+}
+}  // namespace
+
+TEST_CASE("placeholders are ${NAME} with letters, digits and underscores") {
+    CHECK(sweep::placeholders("a=${x},b=${y_2},c=${x},d=${...},e=${}") == std::vector<std::string>{"x", "y_2"});
+}
+
+TEST_CASE("a one-spec workload takes its kernel's keys; placeholders take any parameter") {
+    sweep::WorkloadDef w{"w", {"synthetic:blocks=${b},threads=64,duration=1us"}, "", "", "study.yaml:3"};
+    CHECK(sweep::feeds_workload(w, "b"));
+    CHECK(sweep::feeds_workload(w, "threads"));
+    CHECK_FALSE(sweep::feeds_workload(w, "sm_count"));
+    const auto app = sweep::build_workload(w, params({"b", "threads", "regs"}), {"12", "128", "32"});
+    REQUIRE(app.launches.size() == 1);
+    CHECK(app.launches[0].blocks() == 12);
+    CHECK(app.launches[0].block.count() == 128);
+    CHECK(app.launches[0].registers_per_thread == 32);
+    CHECK(app.description == "synthetic:blocks=12,threads=128,duration=1us,regs=32");
+}
+
+TEST_CASE("a multi-spec workload takes placeholders only") {
+    sweep::WorkloadDef w{"two", {"synthetic:blocks=${b},threads=64,duration=1us", "synthetic:blocks=3,threads=32,duration=1us"},
+                         "", "", ""};
+    CHECK_FALSE(sweep::feeds_workload(w, "threads"));
+    const auto app = sweep::build_workload(w, params({"b", "threads"}), {"5", "1024"});
+    REQUIRE(app.launches.size() == 2);
+    CHECK(app.launches[0].block.count() == 64);
+    CHECK(app.launches[1].blocks() == 3);
+}
+
+TEST_CASE("a placeholder without a value and a bad value are errors naming the workload") {
+    sweep::WorkloadDef w{"w", {"synthetic:blocks=${b},threads=64,duration=1us"}, "", "", ""};
+    CHECK_THROWS_WITH_AS(sweep::build_workload(w, params({"b"}), {""}),
+                         doctest::Contains("workload 'w': placeholder ${b} has no value"), InputError);
+    CHECK_THROWS_WITH_AS(sweep::build_workload(w, params({"b"}), {"many"}),
+                         doctest::Contains("workload 'w': key 'blocks'"), InputError);
+}
