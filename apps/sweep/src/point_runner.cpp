@@ -136,7 +136,7 @@ std::vector<std::string> effective_values(const Study& study, std::vector<std::s
 
 const std::vector<std::string>& metric_names() {
     static const std::vector<std::string> names = {
-        "execution",     "makespan_ns",   "launches",      "total_blocks",  "waves",
+        "execution",     "makespan_ns",   "kernels",       "total_blocks",  "waves",
         "blocks_per_sm", "warps_per_sm",  "occupancy",     "limited_by",    "sm_blocks_min",
         "sm_blocks_max", "resident_mean", "error"};
     return names;
