@@ -126,6 +126,7 @@ void parse_optional_sections(YamlFields& top, GpuSpec& spec) {
     if (auto node = top.optional_child("host_link")) {
         YamlFields f(*node, top.source(), "host_link");
         spec.host_link_gbps = f.optional_number("bandwidth_gbps", 1e-3, kMaxRate);
+        spec.host_link_pageable_gbps = f.optional_number("pageable_bandwidth_gbps", 1e-3, kMaxRate);
         spec.host_link_latency_ns = f.optional_number("latency_ns", 0, 1e12);
         if (auto v = f.optional_integer("copy_engines", 0, 64)) spec.copy_engines = as_int(*v);
         f.finish();
@@ -305,9 +306,10 @@ std::string to_yaml(const GpuSpec& s) {
         opt_num("  dram_bandwidth_gbps", s.dram_bandwidth_gbps);
         opt_int("  l2_bytes", s.l2_bytes);
     }
-    if (s.host_link_gbps || s.host_link_latency_ns || s.copy_engines) {
+    if (s.host_link_gbps || s.host_link_pageable_gbps || s.host_link_latency_ns || s.copy_engines) {
         y << "host_link:\n";
         opt_num("  bandwidth_gbps", s.host_link_gbps);
+        opt_num("  pageable_bandwidth_gbps", s.host_link_pageable_gbps);
         opt_num("  latency_ns", s.host_link_latency_ns);
         opt_int("  copy_engines", s.copy_engines);
     }

@@ -85,14 +85,37 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
         for (int sm : order)
             if (state->allowed[static_cast<std::size_t>(sm)]) state->sms_in_order.push_back(sm);
         launches_.push_back(std::move(state));
-        auto it = std::find_if(streams_.begin(), streams_.end(), [&](const auto& s) { return s.first == launch.stream; });
-        if (it == streams_.end()) {
-            streams_.push_back({launch.stream, {}});
-            it = streams_.end() - 1;
-        }
-        it->second.push_back(i);
     }
-    stream_head_.assign(streams_.size(), 0);
+    graph_ = workloads::build_operation_graph(app);
+    if (graph_.ops.size() > Event::kMaxPayload)
+        throw InputError("the workload has more than " + std::to_string(Event::kMaxPayload) + " operations");
+    unfinished_deps_ = graph_.predecessors;
+    kernel_arrived_.assign(app.launches.size(), 0);
+    prepare_copies();
+}
+
+void Engine::prepare_copies() {
+    const auto copy = std::find_if(graph_.ops.begin(), graph_.ops.end(),
+                                   [](const workloads::Operation& op) { return op.kind == workloads::Operation::Kind::copy; });
+    if (copy == graph_.ops.end()) return;
+    const std::string what = workloads::describe_operation(*copy, static_cast<std::size_t>(copy - graph_.ops.begin()));
+    if (!gpu_.host_link_gbps || !gpu_.copy_engines)
+        throw InputError(what + ": the GPU spec " + gpu_.name +
+                         " lacks host_link.bandwidth_gbps or host_link.copy_engines, which copies need");
+    if (*gpu_.copy_engines < 1)
+        throw InputError(what + ": " + gpu_.name + " has no copy engine (host_link.copy_engines: 0); copies that "
+                         "stall kernels are not modelled");
+    copy_engine_free_.assign(*gpu_.copy_engines >= 2 ? 2 : 1, 0);
+    // bytes / (GB/s) = ns per 10^9 bytes: 1000 / gbps picoseconds per byte.
+    copy_pinned_ps_per_byte_ = 1000.0 / *gpu_.host_link_gbps;
+    if (gpu_.host_link_pageable_gbps) copy_pageable_ps_per_byte_ = 1000.0 / *gpu_.host_link_pageable_gbps;
+    copy_latency_ = overhead_ps(gpu_.host_link_latency_ns);
+    for (std::size_t i = 0; i < graph_.ops.size(); ++i) {
+        const workloads::Operation& op = graph_.ops[i];
+        if (op.kind == workloads::Operation::Kind::copy && !op.copy.pinned && !gpu_.host_link_pageable_gbps)
+            throw InputError(workloads::describe_operation(op, i) + ": a pageable copy needs "
+                             "host_link.pageable_bandwidth_gbps, which the GPU spec " + gpu_.name + " lacks");
+    }
 }
 
 Engine::~Engine() = default;
@@ -101,17 +124,55 @@ SmView Engine::view_of(const LaunchState& launch) const {
     return SmView(pool_, launch.unit_footprint, launch.allowed);
 }
 
-void Engine::queue_head_of_stream(int stream_index, Time from) {
-    const auto s = static_cast<std::size_t>(stream_index);
-    if (stream_head_[s] >= streams_[s].second.size()) return;
-    const std::size_t launch = streams_[s].second[stream_head_[s]];
-    queue_.push(from + launch_overhead_, Phase::arrival, static_cast<std::uint32_t>(launch));
+void Engine::start_ready_ops() {
+    // In the order they became ready (ascending within one finished operation); start_op may
+    // append more (record and wait finish at once).
+    for (std::size_t i = 0; i < ready_ops_.size(); ++i) start_op(ready_ops_[i]);
+    ready_ops_.clear();
 }
 
-std::size_t Engine::stream_index_of(std::size_t launch) const {
-    const int id = launches_[launch]->launch->stream;
-    const auto it = std::find_if(streams_.begin(), streams_.end(), [&](const auto& s) { return s.first == id; });
-    return static_cast<std::size_t>(it - streams_.begin());
+void Engine::start_op(std::size_t op) {
+    ++ops_in_flight_;
+    const workloads::Operation& o = graph_.ops[op];
+    const auto payload = static_cast<std::uint32_t>(op);
+    switch (o.kind) {
+        case workloads::Operation::Kind::kernel: queue_.push(now_ + launch_overhead_, Phase::operation, payload); break;
+        case workloads::Operation::Kind::copy: start_copy(op); break;
+        case workloads::Operation::Kind::delay: queue_.push(now_ + o.delay, Phase::operation, payload); break;
+        case workloads::Operation::Kind::record:
+        case workloads::Operation::Kind::wait: finish_op(op); break;
+    }
+}
+
+void Engine::start_copy(std::size_t op) {
+    const workloads::Operation& o = graph_.ops[op];
+    const int engine = copy_engine_free_.size() == 1 || o.copy.direction == workloads::CopyDirection::host_to_device ? 0 : 1;
+    Time& free_at = copy_engine_free_[static_cast<std::size_t>(engine)];
+    const double ps_per_byte = o.copy.pinned ? copy_pinned_ps_per_byte_ : copy_pageable_ps_per_byte_;
+    const Time start = std::max(now_, free_at);
+    const Time end = start + copy_latency_ + static_cast<Time>(std::llround(ps_per_byte * static_cast<double>(o.copy.bytes)));
+    free_at = end;
+    const CopyRecord record{op, o.stream, o.copy.direction, o.copy.bytes, o.copy.pinned, engine, now_, start, end};
+    for (auto* obs : observers_) obs->on_copy(record);
+    queue_.push(end, Phase::operation, static_cast<std::uint32_t>(op));
+}
+
+void Engine::finish_op(std::size_t op) {
+    --ops_in_flight_;
+    last_op_end_ = std::max(last_op_end_, now_);
+    for (std::size_t next : graph_.successors[op])
+        if (--unfinished_deps_[next] == 0) ready_ops_.push_back(next);
+}
+
+void Engine::on_operation_event(std::size_t op) {
+    const workloads::Operation& o = graph_.ops[op];
+    if (o.kind == workloads::Operation::Kind::kernel && kernel_arrived_[o.launch] == 0) {
+        kernel_arrived_[o.launch] = 1;
+        on_kernel_ready(o.launch);
+    } else {
+        finish_op(op);  // a copy or delay ended, or a memoised kernel's repeated run did
+    }
+    start_ready_ops();
 }
 
 namespace {
@@ -124,15 +185,13 @@ bool same_launch(const workloads::KernelLaunch& a, const workloads::KernelLaunch
 }
 }  // namespace
 
-bool Engine::idle_for_memo(std::size_t index) const {
+bool Engine::idle_for_memo() const {
+    // ops_in_flight_ == 1: the arriving kernel is the only operation started and not finished.
     if (!memoise_ || !active_.empty() || units_dispatched_ != units_done_ || !queue_.empty() || dispatch_pending_ ||
-        now_ < dispatcher_free_at_ || now_ < channel_next_)
+        now_ < dispatcher_free_at_ || now_ < channel_next_ || ops_in_flight_ != 1)
         return false;
     for (const auto* o : observers_)
         if (o->needs_every_block()) return false;
-    const std::size_t own = stream_index_of(index);
-    for (std::size_t s = 0; s < streams_.size(); ++s)
-        if (s != own && stream_head_[s] < streams_[s].second.size()) return false;
     return true;
 }
 
@@ -149,13 +208,11 @@ void Engine::repeat_memo(std::size_t index) {
     units_done_ += totals.units;
     units_dispatched_ += totals.units;
     last_memo_end_ = std::max(last_memo_end_, end);
-    const std::size_t s = stream_index_of(index);
-    ++stream_head_[s];
-    queue_head_of_stream(static_cast<int>(s), end);
+    queue_.push(end, Phase::operation, static_cast<std::uint32_t>(graph_.kernel_op[index]));  // it finishes then
 }
 
 void Engine::on_kernel_ready(std::size_t index) {
-    if (idle_for_memo(index)) {
+    if (idle_for_memo()) {
         if (memo_.valid && same_launch(*launches_[memo_.launch]->launch, *launches_[index]->launch)) {
             repeat_memo(index);
             return;
@@ -336,9 +393,8 @@ void Engine::on_block_end(int sm, int slot) {
             memo_.duration = now_ - memo_.ready;
             memo_.first_start_offset = launch.first_start - memo_.ready;
         }
-        const std::size_t s = stream_index_of(r.launch);
-        ++stream_head_[s];
-        queue_head_of_stream(static_cast<int>(s), now_);
+        finish_op(graph_.kernel_op[r.launch]);
+        start_ready_ops();
     }
     if (completion_interval_ == 0) {
         release_slot(sm, slot);
@@ -380,7 +436,9 @@ SimResult Engine::run() {
     info.execution = execution_->name();
     info.occupancy = occupancy_;
     for (auto* o : observers_) o->on_begin(info);
-    for (std::size_t s = 0; s < streams_.size(); ++s) queue_head_of_stream(static_cast<int>(s), now_);
+    for (std::size_t op = 0; op < graph_.ops.size(); ++op)
+        if (unfinished_deps_[op] == 0) ready_ops_.push_back(op);
+    start_ready_ops();
     // The dispatch pass is not a queued event: it runs once all events of its instant up to
     // the dispatch phase have been handled, exactly where a (time, dispatch-phase) event would.
     while (!queue_.empty() || dispatch_pending_) {
@@ -402,7 +460,7 @@ SimResult Engine::run() {
             release_slot(static_cast<int>(e.payload() / slots_per_sm_), static_cast<int>(e.payload() % slots_per_sm_));
         } else {
             now_ = e.time;
-            on_kernel_ready(e.payload());
+            on_operation_event(e.payload());
         }
     }
     for (std::size_t i = 0; i < launches_.size(); ++i) {
@@ -412,7 +470,7 @@ SimResult Engine::run() {
             throw InputError(launch_label(i, *launch.launch) + " could never be placed: no SM allowed by its "
                              "stream's mask can hold one of its blocks");
     }
-    const Time makespan = std::max(last_end_, last_memo_end_);
+    const Time makespan = std::max({last_end_, last_memo_end_, last_op_end_});
     for (auto* o : observers_) o->on_end(makespan);
     return {makespan, units_done_};
 }

@@ -86,5 +86,5 @@ TEST_CASE("event queue: ties, zero spreads and mixed lanes") {
 
 TEST_CASE("event queue: an out-of-range payload is a logic error") {
     EventQueue queue;
-    CHECK_THROWS_AS(queue.push(0, Phase::arrival, static_cast<std::uint32_t>(Event::kMaxPayload + 1)), std::logic_error);
+    CHECK_THROWS_AS(queue.push(0, Phase::operation, static_cast<std::uint32_t>(Event::kMaxPayload + 1)), std::logic_error);
 }

@@ -92,7 +92,68 @@ std::vector<StreamConfig> parse_streams(const YAML::Node& node, const std::strin
     return streams;
 }
 
-/// One launch mapping: `kernel`, `repeat`, and the kernel-spec keys as key=value pairs.
+/// `id` and `after` of any item (the DAG edges beyond stream order and events).
+void read_dependencies(YamlFields& f, Operation& op) {
+    if (const auto id = f.optional_string("id")) {
+        if (id->empty()) f.fail("id", "expected a non-empty name");
+        op.id = *id;
+    }
+    if (const auto after = f.optional_child("after")) {
+        if (after->IsScalar()) {
+            op.after.push_back(after->Scalar());
+        } else if (after->IsSequence() && after->size() > 0) {
+            for (const auto& item : *after) {
+                if (!item.IsScalar() || item.Scalar().empty()) f.fail("after", "expected ids (names) of operations");
+                op.after.push_back(item.Scalar());
+            }
+        } else {
+            f.fail("after", "expected an id or a non-empty list of ids of operations that must finish first");
+        }
+    }
+}
+
+constexpr std::int64_t kMaxCopyBytes = std::int64_t{1} << 50;
+
+/// A `copy`, `delay`, `record` or `wait` item.
+Operation parse_operation(const YAML::Node& node, const std::string& source, const std::string& path) {
+    YamlFields f(node, source, path);
+    Operation op;
+    op.where = yaml_location(node, source);
+    op.stream = static_cast<int>(f.optional_integer("stream", 0, kMaxStreamId).value_or(0));
+    if (node["copy"]) {
+        op.kind = Operation::Kind::copy;
+        op.copy.direction = f.choice("copy", {"h2d", "d2h"}) == "h2d" ? CopyDirection::host_to_device
+                                                                     : CopyDirection::device_to_host;
+        op.copy.bytes = static_cast<std::uint64_t>(f.integer("bytes", 1, kMaxCopyBytes));
+        if (f.optional_child("memory"))
+            op.copy.pinned = f.choice("memory", {"pinned", "pageable"}) == "pinned";
+    } else if (node["delay"]) {
+        op.kind = Operation::Kind::delay;
+        const std::string text = f.string("delay");
+        try {
+            op.delay = parse_duration(text, "delay");
+        } catch (const InputError& e) {
+            f.fail("delay", e.what());
+        }
+    } else if (node["record"]) {
+        op.kind = Operation::Kind::record;
+        op.event = f.string("record");
+    } else {
+        op.kind = Operation::Kind::wait;
+        op.event = f.string("wait");
+    }
+    if ((op.kind == Operation::Kind::record || op.kind == Operation::Kind::wait) && op.event.empty())
+        f.fail(op.kind == Operation::Kind::record ? "record" : "wait", "expected an event name");
+    read_dependencies(f, op);
+    f.finish();
+    return op;
+}
+
+bool is_operation_item(const YAML::Node& node) {
+    return node.IsMap() && !node["kernel"] && (node["copy"] || node["delay"] || node["record"] || node["wait"]);
+}
+
+/// One launch mapping: `kernel`, `repeat`, `id`, `after`, and the kernel-spec keys as key=value pairs.
 void parse_launch(const YAML::Node& node, const std::string& source, const std::string& path, Application& app) {
     YamlFields f(node, source, path);
     const std::string kernel = f.string("kernel");
@@ -105,7 +166,7 @@ void parse_launch(const YAML::Node& node, const std::string& source, const std::
         if (!it->first.IsScalar())
             throw InputError(yaml_location(it->first, source) + ": key in '" + path + "': expected a plain key name");
         const std::string key = it->first.Scalar();
-        if (key == "kernel" || key == "repeat") continue;
+        if (key == "kernel" || key == "repeat" || key == "id" || key == "after") continue;
         const YAML::Node value = it->second;
         if (!value.IsScalar() || value.Scalar().empty())
             throw InputError(yaml_location(value.IsNull() ? it->first : value, source) + ": key '" + path + "." + key +
@@ -118,7 +179,19 @@ void parse_launch(const YAML::Node& node, const std::string& source, const std::
     if (built.total() > kMaxWorkloadLaunches || app.launches.size() + repeat * built.total() > kMaxWorkloadLaunches)
         f.fail(f.has("repeat") ? "repeat" : "", "the workload would have more than " +
                                                    std::to_string(kMaxWorkloadLaunches) + " launches (after repeats)");
+    Operation op;
+    op.where = yaml_location(node, source);
+    read_dependencies(f, op);
+    const std::size_t first = app.launches.size();
     for (std::size_t i = 0; i < repeat; ++i) built.append_to(app.launches);
+    if (!op.id.empty() && app.launches.size() - first != 1)
+        f.fail("id", "an id names one operation, but this item stands for " + std::to_string(app.launches.size() - first) +
+                         " launches (give the id to a `record` after them instead)");
+    for (std::size_t i = first; i < app.launches.size(); ++i) {
+        op.launch = i;
+        op.stream = app.launches[i].stream;
+        app.operations.push_back(op);
+    }
 }
 
 }  // namespace
@@ -135,8 +208,19 @@ Application parse_workload(const std::string& yaml, const std::string& source) {
         const YAML::Node launches = top.child("launches");
         if (!launches.IsSequence() || launches.size() == 0)
             top.fail("launches", "expected a non-empty list of launches (each a mapping with 'kernel: NAME')");
-        for (std::size_t i = 0; i < launches.size(); ++i)
-            parse_launch(launches[i], source, indexed("launches", i), app);
+        bool plain = true;  // only kernels, no ids or `after`: leave `operations` empty (launch order)
+        for (std::size_t i = 0; i < launches.size(); ++i) {
+            if (is_operation_item(launches[i])) {
+                app.operations.push_back(parse_operation(launches[i], source, indexed("launches", i)));
+                plain = false;
+            } else {
+                parse_launch(launches[i], source, indexed("launches", i), app);
+                plain = plain && !launches[i]["id"].IsDefined() && !launches[i]["after"].IsDefined();
+            }
+        }
+        if (plain) app.operations.clear();
+        if (app.launches.empty())
+            top.fail("launches", "expected at least one kernel launch (copies, delays and events alone run nothing)");
         top.finish();
         return app;
     } catch (const YAML::Exception& e) {

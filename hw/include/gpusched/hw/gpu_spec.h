@@ -71,6 +71,7 @@ struct GpuSpec {
 
     // --- host link ---
     std::optional<double> host_link_gbps;              ///< per direction, GB/s
+    std::optional<double> host_link_pageable_gbps;     ///< copies from/to pageable host memory, GB/s
     std::optional<double> host_link_latency_ns;
     std::optional<int> copy_engines;
 

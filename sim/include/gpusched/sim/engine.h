@@ -13,6 +13,7 @@
 #include "gpusched/sim/observer.h"
 #include "gpusched/sim/sm_pool.h"
 #include "gpusched/workloads/application.h"
+#include "gpusched/workloads/operation_graph.h"
 
 namespace gpusched::sim {
 
@@ -23,11 +24,18 @@ struct SimResult {
 
 /// Runs an application to completion.
 ///
-/// Life of a launch:
+/// Life of an operation (workloads::OperationGraph: stream order, event record/wait, `after`):
 ///
-///     queued on its stream --(reaches the head + kernel_launch_ns)--> ready (in the
-///     execution-engine queue) --(dispatcher hands out every block)--> fully dispatched
-///     --(last block ends)--> complete, and the next launch of the stream is queued.
+///     waiting --(every operation it depends on has finished)--> started --> finished,
+///     and each dependant whose last dependency this was starts at that instant.
+///
+///     kernel: started --(+ kernel_launch_ns)--> ready (in the execution-engine queue)
+///             --(dispatcher hands out every block)--> fully dispatched --(last block ends)--> finished
+///     copy:   started --(its copy engine is free)--> transferring --(latency + bytes /
+///             bandwidth)--> finished. With copy_engines >= 2 host-to-device and
+///             device-to-host copies have an engine each (the link is per direction), with 1
+///             they share one; copies overlap kernels in both cases.
+///     delay:  started --(its duration)--> finished;  record, wait: finished at once.
 ///
 /// Life of a block: pending --(policy picks an SM with room; resources reserved)-->
 /// dispatched --(+ block_dispatch_latency_ns, then the SM's launch pipeline)--> running --(its duration: `fixed`; or as
@@ -101,10 +109,16 @@ private:
 
     [[nodiscard]] Time now() const override { return now_; }
     void set_end(int sm, int slot, Time end) override;
-    void queue_head_of_stream(int stream, Time from);
-    [[nodiscard]] bool idle_for_memo(std::size_t launch) const;
+    /// Starts every operation in `ready_ops_` (and those that finish at once, and so on).
+    void start_ready_ops();
+    void start_op(std::size_t op);
+    void finish_op(std::size_t op);
+    void start_copy(std::size_t op);
+    /// Checks the GPU spec can carry the application's copies; sets the copy engines up.
+    void prepare_copies();
+    void on_operation_event(std::size_t op);
+    [[nodiscard]] bool idle_for_memo() const;
     void repeat_memo(std::size_t launch);
-    [[nodiscard]] std::size_t stream_index_of(std::size_t launch) const;
     void on_kernel_ready(std::size_t launch);
     void on_block_end(int sm, int slot);
     void release_slot(int sm, int slot);
@@ -131,8 +145,16 @@ private:
     std::vector<hw::OccupancyResult> occupancy_;
     std::vector<std::unique_ptr<LaunchState>> launches_;
     std::vector<std::size_t> active_;  ///< ready, not fully dispatched launches, in ready order
-    std::vector<std::pair<int, std::vector<std::size_t>>> streams_;  ///< stream id -> its launches (FIFO)
-    std::vector<std::size_t> stream_head_;
+    workloads::OperationGraph graph_;
+    std::vector<std::uint32_t> unfinished_deps_;  ///< per operation
+    std::vector<std::uint8_t> kernel_arrived_;    ///< per launch: its operation event came (ready)
+    std::vector<std::size_t> ready_ops_;          ///< operations to start at now_
+    std::size_t ops_in_flight_ = 0;               ///< started, not finished
+    Time last_op_end_ = 0;
+    std::vector<Time> copy_engine_free_;          ///< per copy engine (lane): when it can take the next copy
+    double copy_pinned_ps_per_byte_ = 0;
+    double copy_pageable_ps_per_byte_ = 0;
+    Time copy_latency_ = 0;
     SmPool pool_;
     std::vector<Resident> resident_;  ///< [sm * slots + slot]
     int slots_per_sm_;

@@ -9,10 +9,11 @@
 namespace gpusched::sim {
 
 /// Phases order simultaneous events: every block completion at time t is handled before
-/// any release of a finished block's resources at t, those before any kernel arrival at t,
-/// and all of them before the dispatcher runs at t. Within a phase, events run in the order
-/// they were scheduled. So the same inputs always give the same run.
-enum class Phase : std::uint8_t { completion = 0, release = 1, arrival = 2, dispatch = 3 };
+/// any release of a finished block's resources at t, those before any operation event at t
+/// (a kernel arrives in the execution-engine queue; a copy or host delay ends), and all of
+/// them before the dispatcher runs at t. Within a phase, events run in the order they were
+/// scheduled. So the same inputs always give the same run.
+enum class Phase : std::uint8_t { completion = 0, release = 1, operation = 2, dispatch = 3 };
 
 /// One scheduled event, 16 bytes: the time, then one word holding the phase (top 2 bits),
 /// the insertion sequence (36 bits) and a 26-bit payload whose meaning the phase gives.

@@ -43,6 +43,19 @@ struct RepeatedLaunch {
     std::vector<Time> per_sm_busy;            ///< sum of (end - start) per SM
 };
 
+/// One host-device copy: when it could start, when its copy engine took it, when it ended.
+struct CopyRecord {
+    std::size_t operation = 0;  ///< index into Application::issue_order()
+    int stream = 0;
+    workloads::CopyDirection direction = workloads::CopyDirection::host_to_device;
+    std::uint64_t bytes = 0;
+    bool pinned = true;
+    int engine = 0;             ///< the copy engine (lane) that carried it
+    Time ready = 0;             ///< its dependencies had finished
+    Time start = 0;
+    Time end = 0;
+};
+
 /// Engine callbacks, in simulated-time order. Default implementations do nothing.
 /// Observers must not keep per-block state unless they are asked to write per-block output.
 class SimObserver {
@@ -64,6 +77,8 @@ public:
     virtual void on_kernel_completed(std::size_t launch, Time first_start, Time end) {
         (void)launch, (void)first_start, (void)end;
     }
+    /// A copy was handed to its copy engine (called when it becomes ready; times are final).
+    virtual void on_copy(const CopyRecord& copy) { (void)copy; }
     virtual void on_end(Time makespan) { (void)makespan; }
 };
 
