@@ -248,3 +248,13 @@ gpusched_cli_test(plot_ambiguous 2 stderr "3 rows fall on x = 128; they differ i
                   plot sweep_small_results.csv --x threads --y makespan_ns --out x.svg)
 gpusched_cli_test(plot_bad_out 2 stderr "--out: expected a .svg or .html file" plot sweep_small_results.csv --x blocks --y makespan_ns --out x.png)
 gpusched_cli_test(plot_heatmap_needs_value 2 stderr "--heatmap needs --value" plot sweep_small_results.csv --heatmap --x blocks --y threads --out x.svg)
+
+# --- applications as DAGs: copies, delays, events ---
+gpusched_cli_test(copy_overlap_example 0 stdout "d2h +2 +33554432 +pinned +1"
+                  simulate --workload ${PROJECT_SOURCE_DIR}/examples/copy-overlap.yaml)
+gpusched_cli_test(copy_overlap_json 0 stdout "\"copies\":\\[{\"operation\":0,\"direction\":\"h2d\""
+                  simulate --workload ${PROJECT_SOURCE_DIR}/examples/copy-overlap.yaml --json)
+gpusched_cli_test(dangling_wait 2 stderr "dangling_wait.yaml:2.*waits for event 'never-recorded'.*dangling"
+                  simulate --workload dangling_wait.yaml)
+gpusched_cli_test(dependency_cycle 2 stderr "cycle.*'upload'.*copy_cycle.yaml:2"
+                  simulate --workload copy_cycle.yaml)

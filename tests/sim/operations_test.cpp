@@ -1,7 +1,13 @@
 // Applications as DAGs: stream order, events, `after`, host delays and copies on copy engines.
 #include <doctest/doctest.h>
 
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
 #include "gpusched/hw/input_error.h"
+#include "gpusched/sim/output/chrome_trace.h"
+#include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/workloads/operation_graph.h"
 #include "gpusched/workloads/workload_file.h"
 #include "support/sim_fixtures.h"
@@ -160,6 +166,38 @@ TEST_CASE("copies: latency + bytes / bandwidth, one engine per direction, overla
     // Pageable memory at 5 GB/s: 1 MB takes 200 us + 1 us.
     app.operations[0].copy.pinned = false;
     CHECK(run(copy_gpu(), app).copies.copies[0].end == 201 * kUs);
+}
+
+TEST_CASE("copies appear in the summary and on the trace's copy-engine tracks") {
+    workloads::Application app = test::app_of({test::launch(4, 128, 50 * kUs, 0)});
+    app.operations = {copy_op(workloads::CopyDirection::host_to_device, 1'000'000, 0), kernel_op(0, 0),
+                      copy_op(workloads::CopyDirection::device_to_host, 1'000'000, 0, false)};
+    const hw::GpuSpec gpu = copy_gpu();
+    auto policy = scheduler::make_policy("most-room");
+    sim::Engine engine(gpu, app, *policy);
+    std::ostringstream trace_text;
+    sim::ChromeTraceWriter trace(trace_text);
+    sim::SummaryCollector summary;
+    engine.add_observer(trace);
+    engine.add_observer(summary);
+    engine.run();
+    // H2D 0..101 us, kernel 101..151 us, pageable D2H (5 GB/s) 151..352 us.
+    const auto& copies = summary.summary().copies;
+    REQUIRE(copies.size() == 2);
+    CHECK(copies[1].direction == "d2h");
+    CHECK(!copies[1].pinned);
+    CHECK(copies[1].start == 151 * kUs);
+    CHECK(copies[1].end == 352 * kUs);
+    CHECK(summary.summary().makespan == 352 * kUs);
+    const auto json = nlohmann::json::parse(trace_text.str());
+    int slices = 0;
+    for (const auto& e : json["traceEvents"])
+        if (e.value("cat", "") == "copy") {
+            ++slices;
+            CHECK(e["pid"] == gpu.sm_count + 2);
+            CHECK(e["tid"] == (e["name"].get<std::string>().rfind("H2D", 0) == 0 ? 0 : 1));
+        }
+    CHECK(slices == 2);
 }
 
 TEST_CASE("memoised repeats keep their place in the DAG") {

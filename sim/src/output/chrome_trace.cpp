@@ -145,6 +145,30 @@ void ChromeTraceWriter::on_kernel_completed(std::size_t launch, Time first_start
          << ",\"ready_ns\":" << format_ns(launch_ready_[launch]) << "}}";
 }
 
+void ChromeTraceWriter::on_copy(const CopyRecord& c) {
+    // "Copy engines": its own process after the SMs and "Kernels", one track per engine.
+    const std::int64_t pid = std::int64_t{sm_count_} + 2;
+    const auto engine = static_cast<std::size_t>(c.engine);
+    if (named_copy_engines_.empty()) {
+        begin_event();
+        out_ << metadata("process_name", pid, 0, "\"name\":\"Copy engines\"");
+        begin_event();
+        out_ << metadata("process_sort_index", pid, 0, "\"sort_index\":-2");
+    }
+    if (named_copy_engines_.size() <= engine) named_copy_engines_.resize(engine + 1, false);
+    if (!named_copy_engines_[engine]) {
+        named_copy_engines_[engine] = true;
+        begin_event();
+        out_ << metadata("thread_name", pid, c.engine, "\"name\":\"copy engine " + std::to_string(c.engine) + "\"");
+    }
+    const bool h2d = c.direction == workloads::CopyDirection::host_to_device;
+    begin_event();
+    out_ << "{\"name\":\"" << (h2d ? "H2D " : "D2H ") << c.bytes << " B\",\"cat\":\"copy\",\"ph\":\"X\",\"pid\":" << pid
+         << ",\"tid\":" << c.engine << ",\"ts\":" << us6(c.start) << ",\"dur\":" << us6(c.end - c.start)
+         << ",\"args\":{\"operation\":" << c.operation << ",\"stream\":" << c.stream << ",\"memory\":\""
+         << (c.pinned ? "pinned" : "pageable") << "\",\"ready_ns\":" << format_ns(c.ready) << "}}";
+}
+
 void ChromeTraceWriter::on_end(Time makespan) {
     if (truncated()) {
         begin_event();

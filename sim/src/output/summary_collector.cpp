@@ -106,6 +106,12 @@ void SummaryCollector::on_launch_repeated(const RepeatedLaunch& repeated) {
     summary_.total_blocks += repeated.units;
 }
 
+void SummaryCollector::on_copy(const CopyRecord& c) {
+    const bool h2d = c.direction == workloads::CopyDirection::host_to_device;
+    summary_.copies.push_back({c.operation, c.stream, h2d ? "h2d" : "d2h", c.bytes, c.pinned, c.engine, c.ready,
+                               c.start, c.end});
+}
+
 void SummaryCollector::on_end(Time makespan) { summary_.makespan = makespan; }
 
 void write_summary_text(std::ostream& out, const RunSummary& s) {
@@ -128,6 +134,16 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
                         us3(k.ready), us3(k.start), us3(k.end)});
     write_table(out, rows, {false, true, false, false, false, false, false, false, false, false});
     out << '\n';
+    if (!s.copies.empty()) {
+        std::vector<std::vector<std::string>> copies;
+        copies.push_back({"operation", "copy", "stream", "bytes", "memory", "engine", "ready_us", "start_us", "end_us"});
+        for (const auto& c : s.copies)
+            copies.push_back({std::to_string(c.operation), c.direction, std::to_string(c.stream),
+                              std::to_string(c.bytes), c.pinned ? "pinned" : "pageable", std::to_string(c.engine),
+                              us3(c.ready), us3(c.start), us3(c.end)});
+        write_table(out, copies, {false, true, false, false, true, false, false, false, false});
+        out << '\n';
+    }
 
     std::vector<std::vector<std::string>> totals;
     totals.push_back({"", "makespan", fixed3(s.makespan, 1000000) + " us"});
@@ -168,6 +184,23 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
         kernels.push_back(std::move(e));
     }
     j["kernels"] = std::move(kernels);
+    if (!s.copies.empty()) {
+        auto copies = nlohmann::ordered_json::array();
+        for (const auto& c : s.copies) {
+            nlohmann::ordered_json e;
+            e["operation"] = c.operation;
+            e["direction"] = c.direction;
+            e["stream"] = c.stream;
+            e["bytes"] = c.bytes;
+            e["memory"] = c.pinned ? "pinned" : "pageable";
+            e["engine"] = c.engine;
+            e["ready_ns"] = ns_json(c.ready);
+            e["start_ns"] = ns_json(c.start);
+            e["end_ns"] = ns_json(c.end);
+            copies.push_back(std::move(e));
+        }
+        j["copies"] = std::move(copies);
+    }
     j["per_sm_blocks"] = s.per_sm_blocks;
     auto busy = nlohmann::ordered_json::array();
     for (const Time t : s.per_sm_busy) busy.push_back(ns_json(t));

@@ -38,6 +38,7 @@ public:
     void on_kernel_ready(std::size_t launch, Time when) override;
     void on_block_completed(const BlockRecord& block) override;
     void on_kernel_completed(std::size_t launch, Time first_start, Time end) override;
+    void on_copy(const CopyRecord& copy) override;
     void on_end(Time makespan) override;
 
     /// True once a block was left out because of the cap (for a warning on stderr).
@@ -61,6 +62,7 @@ private:
     std::vector<std::uint64_t> launch_blocks_;     ///< per launch, its grid size
     std::vector<Time> launch_ready_;               ///< per launch, when it became ready
     std::vector<std::vector<bool>> named_slots_;   ///< per SM, slots whose metadata is written
+    std::vector<bool> named_copy_engines_;         ///< per copy engine: its track's metadata is written
     bool first_event_ = true;
     std::uint64_t blocks_written_ = 0;
     std::uint64_t blocks_total_ = 0;

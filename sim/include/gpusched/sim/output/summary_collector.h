@@ -26,6 +26,19 @@ struct KernelSummary {
     std::optional<Time> end;        ///< last block finished (unset until the launch completed)
 };
 
+/// One host-device copy, as it ran.
+struct CopySummary {
+    std::size_t operation = 0;      ///< index into Application::issue_order()
+    int stream = 0;
+    std::string direction;          ///< "h2d" or "d2h"
+    std::uint64_t bytes = 0;
+    bool pinned = true;
+    int engine = 0;
+    Time ready = 0;
+    Time start = 0;
+    Time end = 0;
+};
+
 /// Everything the summary views print. Memory is O(SMs + launches), never per block.
 struct RunSummary {
     std::string gpu;                ///< preset or file name (GpuSpec::name)
@@ -36,6 +49,7 @@ struct RunSummary {
     std::string execution;
     std::string application;        ///< Application::description
     std::vector<KernelSummary> kernels;
+    std::vector<CopySummary> copies;           ///< in the order they were handed to a copy engine
     std::vector<std::uint64_t> per_sm_blocks;  ///< indexed by SM id; blocks completed there
     std::vector<Time> per_sm_busy;             ///< indexed by SM id; sum of (end - start) of its blocks
     std::uint64_t total_blocks = 0;            ///< blocks completed
@@ -50,6 +64,7 @@ public:
     void on_kernel_ready(std::size_t launch, Time when) override;
     void on_block_completed(const BlockRecord& block) override;
     void on_kernel_completed(std::size_t launch, Time first_start, Time end) override;
+    void on_copy(const CopyRecord& copy) override;
     void on_end(Time makespan) override;
     [[nodiscard]] bool needs_every_block() const override { return false; }
     void on_launch_repeated(const RepeatedLaunch& repeated) override;
@@ -72,6 +87,8 @@ private:
 ///     launch  kernel     stream  blocks  threads  blocks/SM  waves  ready_us  start_us   end_us
 ///          0  synthetic       0     265     1024          2      2     0.000     0.000  100.000
 ///          1  tail            1      10      256          8      1     0.000    50.000   50.250
+///
+/// (A copy table follows the launch table when the application has copies.)
 ///
 ///       makespan       100.000 us
 ///       blocks         275 total
