@@ -15,7 +15,6 @@ namespace gpusched::sweep {
 
 namespace {
 
-constexpr std::size_t kGpu = kGpuParam, kPolicy = kPolicyParam, kExec = kExecParam, kWorkload = kWorkloadParam;
 const char* const kDefaultGpu = "h100";
 
 std::string fixed4(double v) {
@@ -36,15 +35,15 @@ struct BuiltPoint {
 BuiltPoint describe(const Study& study, const std::vector<std::string>& given) {
     const std::vector<std::string> values = effective_values(study, given);
     BuiltPoint b;
-    b.gpu = values[kGpu];
-    b.policy = values[kPolicy];
-    b.exec = values[kExec];
+    b.gpu = values[kGpuParam];
+    b.policy = values[kPolicyParam];
+    b.exec = values[kExecParam];
     for (std::size_t i = 0; i < study.params.size(); ++i)
         if (study.params[i].kind == ParamKind::gpu_field && !values[i].empty())
             b.overrides.emplace_back(study.params[i].gpu_path, values[i]);
     for (const auto& w : study.workloads)
-        if (w.name == values[kWorkload]) b.workload = &w;
-    if (b.workload == nullptr) throw InputError("unknown workload '" + values[kWorkload] + "'");
+        if (w.name == values[kWorkloadParam]) b.workload = &w;
+    if (b.workload == nullptr) throw InputError("unknown workload '" + values[kWorkloadParam] + "'");
     return b;
 }
 
@@ -76,25 +75,25 @@ std::set<std::string> all_values(const Study& study, std::size_t param) {
 }
 
 void check_special_values(const Study& study) {
-    for (const auto& gpu : all_values(study, kGpu)) {
+    for (const auto& gpu : all_values(study, kGpuParam)) {
         try {
             (void)gpu_base_yaml(gpu, study.base_dir);
         } catch (const InputError& e) {
             throw InputError(study.source + ": parameter 'gpu': " + e.what());
         }
     }
-    for (const auto& policy : all_values(study, kPolicy)) {
+    for (const auto& policy : all_values(study, kPolicyParam)) {
         try {
             (void)scheduler::make_policy(policy);
         } catch (const InputError& e) {
             throw InputError(study.source + ": parameter 'policy': " + e.what());
         }
     }
-    for (const auto& exec : all_values(study, kExec))
+    for (const auto& exec : all_values(study, kExecParam))
         if (exec != "auto" && exec != "fixed" && exec != "shared")
             throw InputError(study.source + ": parameter 'exec': unknown execution model '" + exec +
                              "' (allowed: auto, fixed, shared)");
-    for (const auto& name : all_values(study, kWorkload)) {
+    for (const auto& name : all_values(study, kWorkloadParam)) {
         std::string known;
         bool found = false;
         for (const auto& w : study.workloads) {
@@ -127,10 +126,10 @@ std::vector<std::uint64_t> probes(const PointSet& set) {
 }  // namespace
 
 std::vector<std::string> effective_values(const Study& study, std::vector<std::string> values) {
-    if (values[kGpu].empty()) values[kGpu] = kDefaultGpu;
-    if (values[kPolicy].empty()) values[kPolicy] = scheduler::default_policy();
-    if (values[kExec].empty()) values[kExec] = "auto";
-    if (values[kWorkload].empty() && !study.workloads.empty()) values[kWorkload] = study.workloads.front().name;
+    if (values[kGpuParam].empty()) values[kGpuParam] = kDefaultGpu;
+    if (values[kPolicyParam].empty()) values[kPolicyParam] = scheduler::default_policy();
+    if (values[kExecParam].empty()) values[kExecParam] = "auto";
+    if (values[kWorkloadParam].empty() && !study.workloads.empty()) values[kWorkloadParam] = study.workloads.front().name;
     return values;
 }
 
