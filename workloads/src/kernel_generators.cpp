@@ -6,6 +6,7 @@
 #include "gpusched/workloads/binomial_series.h"
 #include "gpusched/workloads/spmv_kernel.h"
 #include "gpusched/workloads/sssp_generator.h"
+#include "gpusched/workloads/streamcluster.h"
 #include "gpusched/workloads/synthetic_work.h"
 
 namespace gpusched::workloads {
@@ -41,6 +42,7 @@ const std::vector<KernelGeneratorInfo>& kernel_generators() {
         binomial_series_generator(),
         spmv_generator(),
         sssp_generator(),
+        streamcluster_generator(),
     };
     return generators;
 }

@@ -118,7 +118,29 @@ SpecLaunches build_kernel_launches(SpecArgs& args) {
         if (out.count < 1) throw std::logic_error("kernel generator '" + generator->name + "' asked for no launches");
     }
     if (generator->then) out.then = generator->then(launch);
+    if (generator->after_each) out.after_each = generator->after_each(launch);
     return out;
+}
+
+void SpecLaunches::append_to(Application& app) const {
+    const std::size_t first = app.launches.size();
+    append_to(app.launches);
+    if (after_each.empty() && app.operations.empty()) return;
+    const auto kernel_op = [&app](std::size_t i) {
+        Operation op;
+        op.launch = i;
+        op.stream = app.launches[i].stream;
+        return op;
+    };
+    if (app.operations.empty())
+        for (std::size_t i = 0; i < first; ++i) app.operations.push_back(kernel_op(i));
+    for (std::size_t i = first; i < app.launches.size(); ++i) {
+        app.operations.push_back(kernel_op(i));
+        for (Operation op : after_each) {
+            op.stream = app.launches[i].stream;
+            app.operations.push_back(std::move(op));
+        }
+    }
 }
 
 KernelLaunch build_kernel_launch(SpecArgs& args) { return build_kernel_launches(args).launch; }
@@ -180,7 +202,7 @@ Application application_from_specs(const std::vector<std::string>& specs) {
             throw InputError(where + ": the application would have more than " +
                              std::to_string(kMaxSpecApplicationLaunches) + " launches (this spec stands for " +
                              std::to_string(built.total()) + ")");
-        built.append_to(app.launches);
+        built.append_to(app);
         app.description += (i == 0 ? "" : " ") + specs[i];
     }
     return app;

@@ -154,7 +154,8 @@ bool is_operation_item(const YAML::Node& node) {
 }
 
 /// One launch mapping: `kernel`, `repeat`, `id`, `after`, and the kernel-spec keys as key=value pairs.
-void parse_launch(const YAML::Node& node, const std::string& source, const std::string& path, Application& app) {
+/// Returns whether the generator added operations after its launches (streamcluster's copies).
+bool parse_launch(const YAML::Node& node, const std::string& source, const std::string& path, Application& app) {
     YamlFields f(node, source, path);
     const std::string kernel = f.string("kernel");
     if (find_kernel_generator(kernel) == nullptr)
@@ -191,7 +192,13 @@ void parse_launch(const YAML::Node& node, const std::string& source, const std::
         op.launch = i;
         op.stream = app.launches[i].stream;
         app.operations.push_back(op);
+        for (Operation extra : built.after_each) {
+            extra.stream = op.stream;
+            extra.where = op.where;
+            app.operations.push_back(std::move(extra));
+        }
     }
+    return !built.after_each.empty();
 }
 
 }  // namespace
@@ -214,8 +221,8 @@ Application parse_workload(const std::string& yaml, const std::string& source) {
                 app.operations.push_back(parse_operation(launches[i], source, indexed("launches", i)));
                 plain = false;
             } else {
-                parse_launch(launches[i], source, indexed("launches", i), app);
-                plain = plain && !launches[i]["id"].IsDefined() && !launches[i]["after"].IsDefined();
+                const bool extra = parse_launch(launches[i], source, indexed("launches", i), app);
+                plain = plain && !extra && !launches[i]["id"].IsDefined() && !launches[i]["after"].IsDefined();
             }
         }
         if (plain) app.operations.clear();

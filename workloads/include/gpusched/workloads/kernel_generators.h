@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "gpusched/workloads/application.h"
 #include "gpusched/workloads/kernel_launch.h"
 #include "gpusched/workloads/spec_args.h"
 
@@ -42,6 +43,10 @@ struct KernelGeneratorInfo {
     /// its keys and the launch the generic keys made (sssp: each iteration's kernels of K instances on C
     /// streams). The first becomes SpecLaunches::launch, the others SpecLaunches::then.
     std::function<std::vector<KernelLaunch>(SpecArgs& args, const KernelLaunch& launch)> sequence;
+    /// Optional: operations other than kernels (copies, delays) issued after each of the spec's launches,
+    /// on that launch's stream, asked of the launch `build` made (streamcluster: the device-to-host copies
+    /// of the work array and switch flags after every gain kernel). Unset or empty means none.
+    std::function<std::vector<Operation>(const KernelLaunch& launch)> after_each;
 
     /// "key=SYNTAX key=SYNTAX ..." for this generator's own keys.
     [[nodiscard]] std::string keys_help() const;

@@ -29,6 +29,7 @@ struct SpecLaunches {
     KernelLaunch launch;
     std::uint64_t count = 1;
     std::vector<KernelLaunch> then;  ///< different launches after the copies (KernelGeneratorInfo::then)
+    std::vector<Operation> after_each;  ///< non-kernel operations after each launch (KernelGeneratorInfo::after_each)
 
     /// count copies of launch, then `then`: the spec's launches in issue order.
     [[nodiscard]] std::uint64_t total() const { return count + then.size(); }
@@ -36,6 +37,10 @@ struct SpecLaunches {
         out.insert(out.end(), static_cast<std::size_t>(count), launch);
         out.insert(out.end(), then.begin(), then.end());
     }
+    /// Appends the launches to app.launches. When the spec has `after_each` operations, or app already
+    /// lists operations, it also appends one kernel operation per launch, each followed by `after_each`
+    /// on the launch's stream (listing the earlier launches first if app had no operations yet).
+    void append_to(Application& app) const;
 };
 
 /// Parses `NAME`, or `NAME:key=value,key=value,...`, into one launch (for a multi-launch
