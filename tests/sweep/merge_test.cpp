@@ -74,3 +74,15 @@ TEST_CASE("merge refuses missing, repeated and foreign parts") {
     CHECK_THROWS_WITH_AS(sweep::merge_results(moved), doctest::Contains("part0.csv:"), InputError);
     CHECK_THROWS_WITH_AS(sweep::merge_results(moved), doctest::Contains("does not belong to shard 0/3"), InputError);
 }
+
+TEST_CASE("more points than the reorder window: rows still come out in order, the same for any -j") {
+    const auto s = test::study_from(R"(study: wide
+workloads: {w: "synthetic:threads=32,duration=1us"}
+points:
+  - grid: {blocks: {from: 1, to: 2100}}
+)");
+    const std::string one = run(s, 1);
+    CHECK(run(s, 2) == one);
+    CHECK(one.find("\n1000,h100,most-room,auto,w,1001,fixed,") != std::string::npos);
+    CHECK(std::count(one.begin(), one.end(), '\n') == 2100 + 3);
+}
