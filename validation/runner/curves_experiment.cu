@@ -26,25 +26,9 @@ constexpr double kEdgeProbability = 0.8;
 constexpr int kSeriesTerms = 1000;
 constexpr double kLargeRepLimitS = 10.0;
 
-struct Stats {
-  double median = 0, min = 0, max = 0;
-};
-
-Stats stats_of(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  Stats s;
-  s.min = v.front();
-  s.max = v.back();
-  const size_t m = v.size() / 2;
-  s.median = v.size() % 2 ? v[m] : 0.5 * (static_cast<double>(v[m - 1]) + v[m]);
-  return s;
-}
-
-std::string fmt(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.5f", v);
-  return buf;
-}
+using runner::fmt;
+using runner::Stats;
+using runner::stats_of;
 
 // Seeded random digraph: weight 1..100 with probability 0.8, else INF; 0 on the diagonal.
 std::vector<int> make_graph(int n) {

@@ -7,24 +7,6 @@
 
 namespace issue6 {
 
-Stats stats_of(std::vector<float> v) {
-  Stats s;
-  s.reps = static_cast<int>(v.size());
-  if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  s.median = n % 2 == 1 ? v[n / 2] : 0.5 * (static_cast<double>(v[n / 2 - 1]) + v[n / 2]);
-  s.min = v.front();
-  s.max = v.back();
-  return s;
-}
-
-std::string fmt(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
-  return buf;
-}
-
 Options parse_options(const char* sub, int argc, char** argv, const char* help) {
   Options o;
   for (int i = 1; i < argc; ++i) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "device_probes.h"
 #include "runner_common.h"
 
 namespace issue6 {
@@ -20,17 +21,8 @@ struct BlockRecord {
   unsigned int pad;
 };
 
-__device__ __forceinline__ unsigned long long read_globaltimer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ unsigned int read_smid() {
-  unsigned int s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
+using runner::read_globaltimer;
+using runner::read_smid;
 
 // Entry half of the instrumentation: thread 0 reads the timer and SM id (no-op when rec is null).
 struct BlockProbe {
@@ -82,12 +74,9 @@ T* to_device(const std::vector<T>& h) {
   return d;
 }
 
-struct Stats {
-  double median = 0, min = 0, max = 0;  // ms
-  int reps = 0;
-};
-Stats stats_of(std::vector<float> v);
-std::string fmt(double v, int digits = 5);
+using runner::fmt;
+using runner::Stats;
+using runner::stats_of;
 
 // Options common to the three subcommands.
 struct Options {

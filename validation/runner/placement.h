@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "runner_common.h"
+
 namespace placement {
 
 // One record per block, written by thread 0 of the instrumented kernel (absolute %globaltimer ns).
@@ -51,9 +53,7 @@ std::string format_duration_ps(uint64_t ps);
 
 // ---- running (placement_run.cu) ----
 
-struct Stats {
-  double median = 0, min = 0, max = 0;  // ms
-};
+using runner::Stats;
 
 struct CaseResult {
   int bps_instrumented = 0;  // occupancy API, instrumented kernel

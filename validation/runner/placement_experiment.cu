@@ -24,15 +24,11 @@ using placement::BlockRecord;
 using placement::Case;
 using placement::CaseResult;
 
-std::string fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), format, v);
-  return buf;
-}
+using runner::fmt;
 
 std::string probe_text(const placement::TimerProbe& p) {
-  return "min_step_ns=" + fmt("%.0f", p.min_step_ns) + " mean_step_ns=" +
-         fmt("%.2f", p.mean_step_ns) + " sm_clock_mhz=" + fmt("%.1f", p.sm_clock_mhz);
+  return "min_step_ns=" + fmt(p.min_step_ns, 0) + " mean_step_ns=" +
+         fmt(p.mean_step_ns, 2) + " sm_clock_mhz=" + fmt(p.sm_clock_mhz, 1);
 }
 
 // Summary of the last repetition: makespan (ns) and the spread of blocks over SMs.
@@ -92,10 +88,10 @@ void write_timeline(const std::string& path, const Case& c, int reps, int device
   meta.put("dispatch_note", "dispatch is not observable on the GPU: dispatch_ns = start_ns");
   meta.put("start_note", "start = thread 0's %globaltimer at entry; end = thread 0's "
                          "%globaltimer after the final __syncthreads()");
-  meta.put("run_median_ms", fmt("%.4f", r.inst.median));
-  meta.put("run_min_ms", fmt("%.4f", r.inst.min));
-  meta.put("run_max_ms", fmt("%.4f", r.inst.max));
-  meta.put("plain_median_ms", fmt("%.4f", r.plain.median));
+  meta.put("run_median_ms", fmt(r.inst.median, 4));
+  meta.put("run_min_ms", fmt(r.inst.min, 4));
+  meta.put("run_max_ms", fmt(r.inst.max, 4));
+  meta.put("plain_median_ms", fmt(r.plain.median, 4));
   meta.put("makespan_ns", s.makespan);
   meta.put("sms_used", s.sms_used);
   meta.put("blocks_per_sm_observed", "min " + std::to_string(s.min_per_sm) + " max " +
@@ -223,13 +219,13 @@ int placement_main(int argc, char** argv) {
     for (uint32_t d : r.duration_ns) mean_ns += d;
     mean_ns /= static_cast<double>(r.duration_ns.size());
     run_rows.push_back(c.name + "," + std::to_string(c.blocks) + "," + std::to_string(c.threads) +
-                       "," + std::to_string(c.smem) + "," + fmt("%.3f", mean_ns / 1000.0) + "," +
+                       "," + std::to_string(c.smem) + "," + fmt(mean_ns / 1000.0, 3) + "," +
                        placement::duration_description(c) + "," + std::to_string(reps) + "," +
-                       fmt("%.4f", r.inst.median) + "," + fmt("%.4f", r.inst.min) + "," +
-                       fmt("%.4f", r.inst.max) + "," + fmt("%.4f", r.plain.median) + "," +
-                       fmt("%.4f", r.plain.min) + "," + fmt("%.4f", r.plain.max) + "," +
+                       fmt(r.inst.median, 4) + "," + fmt(r.inst.min, 4) + "," +
+                       fmt(r.inst.max, 4) + "," + fmt(r.plain.median, 4) + "," +
+                       fmt(r.plain.min, 4) + "," + fmt(r.plain.max, 4) + "," +
                        std::to_string(c.launches) + "," + std::to_string(r.bps_instrumented) +
-                       "," + fmt("%.3f", static_cast<double>(s.makespan) / 1000.0) + "," +
+                       "," + fmt(static_cast<double>(s.makespan) / 1000.0, 3) + "," +
                        std::to_string(r.same_sm_map) + "," + std::to_string(r.distinct_sm_maps) +
                        "," + std::to_string(r.failures));
     total_failures += r.failures;

@@ -7,22 +7,14 @@
 // plain variant: the same spin and barrier, no %smid read and no stores, to measure the overhead.
 #include "placement.h"
 
+#include "device_probes.h"
 #include "runner_common.h"
 
 namespace placement {
 namespace {
 
-__device__ __forceinline__ unsigned long long read_globaltimer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ unsigned int read_smid() {
-  unsigned int s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
+using runner::read_globaltimer;
+using runner::read_smid;
 
 // Sleeps 500 ns while more than 2 us remain, 100 ns near the end (__nanosleep may sleep up to
 // about twice the request), so the overshoot past the duration stays a few hundred ns.

@@ -9,16 +9,7 @@
 namespace placement {
 namespace {
 
-Stats stats_of(std::vector<float> v) {
-  Stats s;
-  if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  s.median = n % 2 == 1 ? v[n / 2] : 0.5 * (static_cast<double>(v[n / 2 - 1]) + v[n / 2]);
-  s.min = v.front();
-  s.max = v.back();
-  return s;
-}
+using runner::stats_of;
 
 // Per-case device buffers and events.
 struct Buffers {

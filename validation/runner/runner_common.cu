@@ -1,6 +1,7 @@
 // Implementation of the shared gpusched-runner helpers: error reporting, metadata, device info.
 #include "runner_common.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <iostream>
@@ -131,6 +132,24 @@ FlagArg split_flag(const std::string& arg) {
   const size_t eq = arg.find('=');
   if (arg.rfind("--", 0) == 0 && eq != std::string::npos) return {arg.substr(0, eq), arg.substr(eq + 1), true};
   return {arg, "", false};
+}
+
+Stats stats_of(std::vector<float> v) {
+  Stats s;
+  s.reps = static_cast<int>(v.size());
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  s.median = n % 2 == 1 ? v[n / 2] : 0.5 * (static_cast<double>(v[n / 2 - 1]) + v[n / 2]);
+  s.min = v.front();
+  s.max = v.back();
+  return s;
+}
+
+std::string fmt(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
+  return buf;
 }
 
 }  // namespace runner

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace runner {
 
@@ -42,6 +43,16 @@ struct FlagArg {
   bool has_value = false;
 };
 FlagArg split_flag(const std::string& arg);
+
+// Median, min and max of repeated timings (ms) and how many there were (all zero when empty).
+struct Stats {
+  double median = 0, min = 0, max = 0;
+  int reps = 0;
+};
+Stats stats_of(std::vector<float> v);
+
+// A fixed-point number with `digits` decimals, for CSV cells.
+std::string fmt(double v, int digits = 5);
 
 // Writes metadata lines "# key=value". Keys must not contain '=', spaces or newlines;
 // newlines in values are replaced by spaces so every entry stays on one line.
