@@ -1,4 +1,4 @@
-// `gpusched predict`: the papers' closed forms (interval, compute-bound, the SpMV strip model) for a kernel.
+// `gpusched predict`: the papers' closed forms (interval, compute-bound, SpMV strip, rake size) for a kernel.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -18,6 +18,7 @@
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/spmv_strip_model.h"
 #include "gpusched/workloads/spmv_work.h"
+#include "gpusched/workloads/streamcluster_rake_model.h"
 #include "table.h"
 
 namespace gpusched::cli {
@@ -33,6 +34,8 @@ struct PredictOptions {
     std::optional<double> tau_us;
     std::string execution = "shared";
     std::string calibration;
+    double delta = 0.01;
+    std::string rakes;
     bool json = false;
 };
 
@@ -215,12 +218,122 @@ void run_strip(const PredictOptions& o) {
               << "  simulated     " << fixed(sim_us, 3) << " us (difference " << fixed(diff, 1) << "%)\n";
 }
 
+/// `spec` with key=value set: replaced where the spec has the key, appended otherwise.
+std::string with_key_set(const std::string& spec, const std::string& key, const std::string& value) {
+    try {
+        return with_key(spec, key, value);
+    } catch (const InputError&) {
+        return spec + (spec.find(':') == std::string::npos ? ":" : ",") + key + "=" + value;
+    }
+}
+
+/// --rakes: "1,2,4" or "LO-HI" (every R in between), each in [1, points]; sorted, without repeats.
+std::vector<std::uint64_t> parse_rakes(const std::string& text, std::uint64_t points) {
+    const auto bad = [&]() -> std::vector<std::uint64_t> {
+        throw InputError("--rakes: expected R,R,... or LO-HI with 1 <= R <= " + std::to_string(points) +
+                         " (the points) and at most 10000 values, got '" + text + "'");
+    };
+    const auto number = [&](const std::string& item) {
+        if (item.empty() || item.size() > 15 || item.find_first_not_of("0123456789") != std::string::npos) bad();
+        const std::uint64_t v = std::stoull(item);
+        if (v < 1 || v > points) bad();
+        return v;
+    };
+    std::vector<std::uint64_t> out;
+    if (const auto dash = text.find('-'); dash != std::string::npos) {
+        const std::uint64_t lo = number(text.substr(0, dash)), hi = number(text.substr(dash + 1));
+        if (lo > hi || hi - lo >= 10000) bad();
+        for (std::uint64_t r = lo; r <= hi; ++r) out.push_back(r);
+        return out;
+    }
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        out.push_back(number(text.substr(start, comma - start)));
+        start = comma + 1;
+    }
+    if (out.size() > 10000) bad();
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+/// The CDS paper's rake-size model (b from occupancy, a from the transfer model) for a streamcluster
+/// spec, beside the simulated time of each R in --rakes (default: powers of two up to 2 max(a, b),
+/// and a and b) and the simulated best R (the smallest R on ties).
+void run_rake(const PredictOptions& o) {
+    if (o.measured_ms || o.at || o.tau_us) throw InputError("--measured, --at and --tau-us do not apply to --model rake");
+    if (o.execution != "shared" && o.execution != "fixed")
+        throw InputError("--exec: expected shared or fixed, got '" + o.execution + "'");
+    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    const workloads::SpecLaunches parsed = workloads::parse_kernel_spec_launches(o.kernel, "--kernel");
+    const workloads::RakeModelInputs in = workloads::rake_model_inputs(gpu, parsed.launch, o.delta);
+    const workloads::RakeModelResult m = workloads::rake_model(in);
+    std::vector<std::uint64_t> rakes;
+    if (!o.rakes.empty()) {
+        rakes = parse_rakes(o.rakes, in.points);
+    } else {
+        const std::uint64_t top = std::min(in.points, 2 * std::max(m.a, m.b));
+        for (std::uint64_t r = 1; r <= top; r *= 2) rakes.push_back(r);
+        for (const std::uint64_t r : {m.a, m.b})
+            if (r <= in.points) rakes.push_back(r);
+        std::sort(rakes.begin(), rakes.end());
+        rakes.erase(std::unique(rakes.begin(), rakes.end()), rakes.end());
+    }
+    struct Row {
+        std::uint64_t rake = 0, blocks = 0;
+        double kernel_us = 0, total_us = 0;
+    };
+    std::vector<Row> rows;
+    std::size_t best = 0;
+    for (const std::uint64_t r : rakes) {
+        const std::string spec = with_key_set(o.kernel, "rake", std::to_string(r));
+        const workloads::Application app = workloads::application_from_specs({spec});
+        const workloads::Application kernels = workloads::application_from_specs({with_key_set(spec, "copy", "none")});
+        rows.push_back({r, app.launches.front().blocks(), simulated_us(gpu, kernels, o.execution),
+                        simulated_us(gpu, app, o.execution)});
+        if (rows.back().total_us < rows[best].total_us) best = rows.size() - 1;
+    }
+    if (o.json) {
+        nlohmann::ordered_json j{{"model", "rake"}, {"gpu", gpu.name}, {"kernel", o.kernel}, {"execution", o.execution},
+                                 {"warps_per_sm", in.warps_per_sm}, {"b", m.b}, {"a_bound", m.a_bound}, {"a", m.a},
+                                 {"needs_search", m.needs_search()}};
+        j["model_rake"] = m.needs_search() ? nlohmann::ordered_json() : nlohmann::ordered_json(m.b);
+        for (const auto& row : rows)
+            j["simulated"].push_back({{"rake", row.rake}, {"blocks", row.blocks}, {"kernel_us", row.kernel_us},
+                                      {"copies_us", row.total_us - row.kernel_us}, {"total_us", row.total_us}});
+        j["simulated_best_rake"] = rows[best].rake;
+        std::cout << j.dump(2) << "\n";
+        return;
+    }
+    std::cout << "rake-size model (CDS paper) for " << o.kernel << " on " << gpu.name << " (exec " << o.execution << ")\n"
+              << "  b = ceil(N / (MP x MW x 32)) = ceil(" << in.points << " / (" << in.sms << " x " << in.warps_per_sm
+              << " x " << in.warp_size << ")) = " << m.b << "   (eq. 9, MW from occupancy)\n"
+              << "  a: R >= 4 (K+1) N / (delta l n BW) = " << fixed(m.a_bound, 2) << ", a = " << m.a
+              << "   (eq. 13, delta " << o.delta << ", l " << fixed(in.latency_s * 1e6, 3) << " us, n " << in.commands
+              << ", BW " << fixed(in.bandwidth_bytes_per_s / 1e9, 2) << " GB/s)\n";
+    if (m.needs_search())
+        std::cout << "  model: a > b, the best R lies in [b, a] = [" << m.b << ", " << m.a << "]: searched by simulation\n";
+    else
+        std::cout << "  model: a <= b, best R = b = " << m.b << "\n";
+    TextTable table({"R", "blocks", "kernel_us", "copies_us", "total_us", ""}, {true, true, true, true, true, false});
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        std::string mark = i == best ? "simulated best" : "";
+        if (!m.needs_search() && rows[i].rake == m.b) mark += mark.empty() ? "model" : ", model";
+        table.add_row({std::to_string(rows[i].rake), std::to_string(rows[i].blocks), fixed(rows[i].kernel_us, 3),
+                       fixed(rows[i].total_us - rows[i].kernel_us, 3), fixed(rows[i].total_us, 3), mark});
+    }
+    table.print(std::cout);
+    std::cout << "simulated best R = " << rows[best].rake << " (" << fixed(rows[best].total_us, 3) << " us)\n";
+}
+
 void run_predict(const PredictOptions& o) {
     if (!o.calibration.empty() && o.model != "strip") throw InputError("--calibration applies to --model strip only");
     if (o.model == "compute-bound") return run_compute_bound(o);
     if (o.model == "strip") return run_strip(o);
+    if (o.model == "rake") return run_rake(o);
     if (o.model != "interval")
-        throw InputError("--model: unknown model '" + o.model + "' (known: interval, compute-bound, strip)");
+        throw InputError("--model: unknown model '" + o.model + "' (known: interval, compute-bound, strip, rake)");
     if (o.measured_ms.has_value() != o.at.has_value())
         throw InputError("--measured and --at go together: the measured time (ms) of the kernel at n = --at");
     if (o.measured_ms && !(*o.measured_ms > 0)) throw InputError("--measured: expected a positive time in ms");
@@ -275,7 +388,8 @@ void add_predict_command(CLI::App& app) {
     cmd->add_option("--model", o->model,
                     "Closed-form model: interval (APSP paper: Min/Sorted/Full/Buckets) or compute-bound "
                     "(series paper: xi_rb, xi_rw, kappa) or strip (SpMV paper, calibrated on simulated benchmark "
-                    "matrices)")
+                    "matrices) or rake (CDS paper: streamcluster's rake size from occupancy and transfers, with the "
+                    "simulated best R)")
         ->capture_default_str();
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
     cmd->add_option("--kernel", o->kernel, "Kernel spec with per-warp work, e.g. apsp-minplus:n=500,block=16")->required();
@@ -284,7 +398,9 @@ void add_predict_command(CLI::App& app) {
     cmd->add_option("--tau-us", o->tau_us, "compute-bound: ideal execution time tau in us (default: a lone warp's time)");
     cmd->add_option("--calibration", o->calibration,
                     "strip: measured benchmark times, CSV format,strips,nnz_per_row,time_us (default: simulate them)");
-    cmd->add_option("--exec", o->execution, "strip: execution model of the simulations, shared or fixed")
+    cmd->add_option("--delta", o->delta, "rake: threshold delta of eq. 10 (the paper's 1%)")->capture_default_str();
+    cmd->add_option("--rakes", o->rakes, "rake: R values to simulate, R,R,... or LO-HI (default: powers of two and a, b)");
+    cmd->add_option("--exec", o->execution, "strip, rake: execution model of the simulations, shared or fixed")
         ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([o] { run_predict(*o); });
