@@ -1,4 +1,4 @@
-// `gpusched validate DATA_DIR`: measured placement timelines, APSP curves and the series table against the simulation.
+// `gpusched validate DATA_DIR`: measured placement timelines, APSP curves, the series table, SpMV and n x SSSP against the simulation.
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -15,8 +15,11 @@
 #include "gpusched/validation/curve_validation.h"
 #include "gpusched/validation/placement_validation.h"
 #include "gpusched/validation/series_validation.h"
+#include "gpusched/validation/spmv_validation.h"
+#include "gpusched/validation/sssp_validation.h"
 #include "gpusched/validation/validation_report.h"
 #include "table.h"
+#include "validate_workloads.h"
 
 namespace gpusched::cli {
 
@@ -45,10 +48,17 @@ void run_validate(const ValidateOptions& o) {
     const std::string series_csv = (std::filesystem::path(o.dir) / "curves" / "binomial.csv").string();
     std::optional<validation::SeriesComparison> series;
     if (std::filesystem::is_regular_file(series_csv)) series = validation::validate_series(series_csv, gpu, o.policy);
+    const std::string spmv_dir = (std::filesystem::path(o.dir) / "spmv").string();
+    std::optional<validation::SpmvComparison> spmv;
+    if (std::filesystem::is_regular_file(spmv_dir + "/runs.csv"))
+        spmv = validation::validate_spmv(spmv_dir, gpu, o.policy, !o.report.empty());
+    const std::string sssp_dir = (std::filesystem::path(o.dir) / "sssp").string();
+    std::optional<validation::SsspComparison> sssp;
+    if (std::filesystem::is_regular_file(sssp_dir + "/runs.csv")) sssp = validation::validate_sssp(sssp_dir, gpu, o.policy);
     if (!o.report.empty()) {
         std::ofstream out(o.report, std::ios::binary);
         if (!out) throw InputError("--report: cannot write '" + o.report + "'");
-        out << validation::render_validation_report(results, curves, series, {dir, o.gpu, o.policy});
+        out << validation::render_validation_report(results, curves, series, {dir, o.gpu, o.policy}, spmv, sssp);
         if (!out.flush()) throw InputError("--report: cannot write '" + o.report + "'");
     }
     int within_1 = 0, exact = 0;
@@ -99,6 +109,8 @@ void run_validate(const ValidateOptions& o) {
                                        {"calibrated_us", p.calibrated_us}, {"error_percent", p.error_percent}});
             j["series"] = s;
         }
+        if (spmv) j["spmv"] = spmv_json(*spmv);
+        if (sssp) j["sssp"] = sssp_json(*sssp);
         std::cout << j.dump(2) << "\n";
         return;
     }
@@ -115,6 +127,8 @@ void run_validate(const ValidateOptions& o) {
               << fixed(worst, 2) << "%), " << exact << " with every block on its measured SM\n";
     print_curves(curves, curve_csv);
     if (series) print_series(*series, series_csv);
+    if (spmv) print_spmv(std::cout, *spmv, spmv_dir);
+    if (sssp) print_sssp(std::cout, *sssp, sssp_dir);
 }
 
 void print_curves(const std::vector<validation::CurveComparison>& curves, const std::string& curve_csv) {
@@ -167,7 +181,7 @@ void print_series(const validation::SeriesComparison& s, const std::string& csv)
 void add_validate_command(CLI::App& app) {
     auto o = std::make_shared<ValidateOptions>();
     auto* cmd = app.add_subcommand("validate", "Compare simulations with measured timelines (validation/data/<gpu>)");
-    cmd->add_option("DATA_DIR", o->dir, "Measurement directory, e.g. validation/data/h100 (its placement/ timelines and curves/ tables)")
+    cmd->add_option("DATA_DIR", o->dir, "Measurement directory, e.g. validation/data/h100 (its placement/ timelines, curves/, spmv/ and sssp/ tables)")
         ->required();
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file to simulate with")->capture_default_str();
     cmd->add_option("--policy", o->policy, "Dispatch policy")->capture_default_str();

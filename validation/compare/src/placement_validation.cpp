@@ -93,6 +93,13 @@ double ks_distance(std::vector<Time> a, std::vector<Time> b) {
     return worst;
 }
 
+int misplaced_blocks(const std::vector<MeasuredBlock>& a, const std::vector<MeasuredBlock>& b) {
+    Span sa, sb;
+    for (const auto& x : a) sa.add(x.sm, x.start, x.end);
+    for (const auto& x : b) sb.add(x.sm, x.start, x.end);
+    return misplaced(sa, sb);
+}
+
 std::vector<PlacementComparison> validate_placement(const std::string& dir, const hw::GpuSpec& gpu,
                                                     const std::string& policy_name, bool keep_blocks) {
     namespace fs = std::filesystem;

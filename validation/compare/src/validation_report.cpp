@@ -10,59 +10,12 @@
 #include "gpusched/report/gantt_chart.h"
 #include "gpusched/report/line_chart.h"
 #include "gpusched/report/svg_format.h"
+#include "report_html.h"
+#include "workload_report.h"
 
 namespace gpusched::validation {
 
 namespace {
-
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
-/// The SVG document without its XML declaration, to inline in HTML.
-std::string inline_svg(const std::string& svg) {
-    const auto at = svg.find("<svg");
-    return at == std::string::npos ? svg : svg.substr(at);
-}
-
-/// One Gantt chart of a timeline: a row per SM used by either timeline (same rows in both
-/// charts), times relative to the timeline's first start, colour = order of the block on its SM.
-std::string gantt(const std::string& title, const std::vector<MeasuredBlock>& blocks, const std::vector<int>& sms) {
-    report::GanttChart chart;
-    chart.title = title;
-    chart.row_height = sms.size() > 64 ? 4 : 10;
-    chart.detail_px = 1000;  // merged per-row paths: the report stays a few MB for thousands of blocks
-    std::map<int, std::size_t> row_of;
-    for (int sm : sms) {
-        row_of[sm] = chart.rows.size();
-        chart.rows.push_back({"SM " + std::to_string(sm), {}});
-    }
-    Time first = ~Time{0};
-    for (const auto& b : blocks) first = std::min(first, b.start);
-    std::vector<const MeasuredBlock*> ordered;
-    for (const auto& b : blocks) ordered.push_back(&b);
-    std::sort(ordered.begin(), ordered.end(), [](const MeasuredBlock* a, const MeasuredBlock* b) {
-        return a->start != b->start ? a->start < b->start : a->block < b->block;
-    });
-    std::map<int, std::size_t> seen;
-    for (const MeasuredBlock* b : ordered) {
-        const std::size_t k = seen[b->sm]++;
-        chart.rows[row_of.at(b->sm)].bars.push_back(
-            {static_cast<double>(b->start - first) / 1e6, static_cast<double>(b->end - first) / 1e6, k % 8,
-             "launch " + std::to_string(b->launch) + " block " + std::to_string(b->block)});
-    }
-    chart.caption = "Colour: the block's position on its SM (1st, 2nd, ... modulo 8).";
-    return inline_svg(report::render_svg(chart));
-}
-
-std::vector<int> sms_of(const PlacementComparison& c) {
-    std::set<int> sms;
-    for (const auto& b : c.measured_blocks) sms.insert(b.sm);
-    for (const auto& b : c.simulated_blocks) sms.insert(b.sm);
-    return {sms.begin(), sms.end()};
-}
 
 /// Measured and calibrated simulated times over the points with n in [lo, hi]; jump markers on request.
 std::string curve_chart(const CurveComparison& c, const std::string& title, int lo, int hi, bool log_y, bool markers) {
@@ -140,7 +93,8 @@ std::string series_section(const SeriesComparison& s) {
 
 std::string render_validation_report(const std::vector<PlacementComparison>& cases,
                                      const std::vector<CurveComparison>& curves,
-                                     const std::optional<SeriesComparison>& series, const ReportContext& context) {
+                                     const std::optional<SeriesComparison>& series, const ReportContext& context,
+                                     const std::optional<SpmvComparison>& spmv, const std::optional<SsspComparison>& sssp) {
     int within_1 = 0, exact = 0;
     for (const auto& c : cases) {
         within_1 += std::abs(c.error_percent) <= 1.0 ? 1 : 0;
@@ -182,13 +136,15 @@ std::string render_validation_report(const std::vector<PlacementComparison>& cas
             h += "<p>(no per-block timelines kept)</p>\n</section>\n";
             continue;
         }
-        const std::vector<int> sms = sms_of(c);
-        h += gantt(c.name + ": measured", c.measured_blocks, sms) + "\n";
-        h += gantt(c.name + ": simulated", c.simulated_blocks, sms) + "\n</section>\n";
+        const std::vector<int> sms = sms_of(c.measured_blocks, c.simulated_blocks);
+        h += sm_gantt(c.name + ": measured", c.measured_blocks, sms) + "\n";
+        h += sm_gantt(c.name + ": simulated", c.simulated_blocks, sms) + "\n</section>\n";
     }
     if (!curves.empty()) h += "<h1>Runtime curves</h1>\n";
     for (const auto& c : curves) h += curve_section(c);
     if (series) h += series_section(*series);
+    if (spmv) h += spmv_section(*spmv);
+    if (sssp) h += sssp_section(*sssp);
     h += "</body></html>\n";
     return h;
 }

@@ -37,4 +37,8 @@ std::vector<PlacementComparison> validate_placement(const std::string& dir, cons
 /// sup |F_a(t) - F_b(t)| over the empirical distributions of two samples; 0 when either is empty.
 double ks_distance(std::vector<Time> a, std::vector<Time> b);
 
+/// Blocks that would have to move for the per-SM block counts of two timelines to match
+/// (half the L1 distance of the counts).
+int misplaced_blocks(const std::vector<MeasuredBlock>& a, const std::vector<MeasuredBlock>& b);
+
 }  // namespace gpusched::validation

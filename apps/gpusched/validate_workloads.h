@@ -1,0 +1,18 @@
+// `gpusched validate`: the SpMV and n x SSSP tables (text and JSON).
+#pragma once
+
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "gpusched/validation/spmv_validation.h"
+#include "gpusched/validation/sssp_validation.h"
+
+namespace gpusched::cli {
+
+void print_spmv(std::ostream& out, const validation::SpmvComparison& s, const std::string& dir);
+void print_sssp(std::ostream& out, const validation::SsspComparison& s, const std::string& dir);
+nlohmann::ordered_json spmv_json(const validation::SpmvComparison& s);
+nlohmann::ordered_json sssp_json(const validation::SsspComparison& s);
+
+}  // namespace gpusched::cli

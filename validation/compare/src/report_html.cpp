@@ -1,0 +1,59 @@
+// Shared pieces of the validation report: number formatting, inline SVG, per-SM Gantt charts.
+#include "report_html.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "gpusched/report/gantt_chart.h"
+
+namespace gpusched::validation {
+
+std::string fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string inline_svg(const std::string& svg) {
+    const auto at = svg.find("<svg");
+    return at == std::string::npos ? svg : svg.substr(at);
+}
+
+std::string sm_gantt(const std::string& title, const std::vector<MeasuredBlock>& blocks, const std::vector<int>& sms) {
+    report::GanttChart chart;
+    chart.title = title;
+    chart.row_height = sms.size() > 64 ? 4 : 10;
+    chart.detail_px = 1000;  // merged per-row paths: the report stays a few MB for thousands of blocks
+    std::map<int, std::size_t> row_of;
+    for (int sm : sms) {
+        row_of[sm] = chart.rows.size();
+        chart.rows.push_back({"SM " + std::to_string(sm), {}});
+    }
+    Time first = ~Time{0};
+    for (const auto& b : blocks) first = std::min(first, b.start);
+    std::vector<const MeasuredBlock*> ordered;
+    for (const auto& b : blocks) ordered.push_back(&b);
+    std::sort(ordered.begin(), ordered.end(), [](const MeasuredBlock* a, const MeasuredBlock* b) {
+        return a->start != b->start ? a->start < b->start : a->block < b->block;
+    });
+    std::map<int, std::size_t> seen;
+    for (const MeasuredBlock* b : ordered) {
+        const std::size_t k = seen[b->sm]++;
+        chart.rows[row_of.at(b->sm)].bars.push_back(
+            {static_cast<double>(b->start - first) / 1e6, static_cast<double>(b->end - first) / 1e6, k % 8,
+             "launch " + std::to_string(b->launch) + " block " + std::to_string(b->block)});
+    }
+    chart.caption = "Colour: the block's position on its SM (1st, 2nd, ... modulo 8).";
+    return inline_svg(report::render_svg(chart));
+}
+
+std::vector<int> sms_of(const std::vector<MeasuredBlock>& a, const std::vector<MeasuredBlock>& b) {
+    std::set<int> sms;
+    for (const auto& x : a) sms.insert(x.sm);
+    for (const auto& x : b) sms.insert(x.sm);
+    return {sms.begin(), sms.end()};
+}
+
+}  // namespace gpusched::validation
