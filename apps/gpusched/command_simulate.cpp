@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "commands.h"
+#include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/input_error.h"
 #include "gpusched/scheduler/registry.h"
@@ -31,6 +32,7 @@ struct SimulateOptions {
     std::string execution = "auto";
     std::string workload;
     std::vector<std::string> kernels;
+    std::vector<std::string> calibrations;
     std::string replay;
     std::optional<int> threads;
     int regs = 0;
@@ -52,8 +54,17 @@ workloads::Application load_application(const SimulateOptions& o) {
     if (sources > 1) throw InputError("--workload, --kernel and --replay are alternatives: give one of them");
     if (o.replay.empty() && (o.threads || o.regs != 0 || o.smem != 0))
         throw InputError("--threads, --regs and --smem describe the blocks of --replay; they need --replay");
+    if (!o.calibrations.empty() && o.kernels.empty())
+        throw InputError("--calibration sets default keys of --kernel specs; give --kernel");
     if (!o.workload.empty()) return workloads::load_workload_file(o.workload);
-    if (!o.kernels.empty()) return workloads::application_from_specs(o.kernels);
+    if (!o.kernels.empty()) {
+        std::vector<std::string> specs = o.kernels;
+        for (const auto& path : o.calibrations) {
+            const calibrate::Calibration calibration = calibrate::load_calibration(path);
+            for (auto& spec : specs) spec = calibrate::apply_calibration(spec, calibration);
+        }
+        return workloads::application_from_specs(specs);
+    }
     if (!o.replay.empty()) {
         if (!o.threads) throw InputError("--replay needs --threads (threads per block of the replayed kernel)");
         return workloads::load_replay_timeline(o.replay, *o.threads, o.regs, o.smem);
@@ -113,6 +124,9 @@ void add_simulate_command(CLI::App& app) {
     cmd->add_option("--workload", o->workload, "Workload YAML file (launches on streams)");
     cmd->add_option("--kernel", o->kernels, "One-line kernel spec, e.g. synthetic:blocks=265,threads=1024,duration=50us "
                                             "(repeat for several launches)");
+    cmd->add_option("--calibration", o->calibrations,
+                    "Calibration YAML (gpusched calibrate --out): its keys become defaults of --kernel specs of "
+                    "its kernel (repeat for several; docs/calibration.md)");
     cmd->add_option("--replay", o->replay, "Timeline CSV (block,sm,start_ns,end_ns) whose block durations to replay");
     cmd->add_option("--threads", o->threads, "Threads per block of the replayed kernel");
     cmd->add_option("--regs", o->regs, "Registers per thread of the replayed kernel")->capture_default_str();

@@ -5,6 +5,8 @@
 
 namespace gpusched::cli {
 
+/// `gpusched calibrate series|interval ...`.
+void add_calibrate_command(CLI::App& app);
 /// `gpusched curve ...`.
 void add_curve_command(CLI::App& app);
 /// `gpusched list gpus` and `gpusched show gpu NAME`.

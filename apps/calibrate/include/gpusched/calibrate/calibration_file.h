@@ -1,0 +1,43 @@
+// Calibration files: fitted kernel-spec keys (and the interval model's f) that other commands merge in as defaults.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpusched::calibrate {
+
+/// The interval paper's calibrated closed form: T = launches x launch_us + f x T'_avg.
+struct IntervalFactor {
+    double f = 1;
+    double launch_us = 0;  ///< per-launch constant fitted beside f (0: the paper's f alone)
+};
+
+/// One calibration (docs/calibration.md for the YAML schema).
+struct Calibration {
+    std::string kernel;                               ///< generator name, e.g. "binomial-series"
+    std::vector<std::pair<std::string, double>> keys; ///< the generator's own keys, in file order
+    std::optional<IntervalFactor> interval;           ///< `interval:` section (apsp kernels)
+    std::vector<std::string> notes;                   ///< written as `# ` comment lines (how it was fitted)
+};
+
+/// Parses a calibration YAML. InputError "SOURCE:LINE: key 'PATH': ..." for a missing or unknown
+/// key, an unknown kernel, a key the kernel's generator does not have, or a value out of range.
+Calibration parse_calibration(const std::string& yaml, const std::string& source);
+
+/// Reads and parses the file at `path` (at most 1 MiB).
+Calibration load_calibration(const std::string& path);
+
+/// Writes the YAML that parse_calibration reads back to the same values (17 significant digits).
+void write_calibration(std::ostream& out, const Calibration& calibration);
+
+/// The one-line spec with the calibration's keys added where the spec does not give them, when
+/// the spec's generator is the calibration's kernel; any other spec is returned unchanged.
+std::string apply_calibration(const std::string& spec, const Calibration& calibration);
+
+/// A number as the spec and YAML texts hold it: the shortest text that reads back exactly.
+std::string exact_number(double value);
+
+}  // namespace gpusched::calibrate

@@ -1,0 +1,43 @@
+// Fitting the interval paper's calibration factor f (and a per-launch constant) to measured APSP curves.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpusched/calibrate/calibration_file.h"
+#include "gpusched/calibrate/measured_data.h"
+#include "gpusched/hw/gpu_spec.h"
+
+namespace gpusched::calibrate {
+
+/// The interval model's uncalibrated terms for one measured point, as `gpusched predict
+/// --model interval` computes them (launches x (T_launch + T_warp x #WarpsPerSM)).
+struct IntervalTerms {
+    double launches = 0;
+    double launch_us = 0;    ///< the GPU spec's kernel_launch_ns, per launch
+    double average_us = 0;   ///< mean of the Min, Sorted, Full and Buckets predictions, T_launch included
+    double issue_us = 0;     ///< the same without T_launch: launches x T_warp x mean #WarpsPerSM
+};
+
+/// `base` is a spec without n and block (e.g. "apsp-minplus" or "apsp-minplus:regs=32");
+/// InputError if the GPU has no clock or the kernel no per-warp work.
+IntervalTerms interval_terms(const hw::GpuSpec& gpu, const std::string& base, std::int64_t n, int block);
+
+/// How f is found from the training points.
+enum class IntervalMethod {
+    one_point,   ///< the paper: f = T_meas(n0) / average(n0), n0 the training point of median measured time
+    factor,      ///< least squares over the training points: T = f x average
+    factor_launch,  ///< least squares: T = launches x launch_us + f x issue (both fitted)
+};
+const char* interval_method_name(IntervalMethod method);
+
+/// Least squares in relative error (each row divided by the measured time), solved with Eigen.
+IntervalFactor fit_interval(const std::vector<IntervalTerms>& terms, const std::vector<ApspMeasurement>& measured,
+                            const std::vector<std::size_t>& train, IntervalMethod method);
+
+/// The calibrated prediction in microseconds.
+double interval_predict_us(const IntervalTerms& terms, const IntervalFactor& factor, IntervalMethod method);
+
+}  // namespace gpusched::calibrate

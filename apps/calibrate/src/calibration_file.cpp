@@ -1,0 +1,119 @@
+// Calibration files: strict YAML reading with FILE:LINE errors, exact writing, and merging into kernel specs.
+#include "gpusched/calibrate/calibration_file.h"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include "gpusched/hw/input_error.h"
+#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/workloads/kernel_generators.h"
+
+namespace gpusched::calibrate {
+
+namespace {
+
+constexpr std::size_t kMaxCalibrationBytes = std::size_t{1} << 20;
+constexpr double kMaxKeyValue = 1e12;
+constexpr double kMaxFactor = 1e6;
+
+std::string key_names(const workloads::KernelGeneratorInfo& generator) {
+    std::string out;
+    for (const auto& k : generator.keys) out += (out.empty() ? "" : ", ") + k.name;
+    return out;
+}
+
+/// The spec's generator name and its `key=` names (the one-line syntax: NAME:key=value,...).
+std::pair<std::string, std::vector<std::string>> spec_keys(const std::string& spec) {
+    const auto colon = spec.find(':');
+    std::vector<std::string> keys;
+    if (colon == std::string::npos) return {spec, keys};
+    std::istringstream items(spec.substr(colon + 1));
+    std::string item;
+    while (std::getline(items, item, ',')) keys.push_back(item.substr(0, item.find('=')));
+    return {spec.substr(0, colon), keys};
+}
+
+}  // namespace
+
+std::string exact_number(double value) {
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return std::string(buffer, result.ptr);
+}
+
+Calibration parse_calibration(const std::string& yaml, const std::string& source) {
+    const YAML::Node root = parse_yaml_document(yaml, source);
+    Calibration out;
+    YamlFields top(root, source, "");
+    out.kernel = top.string("kernel");
+    const auto* generator = workloads::find_kernel_generator(out.kernel);
+    if (generator == nullptr)
+        top.fail("kernel", "unknown kernel '" + out.kernel + "' (known kernels: " + workloads::kernel_generator_names() +
+                               ")");
+    if (auto keys = top.optional_child("keys")) {
+        if (!keys->IsMap()) top.fail("keys", "expected a mapping of " + out.kernel + " keys to numbers");
+        YamlFields fields(*keys, source, "keys");
+        for (const auto& entry : *keys) {
+            const std::string name = entry.first.as<std::string>();
+            const bool known = std::any_of(generator->keys.begin(), generator->keys.end(),
+                                           [&](const workloads::SpecKeyInfo& k) { return k.name == name; });
+            if (!known)
+                fields.fail(name, "not a key of " + out.kernel + " (its keys: " + key_names(*generator) + ")");
+            out.keys.emplace_back(name, fields.number(name, 0, kMaxKeyValue));
+        }
+        fields.finish();
+    }
+    if (auto interval = top.optional_child("interval")) {
+        if (!interval->IsMap()) top.fail("interval", "expected a mapping with f and launch_us");
+        YamlFields fields(*interval, source, "interval");
+        IntervalFactor factor;
+        factor.f = fields.number("f", 1e-9, kMaxFactor);
+        factor.launch_us = fields.optional_number("launch_us", -kMaxFactor, kMaxFactor).value_or(0);
+        fields.finish();
+        out.interval = factor;
+    }
+    if (out.keys.empty() && !out.interval) top.fail("", "a calibration needs 'keys' or 'interval' (or both)");
+    top.finish();
+    return out;
+}
+
+Calibration load_calibration(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path + ": cannot open calibration file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (text.str().size() > kMaxCalibrationBytes) throw InputError(path + ": calibration file larger than 1 MiB");
+    return parse_calibration(text.str(), path);
+}
+
+void write_calibration(std::ostream& out, const Calibration& calibration) {
+    for (const auto& note : calibration.notes) out << "# " << note << "\n";
+    out << "kernel: " << calibration.kernel << "\n";
+    if (!calibration.keys.empty()) {
+        out << "keys:\n";
+        for (const auto& [name, value] : calibration.keys) out << "  " << name << ": " << exact_number(value) << "\n";
+    }
+    if (calibration.interval) {
+        out << "interval:\n"
+            << "  f: " << exact_number(calibration.interval->f) << "\n"
+            << "  launch_us: " << exact_number(calibration.interval->launch_us) << "\n";
+    }
+}
+
+std::string apply_calibration(const std::string& spec, const Calibration& calibration) {
+    const auto [name, given] = spec_keys(spec);
+    if (name != calibration.kernel) return spec;
+    std::string added;
+    for (const auto& [key, value] : calibration.keys)
+        if (std::find(given.begin(), given.end(), key) == given.end())
+            added += (added.empty() ? "" : ",") + key + "=" + exact_number(value);
+    if (added.empty()) return spec;
+    const auto colon = spec.find(':');
+    if (colon == std::string::npos) return spec + ":" + added;
+    return spec + (colon + 1 == spec.size() ? "" : ",") + added;
+}
+
+}  // namespace gpusched::calibrate

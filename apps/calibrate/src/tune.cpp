@@ -1,0 +1,91 @@
+// Simulated search over one kernel-spec key, and the characterisation and CDS papers' rules of thumb.
+#include "gpusched/calibrate/tune.h"
+
+#include <algorithm>
+
+#include "gpusched/hw/input_error.h"
+#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/sweep/simulation.h"
+#include "gpusched/workloads/kernel_spec.h"
+
+namespace gpusched::calibrate {
+
+std::string with_spec_key(const std::string& spec, const std::string& key, const std::string& value) {
+    const auto colon = spec.find(':');
+    if (colon == std::string::npos) return spec + ":" + key + "=" + value;
+    std::string out = spec.substr(0, colon + 1);
+    const std::string rest = spec.substr(colon + 1);
+    bool found = false;
+    std::size_t start = 0;
+    bool first = true;
+    while (start < rest.size()) {
+        const std::size_t comma = std::min(rest.find(',', start), rest.size());
+        std::string item = rest.substr(start, comma - start);
+        if (item.substr(0, item.find('=')) == key) {
+            item = key + "=" + value;
+            found = true;
+        }
+        out += (first ? "" : ",") + item;
+        first = false;
+        start = comma + 1;
+    }
+    if (!found) out += (first ? "" : ",") + key + "=" + value;
+    return out;
+}
+
+TuneResult tune(const hw::GpuSpec& gpu, const TuneRequest& request) {
+    if (request.values.empty()) throw InputError("--param: no candidate values");
+    TuneResult out;
+    for (const auto& value : request.values) {
+        TuneCandidate c;
+        c.value = value;
+        c.spec = with_spec_key(request.spec, request.key, value);
+        if (request.total_threads) {
+            const auto threads = parse_integer(value);
+            if (!threads || *threads < 1)
+                throw InputError("--total-threads: the --param values must be thread counts, got '" + value + "'");
+            const auto t = static_cast<std::uint64_t>(*threads);
+            c.spec = with_spec_key(c.spec, "blocks", std::to_string((*request.total_threads + t - 1) / t));
+        }
+        try {
+            const workloads::Application app = workloads::application_from_specs({c.spec});
+            const sweep::SimulationOutcome r = sweep::simulate_summary(gpu, app, request.policy, request.execution);
+            c.makespan_us = static_cast<double>(r.summary.makespan) / 1e6;
+            if (!r.occupancy.empty()) {
+                c.blocks_per_sm = r.occupancy.front().blocks_per_sm;
+                c.warps_per_sm = r.occupancy.front().warps_per_sm;
+                c.occupancy = r.occupancy.front().occupancy;
+            }
+        } catch (const InputError& e) {
+            c.error = e.what();
+        }
+        out.candidates.push_back(std::move(c));
+        const auto& last = out.candidates.back();
+        if (last.makespan_us && (!out.best || *last.makespan_us < *out.candidates[*out.best].makespan_us))
+            out.best = out.candidates.size() - 1;
+    }
+    return out;
+}
+
+std::optional<std::size_t> smallest_max_occupancy(const TuneResult& result) {
+    double top = -1;
+    for (const auto& c : result.candidates)
+        if (c.makespan_us) top = std::max(top, c.occupancy);
+    std::optional<std::size_t> pick;
+    std::optional<double> pick_value;
+    for (std::size_t i = 0; i < result.candidates.size(); ++i) {
+        const auto& c = result.candidates[i];
+        if (!c.makespan_us || c.occupancy != top) continue;
+        const auto v = parse_number(c.value);
+        if (!v) return std::nullopt;
+        if (!pick_value || *v < *pick_value) pick = i, pick_value = *v;
+    }
+    return pick;
+}
+
+double rake_transition_b(double work_items, int multiprocessors, int max_warps, int warp_size) {
+    if (multiprocessors < 1 || max_warps < 1 || warp_size < 1) throw InputError("rake model: bad GPU limits");
+    return work_items / (static_cast<double>(multiprocessors) * max_warps * warp_size);
+}
+
+}  // namespace gpusched::calibrate

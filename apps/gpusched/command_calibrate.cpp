@@ -1,0 +1,179 @@
+// `gpusched calibrate series|interval`: fits work-model keys or the interval model's f to measured data, cross-validated.
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "commands.h"
+#include "gpusched/calibrate/calibration_file.h"
+#include "gpusched/calibrate/interval_calibration.h"
+#include "gpusched/calibrate/series_calibration.h"
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/hw/input_error.h"
+#include "gpusched/scheduler/registry.h"
+#include "table.h"
+
+namespace gpusched::cli {
+
+namespace {
+
+struct CalibrateOptions {
+    std::string data;
+    std::string gpu = "h100";
+    std::string policy = scheduler::default_policy();
+    std::string out;
+    bool points = false;
+    std::uint64_t extrapolate_blocks = 660;
+    std::string kernel = "apsp-minplus";
+    std::string algorithm = "minplus";
+    std::vector<int> blocks;
+    std::string method = "factor-launch";
+    std::int64_t extrapolate_n = 140;
+    std::size_t folds = 5;
+};
+
+std::string stats_cells(const calibrate::ErrorStats& s) {
+    return fixed(s.median_abs, 1) + " / " + fixed(s.max_abs, 1) + " / " + fixed(s.rms, 1);
+}
+
+void write_file(const std::string& path, const calibrate::Calibration& c) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw InputError("--out: cannot write '" + path + "'");
+    calibrate::write_calibration(out, c);
+    if (!out.flush()) throw InputError("--out: cannot finish writing '" + path + "'");
+    std::cout << "wrote " << path << "\n";
+}
+
+void run_series(const CalibrateOptions& o) {
+    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    calibrate::SeriesSimulator sim(gpu, o.policy, calibrate::read_series_measurements(o.data));
+    const calibrate::SeriesCalibration c = calibrate::calibrate_series(sim, o.extrapolate_blocks);
+    const auto& p = c.fit.params;
+    std::cout << "binomial-series on " << gpu.name << " (" << o.policy << ", exec shared), " << sim.points().size()
+              << " measured points of " << o.data << "\n"
+              << "  instr_per_term       " << fixed(p.instr_per_term, 4) << "  (issue slots per term)\n"
+              << "  term_latency_cycles  " << fixed(p.term_latency_cycles, 4) << "  (latency floor per term)\n"
+              << "  in-sample |error| %  median / max / rms  " << stats_cells(c.in_sample) << "\n\n"
+              << "cross-validation (fit on train, full simulation of the held-out points):\n";
+    TextTable t({"scheme / split", "train", "test", "instr_per_term", "term_latency_cycles", "held-out |err| % med/max/rms"},
+                {false, true, true, true, true, true});
+    for (const auto& scheme : c.schemes) {
+        for (const auto& s : scheme.splits)
+            t.add_row({"  " + s.split.name, std::to_string(s.split.train.size()), std::to_string(s.split.test.size()),
+                       fixed(s.fit.params.instr_per_term, 3), fixed(s.fit.params.term_latency_cycles, 3),
+                       stats_cells(s.held_out)});
+        t.add_row({scheme.name + ": pooled", "", std::to_string(scheme.pooled.count), "", "", stats_cells(scheme.pooled)});
+    }
+    t.print(std::cout);
+    if (o.points) {
+        std::cout << "\nper point (fit on all points):\n";
+        TextTable pt({"blocks", "threads", "measured_us", "simulated_us", "error_%"}, {true, true, true, true, true});
+        for (std::size_t i = 0; i < sim.points().size(); ++i)
+            pt.add_row({std::to_string(sim.points()[i].blocks), std::to_string(sim.points()[i].threads),
+                        fixed(sim.points()[i].measured_us, 2), fixed(c.simulated_us[i], 2),
+                        fixed(c.errors_percent[i], 1)});
+        pt.print(std::cout);
+    }
+    std::cout << "(" << sim.simulations() << " simulations)\n";
+    if (o.out.empty()) return;
+    calibrate::Calibration cal;
+    cal.kernel = "binomial-series";
+    cal.keys = {{"instr_per_term", p.instr_per_term}, {"term_latency_cycles", p.term_latency_cycles}};
+    cal.notes = {"gpusched calibrate series --data " + o.data + " --gpu " + gpu.name + " --policy " + o.policy,
+                 std::to_string(sim.points().size()) + " points; in-sample |error| % median " +
+                     fixed(c.in_sample.median_abs, 1) + ", max " + fixed(c.in_sample.max_abs, 1)};
+    for (const auto& scheme : c.schemes)
+        cal.notes.push_back("held out, " + scheme.name + ": |error| % median " + fixed(scheme.pooled.median_abs, 1) +
+                            ", max " + fixed(scheme.pooled.max_abs, 1));
+    cal.notes.push_back("use: gpusched simulate --calibration FILE --kernel binomial-series:blocks=B,threads=T");
+    write_file(o.out, cal);
+}
+
+calibrate::IntervalMethod parse_method(const std::string& name) {
+    if (name == "one-point") return calibrate::IntervalMethod::one_point;
+    if (name == "factor") return calibrate::IntervalMethod::factor;
+    if (name == "factor-launch") return calibrate::IntervalMethod::factor_launch;
+    throw InputError("--method: expected one-point, factor or factor-launch, got '" + name + "'");
+}
+
+void run_interval(const CalibrateOptions& o) {
+    const calibrate::IntervalMethod chosen = parse_method(o.method);
+    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    std::vector<calibrate::ApspMeasurement> measured;
+    for (const auto& m : calibrate::read_apsp_measurements(o.data, o.algorithm))
+        if (o.blocks.empty() || std::find(o.blocks.begin(), o.blocks.end(), m.block) != o.blocks.end())
+            measured.push_back(m);
+    if (measured.empty()) throw InputError("--block: no measured rows with these block sizes in " + o.data);
+    const calibrate::IntervalCalibration c =
+        calibrate::calibrate_interval(gpu, o.kernel, measured, o.extrapolate_n, o.folds);
+    std::cout << "interval model (mean of Min, Sorted, Full, Buckets) for " << o.kernel << " on " << gpu.name << ", "
+              << measured.size() << " measured points (" << o.algorithm << ") of " << o.data << "\n";
+    TextTable t({"method", "f", "launch_us", "in-sample |err| % med/max/rms", "scheme", "held-out |err| % med/max/rms"},
+                {false, true, true, true, false, true});
+    for (const auto& m : c.methods) {
+        const bool launch = m.method == calibrate::IntervalMethod::factor_launch;
+        bool first = true;
+        for (const auto& s : m.schemes) {
+            t.add_row({first ? calibrate::interval_method_name(m.method) : "", first ? fixed(m.factor.f, 4) : "",
+                       first && launch ? fixed(m.factor.launch_us, 3) : "", first ? stats_cells(m.in_sample) : "",
+                       s.name, stats_cells(s.pooled)});
+            first = false;
+        }
+        if (first)
+            t.add_row({calibrate::interval_method_name(m.method), fixed(m.factor.f, 4),
+                       launch ? fixed(m.factor.launch_us, 3) : "", stats_cells(m.in_sample), "", ""});
+    }
+    t.print(std::cout);
+    if (o.out.empty()) return;
+    const auto& r = c.methods.at(static_cast<std::size_t>(chosen));
+    calibrate::Calibration cal;
+    const auto colon = o.kernel.find(':');
+    cal.kernel = o.kernel.substr(0, colon);
+    cal.interval = r.factor;
+    if (chosen != calibrate::IntervalMethod::factor_launch) cal.interval->launch_us = 0;
+    std::string block_flags;
+    for (const int b : o.blocks) block_flags += " --block " + std::to_string(b);
+    cal.notes = {"gpusched calibrate interval --data " + o.data + " --kernel " + o.kernel + block_flags + " --gpu " +
+                     gpu.name + " --method " + o.method,
+                 std::string(calibrate::interval_method_name(chosen)) + " on " + std::to_string(measured.size()) +
+                     " points; in-sample |error| % median " + fixed(r.in_sample.median_abs, 1) + ", max " +
+                     fixed(r.in_sample.max_abs, 1)};
+    for (const auto& s : r.schemes)
+        cal.notes.push_back("held out, " + s.name + ": |error| % median " + fixed(s.pooled.median_abs, 1) + ", max " +
+                            fixed(s.pooled.max_abs, 1));
+    cal.notes.push_back("T = launches x launch_us + f x (mean closed form, without T_launch when launch_us is fitted)");
+    write_file(o.out, cal);
+}
+
+}  // namespace
+
+void add_calibrate_command(CLI::App& app) {
+    auto o = std::make_shared<CalibrateOptions>();
+    auto* cmd = app.add_subcommand("calibrate", "Fit work-model keys or the interval model's f to measured run times");
+    cmd->require_subcommand(1);
+    cmd->footer("Schema, method and the H100 numbers: docs/calibration.md");
+    auto* series = cmd->add_subcommand("series", "binomial-series: fit instr_per_term and term_latency_cycles");
+    auto* interval = cmd->add_subcommand("interval", "APSP: fit the interval paper's factor f (and a per-launch time)");
+    for (auto* sub : {series, interval}) {
+        sub->add_option("--data", o->data, "Measured CSV (the runner's binomial.csv or apsp_minplus.csv)")->required();
+        sub->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
+        sub->add_option("--out", o->out, "Write the calibration YAML here (simulate/predict --calibration)");
+    }
+    series->add_option("--policy", o->policy, "Dispatch policy of the simulations")->capture_default_str();
+    series->add_option("--extrapolate-blocks", o->extrapolate_blocks,
+                       "Extrapolation split: fit on blocks <= this, predict the larger grids")
+        ->capture_default_str();
+    series->add_flag("--points", o->points, "Print every point's measured and simulated time");
+    series->callback([o] { run_series(*o); });
+    interval->add_option("--kernel", o->kernel, "Spec without n and block, e.g. apsp-minplus:regs=32")
+        ->capture_default_str();
+    interval->add_option("--algorithm", o->algorithm, "Rows of this 'algorithm' column value")->capture_default_str();
+    interval->add_option("--block", o->blocks, "Only these block sizes (repeat; default all)");
+    interval->add_option("--method", o->method, "What --out holds: one-point, factor or factor-launch")
+        ->capture_default_str();
+    interval->add_option("--extrapolate-n", o->extrapolate_n, "Extrapolation split: fit on n <= this")
+        ->capture_default_str();
+    interval->add_option("--folds", o->folds, "Interleaved folds by n")->capture_default_str()->check(CLI::Range(2, 100));
+    interval->callback([o] { run_interval(*o); });
+}
+
+}  // namespace gpusched::cli
