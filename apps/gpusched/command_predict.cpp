@@ -329,6 +329,8 @@ void run_rake(const PredictOptions& o) {
 
 void run_predict(const PredictOptions& o) {
     if (!o.calibration.empty() && o.model != "strip") throw InputError("--calibration applies to --model strip only");
+    if ((!o.rakes.empty() || o.delta != 0.01) && o.model != "rake")
+        throw InputError("--rakes and --delta apply to --model rake only");
     if (o.model == "compute-bound") return run_compute_bound(o);
     if (o.model == "strip") return run_strip(o);
     if (o.model == "rake") return run_rake(o);

@@ -258,3 +258,28 @@ gpusched_cli_test(dangling_wait 2 stderr "dangling_wait.yaml:2.*waits for event 
                   simulate --workload dangling_wait.yaml)
 gpusched_cli_test(dependency_cycle 2 stderr "cycle.*'upload'.*copy_cycle.yaml:2"
                   simulate --workload copy_cycle.yaml)
+
+# --- streamcluster: the gain kernel with rake size R, its copies, the rake-size model ---
+gpusched_cli_test(streamcluster_copies 0 stdout "d2h +0 +688128 +pinned.*d2h +0 +65536 +pinned"
+                  simulate --kernel streamcluster:points=65536,dims=256,rake=8,regs=40)
+gpusched_cli_test(streamcluster_missing_points 2 stderr "--kernel: kernel 'streamcluster': required key 'points' is missing"
+                  simulate --kernel streamcluster:dims=4)
+gpusched_cli_test(streamcluster_bad_copy 2 stderr "--kernel: key 'copy': expected pinned, pageable or none, got 'dma'"
+                  simulate --kernel streamcluster:points=10,dims=4,copy=dma)
+gpusched_cli_test(streamcluster_bad_rake 2 stderr "key 'rake'" simulate --kernel streamcluster:points=10,dims=4,rake=11)
+# The measured H100 configuration: b = 1 (MW 48), the simulated best R is the measured one (2 pinned, 4 pageable).
+gpusched_cli_test(predict_rake 0 stdout "ceil\\(65536 / \\(132 x 48 x 32\\)\\) = 1 .*a = 878 .*simulated best R = 2 "
+                  predict --model rake --kernel streamcluster:points=65536,dims=256,regs=40,dim_latency_cycles=174
+                  --rakes 1,2,4,8,16)
+gpusched_cli_test(predict_rake_pageable 0 stdout "simulated best R = 4 "
+                  predict --model rake --kernel streamcluster:points=65536,dims=256,regs=40,dim_latency_cycles=174,copy=pageable)
+gpusched_cli_test(predict_rake_json 0 stdout "\"b\": 1,.*\"simulated_best_rake\": 2"
+                  predict --model rake --kernel streamcluster:points=65536,dims=256,regs=40,dim_latency_cycles=174 --json)
+gpusched_cli_test(predict_rake_not_streamcluster 2 stderr "--model rake needs a streamcluster kernel"
+                  predict --model rake --kernel synthetic:blocks=1,threads=32,duration=1us)
+gpusched_cli_test(predict_rake_no_copies 2 stderr "copy=none" predict --model rake --kernel streamcluster:points=100,dims=2,copy=none)
+gpusched_cli_test(predict_rake_no_latency 2 stderr "host_link.latency_ns" predict --model rake --gpu a100 --kernel streamcluster:points=100,dims=2)
+gpusched_cli_test(predict_rake_bad_rakes 2 stderr "--rakes: expected" predict --model rake --kernel streamcluster:points=100,dims=2 --rakes 0-3)
+gpusched_cli_test(predict_rake_bad_delta 2 stderr "--delta" predict --model rake --kernel streamcluster:points=100,dims=2 --delta 0)
+gpusched_cli_test(predict_rakes_other_model 2 stderr "--rakes and --delta apply to --model rake"
+                  predict --kernel apsp-minplus:n=81,block=8 --rakes 1-4)
