@@ -42,7 +42,8 @@ void print_spmv(std::ostream& out, const validation::SpmvComparison& s, const st
     out << s.points.size() << " configurations: span median |error| " << fixed(s.median_abs_span_error_percent, 1)
         << "%, max " << fixed(s.max_abs_span_error_percent, 1) << "%; event time median |error| "
         << fixed(s.median_abs_event_error_percent, 1) << "%, max " << fixed(s.max_abs_event_error_percent, 1) << "%; "
-        << s.timelines << " timelines, " << s.total_misplaced << " blocks on another SM in all\n";
+        << s.timelines << " timelines, " << s.total_misplaced << " blocks on another SM in all; grids "
+        << (s.grids_match ? "identical to the runner's" : "DIFFER from the runner's") << "\n";
 }
 
 void print_sssp(std::ostream& out, const validation::SsspComparison& s, const std::string& dir) {
@@ -94,7 +95,8 @@ nlohmann::ordered_json spmv_json(const validation::SpmvComparison& s) {
                              {"median_abs_event_error_percent", s.median_abs_event_error_percent},
                              {"max_abs_event_error_percent", s.max_abs_event_error_percent},
                              {"timelines", s.timelines},
-                             {"misplaced_blocks", s.total_misplaced}};
+                             {"misplaced_blocks", s.total_misplaced},
+                             {"grids_match", s.grids_match}};
     for (const auto& f : s.formats)
         j["formats"].push_back({{"format", f.format}, {"points", f.points},
                                 {"median_abs_span_error_percent", f.median_abs_span_error_percent},

@@ -80,7 +80,7 @@ SpmvComparison validate_spmv(const std::string& dir, const hw::GpuSpec& gpu, con
     const auto policy = scheduler::make_policy(policy_name);
     SpmvComparison out;
     for (const auto& r : read_run_table(runs, "SpMV run table",
-                                        {"matrix", "size", "paper_name", "rows", "nnz", "format", "launch", "median_ms",
+                                        {"matrix", "size", "paper_name", "rows", "nnz", "format", "launch", "blocks", "median_ms",
                                          "makespan_median_us", "workload_spec"})) {
         if (r.text("launch") != "all") continue;
         SpmvPoint p;
@@ -90,6 +90,7 @@ SpmvComparison validate_spmv(const std::string& dir, const hw::GpuSpec& gpu, con
         p.rows = static_cast<int>(r.integer("rows", 1, 1 << 26));
         p.nnz = r.integer("nnz", 0, std::int64_t{1} << 31);
         p.workload_spec = r.text("workload_spec");
+        p.grid_blocks = static_cast<std::uint64_t>(r.integer("blocks", 0, std::int64_t{1} << 40));
         p.measured_event_us = r.number("median_ms") * 1000.0;
         p.measured_span_us = r.number("makespan_median_us");
         if (!(p.measured_event_us > 0) || !(p.measured_span_us > 0))
@@ -110,6 +111,7 @@ SpmvComparison validate_spmv(const std::string& dir, const hw::GpuSpec& gpu, con
         }
         p.launches = static_cast<int>(app.launches.size());
         p.blocks = recorder.blocks.size();
+        out.grids_match = out.grids_match && p.blocks == p.grid_blocks;
         const std::string timeline = (fs::path(dir) / ("timeline_" + p.matrix + "_" + p.format + ".csv")).string();
         if (fs::is_regular_file(timeline)) {
             compare_timeline(p, timeline, recorder.blocks);

@@ -18,6 +18,7 @@ struct SpmvPoint {
     long long nnz = 0;
     int launches = 0;              ///< simulated launches (HYB: 1 or 2)
     std::uint64_t blocks = 0;      ///< simulated blocks, all launches
+    std::uint64_t grid_blocks = 0; ///< blocks the runner launched (runs.csv), all launches
     std::string workload_spec;     ///< as run.csv gives it (matrix relative to the data directory)
     double measured_event_us = 0;  ///< CUDA events around the launch(es), median
     double measured_span_us = 0;   ///< first block start to last block end, median of the instrumented runs
@@ -62,6 +63,7 @@ struct SpmvComparison {
     std::vector<SpmvFormatSummary> formats;  ///< csr, ell, coo, hyb
     int timelines = 0;
     int total_misplaced = 0;
+    bool grids_match = true;             ///< every simulated block count equals the runner's (a hard check)
 };
 
 /// Reads `DIR/runs.csv` (the runner's `spmv` experiment; rows with launch = "all") and simulates
