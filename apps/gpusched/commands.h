@@ -21,6 +21,8 @@ void add_validate_command(CLI::App& app);
 void add_sweep_commands(CLI::App& app);
 /// `gpusched plot RESULTS.csv ...`.
 void add_plot_command(CLI::App& app);
+/// `gpusched tune --kernel SPEC --param KEY=V,...`.
+void add_tune_command(CLI::App& app);
 /// `gpusched simulate ...`.
 void add_simulate_command(CLI::App& app);
 /// `gpusched list policies` and `gpusched list workloads` (added to the existing `list`).

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     gpusched::cli::add_predict_command(app);
     gpusched::cli::add_curve_command(app);
     gpusched::cli::add_calibrate_command(app);
+    gpusched::cli::add_tune_command(app);
     gpusched::cli::add_sweep_commands(app);
     gpusched::cli::add_plot_command(app);
     gpusched::cli::add_validate_command(app);

@@ -1,4 +1,4 @@
-// Simulated search over one kernel-spec key, and the characterisation and CDS papers' rules of thumb.
+// Simulated search over one kernel-spec key, and the characterisation paper's block-size rule of thumb.
 #include "gpusched/calibrate/tune.h"
 
 #include <algorithm>
@@ -81,11 +81,6 @@ std::optional<std::size_t> smallest_max_occupancy(const TuneResult& result) {
         if (!pick_value || *v < *pick_value) pick = i, pick_value = *v;
     }
     return pick;
-}
-
-double rake_transition_b(double work_items, int multiprocessors, int max_warps, int warp_size) {
-    if (multiprocessors < 1 || max_warps < 1 || warp_size < 1) throw InputError("rake model: bad GPU limits");
-    return work_items / (static_cast<double>(multiprocessors) * max_warps * warp_size);
 }
 
 }  // namespace gpusched::calibrate

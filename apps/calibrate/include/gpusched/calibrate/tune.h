@@ -1,4 +1,4 @@
-// Auto-tuning by simulated search: one kernel-spec key over candidate values, and the papers' guidelines.
+// Auto-tuning by simulated search: one kernel-spec key over candidate values, and the block-size guideline.
 #pragma once
 
 #include <cstdint>
@@ -47,10 +47,5 @@ TuneResult tune(const hw::GpuSpec& gpu, const TuneRequest& request);
 /// maximises occupancy. Among the runnable candidates (values read as numbers), the smallest
 /// whose occupancy equals the largest; nullopt when no candidate ran or values are not numbers.
 std::optional<std::size_t> smallest_max_occupancy(const TuneResult& result);
-
-/// The CDS paper's (seed 004) eq. 9: b = WI_app / (#MP x MW x MI_warp), the largest rake size
-/// that still gives every multiprocessor its MW active warps (work-items WI_app, MI_warp
-/// work-items per warp).
-double rake_transition_b(double work_items, int multiprocessors, int max_warps, int warp_size);
 
 }  // namespace gpusched::calibrate

@@ -1,0 +1,215 @@
+// `gpusched tune`: simulated search over one kernel-spec key (block size, rake, streams, carveout) with the papers' guidelines.
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "gpusched/calibrate/calibration_file.h"
+#include "gpusched/calibrate/tune.h"
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/hw/input_error.h"
+#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/report/line_chart.h"
+#include "gpusched/scheduler/registry.h"
+#include "gpusched/workloads/kernel_spec.h"
+#include "gpusched/workloads/streamcluster_rake_model.h"
+#include "table.h"
+
+namespace gpusched::cli {
+
+namespace {
+
+struct TuneOptions {
+    std::string kernel;
+    std::string param;
+    std::string gpu = "h100";
+    std::string policy = scheduler::default_policy();
+    std::string execution = "auto";
+    std::vector<std::string> calibrations;
+    std::optional<std::uint64_t> total_threads;
+    std::string csv;
+    std::string svg;
+    bool json = false;
+};
+
+/// "KEY=V1,V2,..." -> key and values.
+std::pair<std::string, std::vector<std::string>> parse_param(const std::string& text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+        throw InputError("--param: expected KEY=V1,V2,... (e.g. threads=64,128,256), got '" + text + "'");
+    std::vector<std::string> values;
+    std::istringstream items(text.substr(eq + 1));
+    std::string item;
+    while (std::getline(items, item, ',')) {
+        if (item.empty()) throw InputError("--param: empty value in '" + text + "'");
+        values.push_back(item);
+    }
+    if (values.size() > 4096) throw InputError("--param: at most 4096 values");
+    return {text.substr(0, eq), values};
+}
+
+/// The papers' guidance for this key, as text lines; `pick` is the candidate a rule points at.
+struct Guideline {
+    std::vector<std::string> lines;
+    std::optional<std::size_t> pick;
+};
+
+std::optional<std::size_t> find_value(const calibrate::TuneResult& r, std::uint64_t value) {
+    for (std::size_t i = 0; i < r.candidates.size(); ++i)
+        if (r.candidates[i].value == std::to_string(value)) return i;
+    return std::nullopt;
+}
+
+Guideline guideline(const hw::GpuSpec& gpu, const TuneOptions& o, const std::string& spec, const std::string& key,
+                    const calibrate::TuneResult& r) {
+    Guideline g;
+    if (key == "threads" || key == "block") {
+        g.pick = calibrate::smallest_max_occupancy(r);
+        g.lines.push_back("characterisation paper (seed 002): use the smallest block size that maximises occupancy -> " +
+                          (g.pick ? key + "=" + r.candidates[*g.pick].value : std::string("(no numeric candidate ran)")));
+    } else if (key == "rake") {
+        const workloads::KernelLaunch launch = workloads::parse_kernel_spec_launches(spec, "--kernel").launch;
+        const workloads::RakeModelResult m = workloads::rake_model(workloads::rake_model_inputs(gpu, launch, 0.01));
+        std::string line = "CDS paper (seed 004): b = " + std::to_string(m.b) + " (eq. 9), a = " + std::to_string(m.a) +
+                           " (eq. 13, delta 1%): ";
+        if (!m.needs_search()) {
+            g.pick = find_value(r, m.b);
+            line += "a <= b, so R = b = " + std::to_string(m.b);
+        } else {
+            line += "a > b, so search R in [" + std::to_string(m.b) + ", " + std::to_string(m.a) + "]";
+            for (std::size_t i = 0; i < r.candidates.size(); ++i) {
+                const auto v = parse_integer(r.candidates[i].value);
+                if (!v || !r.candidates[i].makespan_us || *v < static_cast<std::int64_t>(m.b) ||
+                    *v > static_cast<std::int64_t>(m.a))
+                    continue;
+                if (!g.pick || *r.candidates[i].makespan_us < *r.candidates[*g.pick].makespan_us) g.pick = i;
+            }
+            line += g.pick ? ": simulated best there R = " + r.candidates[*g.pick].value : ": no candidate in it";
+        }
+        g.lines.push_back(line);
+    } else if (key == "streams") {
+        g.lines.push_back("characterisation paper (seed 002): concurrent kernels pay off most for kernels with few "
+                          "memory accesses; reduce the concurrency degree for memory-heavy kernels (qualitative)");
+    } else if (key == "carveout") {
+        g.lines.push_back("characterisation paper (seed 002): its best configurations all use the increased L1 "
+                          "setting (Table 2); here that is carveout=max-l1 (qualitative)");
+    }
+    (void)o;
+    return g;
+}
+
+void write_outputs(const TuneOptions& o, const std::string& key, const calibrate::TuneResult& r) {
+    if (!o.csv.empty()) {
+        std::ofstream out(o.csv, std::ios::binary);
+        if (!out) throw InputError("--csv: cannot write '" + o.csv + "'");
+        out << key << ",makespan_us,blocks_per_sm,warps_per_sm,occupancy,error\n";
+        for (const auto& c : r.candidates)
+            out << c.value << "," << (c.makespan_us ? calibrate::exact_number(*c.makespan_us) : "") << ","
+                << c.blocks_per_sm << "," << c.warps_per_sm << "," << calibrate::exact_number(c.occupancy) << ","
+                << (c.error.empty() ? "" : "\"" + c.error + "\"") << "\n";
+        if (!out.flush()) throw InputError("--csv: cannot finish writing '" + o.csv + "'");
+    }
+    if (!o.svg.empty()) {
+        report::LineChart chart;
+        chart.title = "gpusched tune: " + o.kernel + " over " + key;
+        chart.x_label = key;
+        chart.y_label = "simulated run time (us)";
+        report::LineSeries s;
+        s.name = "simulated";
+        s.markers = true;
+        for (const auto& c : r.candidates) {
+            const auto x = gpusched::parse_number(c.value);
+            if (!x) throw InputError("--svg: the values of --param must be numbers to plot, got '" + c.value + "'");
+            s.points.push_back({*x, c.makespan_us ? *c.makespan_us : std::nan("")});
+        }
+        chart.series.push_back(s);
+        if (r.best) chart.markers.push_back({s.points[*r.best].x, "best " + r.candidates[*r.best].value});
+        std::ofstream out(o.svg, std::ios::binary);
+        if (!out) throw InputError("--svg: cannot write '" + o.svg + "'");
+        out << report::render_svg(chart);
+        if (!out.flush()) throw InputError("--svg: cannot finish writing '" + o.svg + "'");
+    }
+}
+
+void run_tune(const TuneOptions& o) {
+    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    const auto [key, values] = parse_param(o.param);
+    std::string spec = o.kernel;
+    for (const auto& path : o.calibrations) spec = calibrate::apply_calibration(spec, calibrate::load_calibration(path));
+    calibrate::TuneRequest request{spec, key, values, o.policy, o.execution, o.total_threads};
+    const calibrate::TuneResult r = calibrate::tune(gpu, request);
+    const Guideline g = guideline(gpu, o, spec, key, r);
+    write_outputs(o, key, r);
+    const auto gap = [&](std::size_t i) {
+        return 100.0 * (*r.candidates[i].makespan_us / *r.candidates[*r.best].makespan_us - 1);
+    };
+    if (o.json) {
+        nlohmann::ordered_json j{{"gpu", gpu.name}, {"kernel", spec}, {"param", key}, {"policy", o.policy}};
+        for (const auto& c : r.candidates) {
+            nlohmann::ordered_json e{{"value", c.value}, {"spec", c.spec}};
+            if (c.makespan_us) e["makespan_us"] = *c.makespan_us;
+            else e["error"] = c.error;
+            e["blocks_per_sm"] = c.blocks_per_sm;
+            e["warps_per_sm"] = c.warps_per_sm;
+            e["occupancy"] = c.occupancy;
+            j["candidates"].push_back(e);
+        }
+        if (r.best) j["best"] = r.candidates[*r.best].value;
+        if (g.pick) j["guideline"] = r.candidates[*g.pick].value;
+        j["guideline_text"] = g.lines;
+        std::cout << j.dump(2) << "\n";
+        return;
+    }
+    std::cout << "tune " << key << " of " << spec << " on " << gpu.name << " (" << o.policy << ", exec " << o.execution
+              << ")\n";
+    TextTable t({key, "makespan_us", "vs_best_%", "blocks/SM", "warps/SM", "occupancy_%", ""},
+                {true, true, true, true, true, true, false});
+    for (std::size_t i = 0; i < r.candidates.size(); ++i) {
+        const auto& c = r.candidates[i];
+        if (!c.makespan_us) {
+            t.add_row({c.value, "-", "-", "-", "-", "-", "cannot run: " + c.error});
+            continue;
+        }
+        std::string mark = r.best == i ? "<- best" : "";
+        if (g.pick == i) mark += mark.empty() ? "<- guideline" : ", guideline";
+        t.add_row({c.value, fixed(*c.makespan_us, 3), fixed(gap(i), 1), std::to_string(c.blocks_per_sm),
+                   std::to_string(c.warps_per_sm), fixed(100 * c.occupancy, 1), mark});
+    }
+    t.print(std::cout);
+    if (!r.best) throw InputError("--param: no candidate could run");
+    std::cout << "best: " << key << "=" << r.candidates[*r.best].value << " (" << fixed(*r.candidates[*r.best].makespan_us, 3)
+              << " us simulated)\n";
+    for (const auto& line : g.lines) std::cout << line << "\n";
+    if (g.pick)
+        std::cout << "guideline vs simulated best: " << key << "=" << r.candidates[*g.pick].value << " is "
+                  << fixed(gap(*g.pick), 1) << "% slower than the best in the simulation\n";
+}
+
+}  // namespace
+
+void add_tune_command(CLI::App& app) {
+    auto o = std::make_shared<TuneOptions>();
+    auto* cmd = app.add_subcommand("tune", "Pick a block size, rake, concurrency degree or carveout by simulated search");
+    cmd->footer("Guidelines and the H100 check: docs/calibration.md");
+    cmd->add_option("--kernel", o->kernel, "Kernel spec to tune, e.g. sssp:graph=g.txt,sources=32")->required();
+    cmd->add_option("--param", o->param, "KEY=V1,V2,...: the spec key to search and its candidates, e.g. "
+                                         "threads=64,128,256 or rake=1,2,4 or streams=1,2,4,8")
+        ->required();
+    cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
+    cmd->add_option("--policy", o->policy, "Dispatch policy")->capture_default_str();
+    cmd->add_option("--exec", o->execution, "Execution model: auto, shared or fixed")->capture_default_str();
+    cmd->add_option("--calibration", o->calibrations, "Calibration YAML whose keys become defaults of the spec");
+    cmd->add_option("--total-threads", o->total_threads,
+                    "Block-size search at a fixed problem size: blocks = ceil(N / threads) for each candidate");
+    cmd->add_option("--csv", o->csv, "Write the searched curve as CSV");
+    cmd->add_option("--svg", o->svg, "Write the searched curve as an SVG line chart");
+    cmd->add_flag("--json", o->json, "Print one JSON object");
+    cmd->callback([o] { run_tune(*o); });
+}
+
+}  // namespace gpusched::cli
