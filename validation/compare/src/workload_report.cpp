@@ -64,7 +64,7 @@ std::string sssp_time_chart(const SsspComparison& s, bool speedup) {
     report::LineChart chart;
     chart.title = speedup ? "n x SSSP: speedup from 1 to C streams (T = 256, max-l1)"
                           : "n x SSSP: whole run of 32 sources over streams (T = 256, max-l1)";
-    chart.x_label = "streams C (log2)";
+    chart.x_label = "log2 C (0 = 1 stream, 5 = 32 streams)";
     chart.y_label = speedup ? "t(C=1) / t(C)" : "run time (ms)";
     chart.log_y = true;
     std::vector<std::string> graphs;
@@ -192,7 +192,7 @@ std::string sssp_section(const SsspComparison& s) {
                   fixed(t.simulated_kernel_us[2], 2)});
     h += "</table>\n";
     for (const auto& t : s.timelines)
-        h += "<details><summary>" + report::escape_xml(t.name) + ": launches per stream, measured above simulated</summary>\n" +
+        h += "<details><summary>" + report::escape_xml(t.name) + ": launches per stream, measured above simulated (each on its own time axis)</summary>\n" +
              stream_gantt(t.name + ": measured", t.measured_launches) + "\n" +
              stream_gantt(t.name + ": simulated", t.simulated_launches) + "\n</details>\n";
     h += "<h2>Every run</h2>\n<table>\n" +
