@@ -114,13 +114,13 @@ void run_interval(const CalibrateOptions& o) {
         bool first = true;
         for (const auto& s : m.schemes) {
             t.add_row({first ? calibrate::interval_method_name(m.method) : "", first ? fixed(m.factor.f, 4) : "",
-                       first && launch ? fixed(m.factor.launch_us, 3) : "", first ? stats_cells(m.in_sample) : "",
+                       first && launch ? fixed(*m.factor.launch_us, 3) : "", first ? stats_cells(m.in_sample) : "",
                        s.name, stats_cells(s.pooled)});
             first = false;
         }
         if (first)
             t.add_row({calibrate::interval_method_name(m.method), fixed(m.factor.f, 4),
-                       launch ? fixed(m.factor.launch_us, 3) : "", stats_cells(m.in_sample), "", ""});
+                       launch ? fixed(*m.factor.launch_us, 3) : "", stats_cells(m.in_sample), "", ""});
     }
     t.print(std::cout);
     if (o.out.empty()) return;
@@ -129,7 +129,6 @@ void run_interval(const CalibrateOptions& o) {
     const auto colon = o.kernel.find(':');
     cal.kernel = o.kernel.substr(0, colon);
     cal.interval = r.factor;
-    if (chosen != calibrate::IntervalMethod::factor_launch) cal.interval->launch_us = 0;
     std::string block_flags;
     for (const int b : o.blocks) block_flags += " --block " + std::to_string(b);
     cal.notes = {"gpusched calibrate interval --data " + o.data + " --kernel " + o.kernel + block_flags + " --gpu " +
@@ -140,7 +139,10 @@ void run_interval(const CalibrateOptions& o) {
     for (const auto& s : r.schemes)
         cal.notes.push_back("held out, " + s.name + ": |error| % median " + fixed(s.pooled.median_abs, 1) + ", max " +
                             fixed(s.pooled.max_abs, 1));
-    cal.notes.push_back("T = launches x launch_us + f x (mean closed form, without T_launch when launch_us is fitted)");
+    cal.notes.push_back(r.factor.launch_us ? "T = launches x launch_us + f x (closed form without T_launch)"
+                                           : "T = f x (closed form with T_launch)");
+    cal.notes.push_back("use: gpusched predict --model interval --calibration FILE --kernel " + o.kernel +
+                        (o.kernel.find(':') == std::string::npos ? ":" : ",") + "n=N,block=BS");
     write_file(o.out, cal);
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/input_error.h"
 #include "gpusched/scheduler/compute_bound_model.h"
@@ -328,7 +329,8 @@ void run_rake(const PredictOptions& o) {
 }
 
 void run_predict(const PredictOptions& o) {
-    if (!o.calibration.empty() && o.model != "strip") throw InputError("--calibration applies to --model strip only");
+    if (!o.calibration.empty() && o.model != "strip" && o.model != "interval")
+        throw InputError("--calibration applies to --model strip and interval only");
     if ((!o.rakes.empty() || o.delta != 0.01) && o.model != "rake")
         throw InputError("--rakes and --delta apply to --model rake only");
     if (o.model == "compute-bound") return run_compute_bound(o);
@@ -342,12 +344,29 @@ void run_predict(const PredictOptions& o) {
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const IntervalPrediction p = predict(gpu, o.kernel);
     std::optional<double> factor;
+    std::optional<double> fitted_launch_us;  // per-launch time of a `gpusched calibrate interval` file
+    if (!o.calibration.empty()) {
+        if (o.measured_ms) throw InputError("--calibration and --measured are alternatives: give one of them");
+        const calibrate::Calibration c = calibrate::load_calibration(o.calibration);
+        if (!c.interval) throw InputError(o.calibration + ": no 'interval' section (write one with gpusched calibrate interval)");
+        const std::string kernel = o.kernel.substr(0, o.kernel.find(':'));
+        if (c.kernel != kernel)
+            throw InputError(o.calibration + ": calibrated for kernel '" + c.kernel + "', not '" + kernel + "'");
+        factor = c.interval->f;
+        fitted_launch_us = c.interval->launch_us;
+    }
     if (o.measured_ms) {
         const IntervalPrediction at = predict(gpu, with_key(o.kernel, "n", std::to_string(*o.at)));
         factor = scheduler::interval_calibration_factor(*o.measured_ms * 1000.0, at.app_us(at.warps.min),
                                                         at.app_us(at.warps.sorted), at.app_us(at.warps.full),
                                                         at.app_us(at.warps.buckets));
     }
+    // f x T' (T_launch included), or with a fitted per-launch time: launches x launch_us + f x (T' - T_launch part).
+    const auto calibrated = [&](std::uint64_t w) {
+        if (!fitted_launch_us) return *factor * p.app_us(w);
+        const double launches = static_cast<double>(p.launches);
+        return launches * *fitted_launch_us + *factor * (p.app_us(w) - launches * p.launch_us);
+    };
     const std::pair<const char*, std::uint64_t> rows[] = {
         {"Min", p.warps.min}, {"Sorted", p.warps.sorted}, {"Full", p.warps.full}, {"Buckets", p.warps.buckets}};
     if (o.json) {
@@ -358,11 +377,12 @@ void run_predict(const PredictOptions& o) {
         j["launches"] = p.launches;
         j["warp_us"] = p.warp_us;
         if (factor) j["calibration_factor"] = *factor;
+        if (fitted_launch_us) j["calibrated_launch_us"] = *fitted_launch_us;
         for (const auto& [name, w] : rows) {
             auto& e = j["predictions"][name];
             e["warps_per_sm"] = w;
             e["time_us"] = p.app_us(w);
-            if (factor) e["calibrated_time_us"] = *factor * p.app_us(w);
+            if (factor) e["calibrated_time_us"] = calibrated(w);
         }
         std::cout << j.dump(2) << "\n";
         return;
@@ -375,11 +395,16 @@ void run_predict(const PredictOptions& o) {
     TextTable table(headers, {false, true, true, true});
     for (const auto& [name, w] : rows) {
         std::vector<std::string> cells = {name, std::to_string(w), fixed(p.app_us(w), 3)};
-        if (factor) cells.push_back(fixed(*factor * p.app_us(w), 3));
+        if (factor) cells.push_back(fixed(calibrated(w), 3));
         table.add_row(cells);
     }
     table.print(std::cout);
-    if (factor) std::cout << "calibration factor f = " << fixed(*factor, 6) << " (from " << *o.measured_ms << " ms at n = " << *o.at << ")\n";
+    if (factor && o.measured_ms)
+        std::cout << "calibration factor f = " << fixed(*factor, 6) << " (from " << *o.measured_ms << " ms at n = " << *o.at << ")\n";
+    if (factor && !o.measured_ms)
+        std::cout << "calibration factor f = " << fixed(*factor, 6)
+                  << (fitted_launch_us ? ", per-launch time " + fixed(*fitted_launch_us, 3) + " us" : std::string())
+                  << " (from " << o.calibration << ")\n";
 }
 
 }  // namespace
@@ -399,7 +424,8 @@ void add_predict_command(CLI::App& app) {
     cmd->add_option("--at", o->at, "Problem size n of the --measured time");
     cmd->add_option("--tau-us", o->tau_us, "compute-bound: ideal execution time tau in us (default: a lone warp's time)");
     cmd->add_option("--calibration", o->calibration,
-                    "strip: measured benchmark times, CSV format,strips,nnz_per_row,time_us (default: simulate them)");
+                    "strip: measured benchmark times, CSV format,strips,nnz_per_row,time_us (default: simulate them); "
+                    "interval: a YAML of gpusched calibrate interval (f and the per-launch time)");
     cmd->add_option("--delta", o->delta, "rake: threshold delta of eq. 10 (the paper's 1%)")->capture_default_str();
     cmd->add_option("--rakes", o->rakes, "rake: R values to simulate, R,R,... or LO-HI (default: powers of two and a, b)");
     cmd->add_option("--exec", o->execution, "strip, rake: execution model of the simulations, shared or fixed")

@@ -45,6 +45,11 @@ TEST_CASE("a written calibration reads back to the same values, bit for bit") {
     REQUIRE(back.interval);
     CHECK(back.interval->f == c.interval->f);
     CHECK(back.interval->launch_us == c.interval->launch_us);
+    c.interval->launch_us.reset();
+    std::ostringstream f_only;
+    write_calibration(f_only, c);
+    CHECK(f_only.str().find("launch_us") == std::string::npos);
+    CHECK(!parse_calibration(f_only.str(), "cal.yaml").interval->launch_us);
 }
 
 TEST_CASE("bad calibration files name the file, the line and the key") {

@@ -71,7 +71,7 @@ Calibration parse_calibration(const std::string& yaml, const std::string& source
         YamlFields fields(*interval, source, "interval");
         IntervalFactor factor;
         factor.f = fields.number("f", 1e-9, kMaxFactor);
-        factor.launch_us = fields.optional_number("launch_us", -kMaxFactor, kMaxFactor).value_or(0);
+        factor.launch_us = fields.optional_number("launch_us", -kMaxFactor, kMaxFactor);
         fields.finish();
         out.interval = factor;
     }
@@ -98,8 +98,9 @@ void write_calibration(std::ostream& out, const Calibration& calibration) {
     }
     if (calibration.interval) {
         out << "interval:\n"
-            << "  f: " << exact_number(calibration.interval->f) << "\n"
-            << "  launch_us: " << exact_number(calibration.interval->launch_us) << "\n";
+            << "  f: " << exact_number(calibration.interval->f) << "\n";
+        if (calibration.interval->launch_us)
+            out << "  launch_us: " << exact_number(*calibration.interval->launch_us) << "\n";
     }
 }
 

@@ -17,7 +17,7 @@ IntervalSchemeResult run_scheme(const IntervalCalibration& c, const std::vector<
     for (const auto& split : splits) {
         const IntervalFactor f = fit_interval(c.terms, measured, split.train, method);
         for (const std::size_t i : split.test)
-            pooled.push_back(error_percent(interval_predict_us(c.terms[i], f, method), measured[i].measured_us));
+            pooled.push_back(error_percent(interval_predict_us(c.terms[i], f), measured[i].measured_us));
     }
     r.pooled = error_stats(pooled);
     return r;
@@ -56,7 +56,7 @@ IntervalCalibration calibrate_interval(const hw::GpuSpec& gpu, const std::string
         r.factor = fit_interval(c.terms, measured, all, method);
         for (std::size_t i = 0; i < measured.size(); ++i)
             r.errors_percent.push_back(
-                error_percent(interval_predict_us(c.terms[i], r.factor, method), measured[i].measured_us));
+                error_percent(interval_predict_us(c.terms[i], r.factor), measured[i].measured_us));
         r.in_sample = error_stats(r.errors_percent);
         for (const auto& [name, splits] : schemes) r.schemes.push_back(run_scheme(c, measured, method, name, splits));
         c.methods.push_back(std::move(r));

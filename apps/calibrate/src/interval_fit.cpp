@@ -80,8 +80,8 @@ IntervalFactor fit_interval(const std::vector<IntervalTerms>& terms, const std::
     return out;
 }
 
-double interval_predict_us(const IntervalTerms& terms, const IntervalFactor& factor, IntervalMethod method) {
-    if (method == IntervalMethod::factor_launch) return terms.launches * factor.launch_us + factor.f * terms.issue_us;
+double interval_predict_us(const IntervalTerms& terms, const IntervalFactor& factor) {
+    if (factor.launch_us) return terms.launches * *factor.launch_us + factor.f * terms.issue_us;
     return factor.f * terms.average_us;
 }
 

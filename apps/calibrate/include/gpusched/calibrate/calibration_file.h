@@ -9,10 +9,11 @@
 
 namespace gpusched::calibrate {
 
-/// The interval paper's calibrated closed form: T = launches x launch_us + f x T'_avg.
+/// The interval paper's calibrated closed form: T = f x T' (T' a prediction with its launch
+/// overhead T_launch), or, with launch_us, T = launches x launch_us + f x (T' without T_launch).
 struct IntervalFactor {
     double f = 1;
-    double launch_us = 0;  ///< per-launch constant fitted beside f (0: the paper's f alone)
+    std::optional<double> launch_us;  ///< per-launch time fitted beside f; unset: the paper's f alone
 };
 
 /// One calibration (docs/calibration.md for the YAML schema).

@@ -37,7 +37,8 @@ const char* interval_method_name(IntervalMethod method);
 IntervalFactor fit_interval(const std::vector<IntervalTerms>& terms, const std::vector<ApspMeasurement>& measured,
                             const std::vector<std::size_t>& train, IntervalMethod method);
 
-/// The calibrated prediction in microseconds.
-double interval_predict_us(const IntervalTerms& terms, const IntervalFactor& factor, IntervalMethod method);
+/// The calibrated prediction in microseconds: launches x launch_us + f x issue_us when the
+/// factor has a launch_us, else f x average_us.
+double interval_predict_us(const IntervalTerms& terms, const IntervalFactor& factor);
 
 }  // namespace gpusched::calibrate
