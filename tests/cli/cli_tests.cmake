@@ -283,3 +283,25 @@ gpusched_cli_test(predict_rake_bad_rakes 2 stderr "--rakes: expected" predict --
 gpusched_cli_test(predict_rake_bad_delta 2 stderr "--delta" predict --model rake --kernel streamcluster:points=100,dims=2 --delta 0)
 gpusched_cli_test(predict_rakes_other_model 2 stderr "--rakes and --delta apply to --model rake"
                   predict --kernel apsp-minplus:n=81,block=8 --rakes 1-4)
+
+# --- calibrate and tune (docs/calibration.md) ---
+gpusched_cli_test(calibrate_series 0 stdout "instr_per_term +18\\.[0-9]+.*term_latency_cycles +66\\.[0-9]+.*threads=32 held out.*blocks <= 132 -> blocks > 132"
+                  calibrate series --data calibrate_series_small.csv --extrapolate-blocks 132)
+gpusched_cli_test(calibrate_interval 0 stdout "one-point f \\(paper\\) +1\\.98.*n <= 140 -> n > 140.*least-squares f \\+ per-launch constant"
+                  calibrate interval --data ${PROJECT_SOURCE_DIR}/validation/data/h100/curves/apsp_minplus.csv --block 16)
+gpusched_cli_test(calibrate_missing_column 2 stderr "calibrate_series.yaml:[0-9]+: the header has no column 'blocks'"
+                  calibrate series --data calibrate_series.yaml)
+gpusched_cli_test(simulate_calibration 0 stdout "\"application\":\"binomial-series:blocks=132,threads=32,instr_per_term=19.88,term_latency_cycles=71.42\""
+                  simulate --calibration calibrate_series.yaml --kernel binomial-series:blocks=132,threads=32 --json)
+gpusched_cli_test(simulate_calibration_bad_key 2 stderr "calibrate_bad_key.yaml:5: key 'keys.instr_per_loop': not a key of binomial-series"
+                  simulate --calibration calibrate_bad_key.yaml --kernel binomial-series:blocks=132,threads=32)
+gpusched_cli_test(simulate_calibration_needs_kernel 2 stderr "--calibration sets default keys of --kernel specs"
+                  simulate --calibration calibrate_series.yaml)
+gpusched_cli_test(predict_calibration_no_interval 2 stderr "calibrate_series.yaml: no 'interval' section"
+                  predict --model interval --calibration calibrate_series.yaml --kernel apsp-minplus:n=100,block=16)
+# One wave of 264 blocks of 1024 threads (2 per SM) beats two waves of 265 (tests/calibrate/tune_test.cpp).
+gpusched_cli_test(tune_waves 0 stdout "265 +121\\.984.*264 +61\\.934 .*<- best.*best: blocks=264"
+                  tune --kernel synthetic:blocks=1,threads=1024,duration=60us --param blocks=265,264)
+gpusched_cli_test(tune_guideline 0 stdout "64 .*guideline.*smallest block size that maximises occupancy -> threads=64"
+                  tune --kernel synthetic:threads=32,duration=10us --total-threads 8448 --param threads=32,64,128)
+gpusched_cli_test(tune_bad_param 2 stderr "--param: expected KEY=V1,V2" tune --kernel synthetic:blocks=1,threads=32 --param threads)
