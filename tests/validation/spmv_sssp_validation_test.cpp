@@ -1,12 +1,14 @@
 // SpMV and n x SSSP measured on the H100 against the simulation; CI holds today's accuracy and the hard checks.
 #include <doctest/doctest.h>
 
-#include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/input_error.h"
 #include "gpusched/validation/spmv_validation.h"
+#include "gpusched/validation/sssp_frontier_check.h"
 #include "gpusched/validation/sssp_validation.h"
 
 using namespace gpusched;
@@ -88,4 +90,33 @@ TEST_CASE("n x SSSP on the H100: frontier hard check, calibrated run times, shap
         CHECK(t.measured_launches.size() == t.simulated_launches.size());
         if (t.mode == "graph") CHECK(t.simulated_span_us / t.measured_span_us >= 0.48);
     }
+}
+
+TEST_CASE("SSSP frontier check: a changed recorded value is reported with its line") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "gpusched_sssp_frontier_check_test";
+    fs::create_directories(dir);
+    fs::copy_file(kData + "sssp/graph_n4096_d8.txt", dir / "graph_n4096_d8.txt", fs::copy_options::overwrite_existing);
+    std::ifstream in(kData + "sssp/frontier.csv");
+    std::ofstream out(dir / "frontier.csv");
+    std::string line;
+    int data_rows = 0;
+    while (std::getline(in, line)) {
+        if (line.rfind("n4096_d8,0,", 0) == 0 && ++data_rows == 3) line = "n4096_d8,0,2,3,4090,46,45,6";  // reached 45 -> 46
+        if (line.empty() || line[0] == '#' || line.rfind("graph,", 0) == 0 || line.rfind("n4096_d8,0,", 0) == 0)
+            out << line << "\n";
+    }
+    out.close();
+    const auto checks = validation::check_sssp_frontiers(dir.string());
+    REQUIRE(checks.size() == 1);
+    CHECK(checks[0].sources == 1);
+    CHECK(checks[0].mismatches == 1);
+    CHECK(checks[0].first_mismatch.find(": reached 46, CPU reference 45") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("SpMV and SSSP run tables: errors name the file") {
+    CHECK_THROWS_WITH_AS(validation::validate_spmv(kData + "sssp", hw::resolve_gpu("h100"), "most-room"),
+                         doctest::Contains("runs.csv:"), InputError);
+    CHECK_THROWS_AS(validation::validate_sssp(kData + "nope", hw::resolve_gpu("h100"), "most-room"), InputError);
 }

@@ -1,5 +1,5 @@
 // Per-iteration frontier sets recorded by the runner against crauser_sssp on the same graph and source.
-#include "sssp_frontier_check.h"
+#include "gpusched/validation/sssp_frontier_check.h"
 
 #include <algorithm>
 #include <filesystem>

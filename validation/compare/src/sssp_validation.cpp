@@ -12,10 +12,10 @@
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/engine.h"
 #include "gpusched/validation/measured_timeline.h"
+#include "gpusched/validation/sssp_frontier_check.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "measured_table.h"
 #include "numeric_csv.h"
-#include "sssp_frontier_check.h"
 
 namespace gpusched::validation {
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
+#include "gpusched/validation/sssp_frontier_check.h"
 
 namespace gpusched::validation {
 
@@ -45,17 +46,6 @@ struct SsspCarveout {
     std::string mode;
     double measured = 0;
     double simulated = 0;
-};
-
-/// The hard check: every source's per-iteration sets from the CPU reference (crauser_sssp, OUT
-/// criterion) against frontier.csv: |F_i|, |U_i|, reached, delta (the minimum's threshold) and
-/// |F_{i+1}|, and the iteration count. Any difference is a bug in the runner or the reference.
-struct SsspFrontierCheck {
-    std::string graph;
-    int sources = 0;                ///< sources compared
-    long long iterations = 0;       ///< rows compared
-    int mismatches = 0;             ///< rows (or iteration counts) that differ
-    std::string first_mismatch;     ///< "frontier.csv:LINE: ..." of the first, empty when none
 };
 
 /// One launch of a timeline: its stream, kernel and span (ns from the timeline's first block start).

@@ -4,9 +4,18 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/validation/sssp_validation.h"
-
 namespace gpusched::validation {
+
+/// The hard check: every source's per-iteration sets from the CPU reference (crauser_sssp, OUT
+/// criterion) against frontier.csv: |F_i|, |U_i|, reached, delta (the minimum's threshold) and
+/// |F_{i+1}|, and the iteration count. Any difference is a bug in the runner or the reference.
+struct SsspFrontierCheck {
+    std::string graph;
+    int sources = 0;                ///< sources compared
+    long long iterations = 0;       ///< rows compared
+    int mismatches = 0;             ///< rows (or iteration counts) that differ
+    std::string first_mismatch;     ///< "frontier.csv:LINE: ..." of the first, empty when none
+};
 
 /// For every graph in `DIR/frontier.csv` (read from `DIR/graph_<graph>.txt`) and every source it
 /// lists: crauser_sssp (OUT criterion) row by row against |F_i|, |U_i|, reached, delta and
