@@ -3,11 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <map>
-#include <set>
 
-#include "gpusched/report/gantt_chart.h"
 #include "gpusched/report/line_chart.h"
 #include "gpusched/report/svg_format.h"
 #include "report_html.h"
