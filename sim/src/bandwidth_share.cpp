@@ -14,7 +14,12 @@ constexpr double kLatestEnd = 9e18;
 BandwidthShare::BandwidthShare(int sm_count, int slots_per_sm, double bytes_per_ps)
     : slots_per_sm_(static_cast<std::size_t>(slots_per_sm)),
       bandwidth_(bytes_per_ps),
-      blocks_(static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(slots_per_sm)) {
+      blocks_(static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(slots_per_sm)),
+      by_end_(blocks_.size()),
+      pending_(blocks_.size()),
+      pending_bound_(blocks_.size()),
+      pending_length_(blocks_.size()),
+      armed_(blocks_.size()) {
     while (leaves_ < static_cast<std::size_t>(sm_count)) leaves_ *= 2;
     demand_.assign(2 * leaves_, 0.0);
 }
@@ -39,14 +44,14 @@ Time BandwidthShare::end_of(std::uint32_t id, Time now) const {
 }
 
 void BandwidthShare::advance(Time now) {
-    while (!pending_.empty() && pending_.begin()->first <= now) {
-        const std::uint32_t id = pending_.begin()->second;
-        pending_.erase(pending_.begin());
+    while (!pending_.empty() && pending_.top().key <= now) {
+        const std::uint32_t id = pending_.pop().id;
         Block& b = blocks_[id];
-        pending_bound_.erase({b.bound, id});
+        pending_bound_.erase(id);
+        pending_length_.erase(id);
         b.started = true;
         b.v_end = clock_at(b.start) + b.length;  // the expression end_of used while it waited
-        by_end_.emplace(b.v_end, id);
+        by_end_.insert(b.v_end, id);
     }
 }
 
@@ -66,12 +71,13 @@ void BandwidthShare::add(int sm, int slot, Time now, Time start, double slots, d
     b.length = slots / rate;
     if (start > now) {
         b.bound = static_cast<double>(start) + b.length;
-        pending_.emplace(start, id);
-        pending_bound_.emplace(b.bound, id);
+        pending_.insert(start, id);
+        pending_bound_.insert(b.bound, id);
+        pending_length_.insert(b.length, id);
     } else {
         b.started = true;
         b.v_end = clock_at(start) + b.length;
-        by_end_.emplace(b.v_end, id);
+        by_end_.insert(b.v_end, id);
     }
     dirty_ = true;
 }
@@ -81,16 +87,18 @@ void BandwidthShare::set_rate(int sm, int slot, Time now, double rate) {
     Block& b = blocks_[id];
     if (!b.in_use || rate == b.rate) return;
     if (!b.started) {
-        pending_bound_.erase({b.bound, id});
+        pending_bound_.erase(id);
+        pending_length_.erase(id);
         b.length = b.slots / rate;
         b.bound = static_cast<double>(b.start) + b.length;
-        pending_bound_.emplace(b.bound, id);
+        pending_bound_.insert(b.bound, id);
+        pending_length_.insert(b.length, id);
     } else {
         const double v = clock_at(now);
         const double remaining = std::max(0.0, b.v_end - v) * b.rate;  // issue slots per warp left
-        by_end_.erase({b.v_end, id});
+        by_end_.erase(id);
         b.v_end = v + remaining / rate;
-        by_end_.emplace(b.v_end, id);
+        by_end_.insert(b.v_end, id);
     }
     b.rate = rate;
     dirty_ = true;
@@ -100,13 +108,11 @@ void BandwidthShare::remove(int sm, int slot) {
     const std::uint32_t id = id_of(sm, slot);
     Block& b = blocks_[id];
     if (!b.in_use) return;
-    if (b.started) {
-        by_end_.erase({b.v_end, id});
-    } else {
-        pending_.erase({b.start, id});
-        pending_bound_.erase({b.bound, id});
-    }
-    if (b.armed) armed_.erase({b.armed_at, id});
+    by_end_.erase(id);
+    pending_.erase(id);
+    pending_bound_.erase(id);
+    pending_length_.erase(id);
+    armed_.erase(id);
     b = Block{};
     dirty_ = true;
 }
@@ -122,10 +128,10 @@ void BandwidthShare::set_demand(int sm, double bytes_per_ps) {
 void BandwidthShare::arm(std::uint32_t id, Time end, CompletionSink& sink) {
     Block& b = blocks_[id];
     if (b.armed && b.armed_at == end) return;
-    if (b.armed) armed_.erase({b.armed_at, id});
+    armed_.erase(id);
     b.armed = true;
     b.armed_at = end;
-    armed_.emplace(end, id);
+    armed_.insert(end, id);
     sink.set_end(static_cast<int>(id / slots_per_sm_), static_cast<int>(id % slots_per_sm_), end);
 }
 
@@ -139,32 +145,50 @@ void BandwidthShare::reschedule(Time now, CompletionSink& sink) {
         t0_ = now;
         phi_ = phi;
     }
-    // The earliest end: the least v_end among started blocks; pending blocks in order of
-    // start + length, which their end (start + length / phi) cannot beat (phi <= 1).
+    // The earliest end: the least v_end among started blocks, else (ties included) the pending
+    // block with the least (end, start + length, id). A pending block's end (start + length /
+    // phi) cannot beat its start + length (phi <= 1), so only those whose bound is below the
+    // best end so far (+ 1: room for rounding) can win.
     bool found = false;
+    bool from_pending = false;
     std::uint32_t best = 0;
     Time best_end = 0;
+    double best_bound = 0;
     if (!by_end_.empty()) {
         found = true;
-        best = by_end_.begin()->second;
-        best_end = end_at(by_end_.begin()->first, now);
+        best = by_end_.top().id;
+        best_end = end_at(by_end_.top().key, now);
     }
-    for (const auto& [bound, id] : pending_bound_) {
-        if (found && bound >= static_cast<double>(best_end) + 1) break;  // + 1: room for rounding
-        const Time end = end_of(id, now);
-        if (!found || end < best_end) {
+    const auto consider = [&](const IndexedHeap<double>::Entry& e) {
+        const Time end = end_of(e.id, now);
+        const bool tie_wins = from_pending && end == best_end &&
+                              (e.key < best_bound || (e.key == best_bound && e.id < best));
+        if (!found || end < best_end || tie_wins) {
             found = true;
-            best = id;
+            from_pending = true;
+            best = e.id;
             best_end = end;
+            best_bound = e.key;
         }
+    };
+    if (!pending_bound_.empty()) {
+        consider(pending_bound_.top());  // the likeliest winner first: lowers the limit
+        // end >= bound + l_min (1/phi - 1); shaved by 1e-9 so that rounding never prunes a winner.
+        const double extra = pending_length_.top().key * (1.0 / phi_ - 1.0) * (1.0 - 1e-9);
+        pending_bound_.for_each_below([&] { return static_cast<double>(best_end) + 1 - extra; }, consider);
     }
     if (!found) return;
     arm(best, best_end, sink);
-    // Live events not after the earliest end must be exact; later ones cannot fire before the next call.
+    // Live events not after the earliest end must be exact (re-armed in (time, id) order); later
+    // ones cannot fire before the next call.
     scratch_.clear();
-    for (auto it = armed_.begin(); it != armed_.end() && it->first <= best_end; ++it)
-        if (it->second != best) scratch_.push_back(it->second);
-    for (std::uint32_t id : scratch_) arm(id, end_of(id, now), sink);
+    armed_.for_each_below([&] { return best_end + 1; }, [&](const IndexedHeap<Time>::Entry& e) {
+        if (e.id != best) scratch_.push_back(e);
+    });
+    std::sort(scratch_.begin(), scratch_.end(), [](const auto& a, const auto& b) {
+        return a.key < b.key || (a.key == b.key && a.id < b.id);
+    });
+    for (const auto& e : scratch_) arm(e.id, end_of(e.id, now), sink);
 }
 
 }  // namespace gpusched::sim

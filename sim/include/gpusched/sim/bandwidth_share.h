@@ -2,12 +2,11 @@
 #pragma once
 
 #include <cstdint>
-#include <set>
-#include <utility>
 #include <vector>
 
 #include "gpusched/hw/time.h"
 #include "gpusched/sim/execution_model.h"
+#include "gpusched/sim/indexed_heap.h"
 
 namespace gpusched::sim {
 
@@ -23,13 +22,14 @@ namespace gpusched::sim {
 ///
 ///     end(v_end) = t0 + ceil((v_end - V0) / phi)        (whole picoseconds, rounded up)
 ///
-/// which is monotone in v_end, so the block with the least v_end (an ordered set, ties by SM
-/// and slot) ends first. Only it needs a correct completion event. Blocks dispatched but not yet
+/// which is monotone in v_end, so the block with the least v_end (a heap, ties by SM and
+/// slot) ends first. Only it needs a correct completion event. Blocks dispatched but not yet
 /// started (dispatch latency) wait apart and join the ordered set once their start has passed:
 /// V(start) is known then, as phi is constant between calls. Until then a pending block
-/// ends at start + length / phi (length = slots / rate), never before start + length; they
-/// are kept ordered by that bound, so finding the earliest end looks only at the pending
-/// blocks whose bound is below the earliest started block's end (usually none).
+/// ends at start + length / phi = (start + length) + length (1/phi - 1) (length = slots /
+/// rate). They are kept ordered by start + length, so with the least pending length l_min,
+/// finding the earliest end looks only at the pending blocks whose start + length +
+/// l_min (1/phi - 1) is below the best end so far (with equal lengths: only those that tie).
 ///
 /// The engine cannot cancel an event: a block given an end keeps a live event until it ends,
 /// and when a later block overtakes it or phi falls, that event may be too early. reschedule()
@@ -87,13 +87,14 @@ private:
     std::size_t slots_per_sm_;
     double bandwidth_;
     std::vector<Block> blocks_;
-    std::set<std::pair<double, std::uint32_t>> by_end_;  ///< started blocks by (v_end, id)
-    std::set<std::pair<Time, std::uint32_t>> pending_;   ///< not yet started, by (start, id)
-    std::set<std::pair<double, std::uint32_t>> pending_bound_;  ///< the same by (start + length, id)
-    std::set<std::pair<Time, std::uint32_t>> armed_;     ///< blocks with a live event, by (time, id)
-    std::vector<double> demand_;                         ///< segment tree over SMs; [1] is the total
+    IndexedHeap<double> by_end_;         ///< started blocks by (v_end, id)
+    IndexedHeap<Time> pending_;          ///< not yet started, by (start, id)
+    IndexedHeap<double> pending_bound_;  ///< the same by (start + length, id)
+    IndexedHeap<double> pending_length_; ///< the same by (length, id): the least length tightens the bound
+    IndexedHeap<Time> armed_;            ///< blocks with a live event, by (time, id)
+    std::vector<double> demand_;         ///< segment tree over SMs; [1] is the total
     std::size_t leaves_ = 1;
-    std::vector<std::uint32_t> scratch_;
+    std::vector<IndexedHeap<Time>::Entry> scratch_;
     bool dirty_ = false;  ///< something that moves ends changed since the last reschedule
     double phi_ = 1.0;
     Time t0_ = 0;
