@@ -1,4 +1,6 @@
 // `gpusched validate DATA_DIR`: measured placement timelines, APSP curves, the series table, SpMV and n x SSSP against the simulation.
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -31,8 +33,25 @@ struct ValidateOptions {
     std::string policy = scheduler::default_policy();
     bool json = false;
     std::string report;
+    std::vector<std::string> sections{"all"};
 };
 
+constexpr std::array<const char*, 5> kSections{"placement", "curves", "series", "spmv", "sssp"};
+
+/// Whether `name` is among the --sections; InputError for an unknown section.
+bool wanted(const ValidateOptions& o, const std::string& name) {
+    bool found = false;
+    for (const auto& s : o.sections) {
+        if (s != "all" && std::find(kSections.begin(), kSections.end(), s) == kSections.end())
+            throw InputError("--sections: unknown section '" + s +
+                             "' (expected all, placement, curves, series, spmv or sssp)");
+        found = found || s == "all" || s == name;
+    }
+    return found;
+}
+
+void print_placement(const std::vector<validation::PlacementComparison>& results, const std::string& dir,
+                     const std::string& gpu, const std::string& policy);
 void print_curves(const std::vector<validation::CurveComparison>& curves, const std::string& curve_csv);
 void print_series(const validation::SeriesComparison& s, const std::string& csv);
 
@@ -40,26 +59,33 @@ void run_validate(const ValidateOptions& o) {
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const std::string placement = (std::filesystem::path(o.dir) / "placement").string();
     const std::string dir = std::filesystem::is_directory(placement) ? placement : o.dir;
-    const auto results = validation::validate_placement(dir, gpu, o.policy, !o.report.empty());
+    wanted(o, "all");  // rejects unknown sections before any work
+    std::ofstream report_file;
+    if (!o.report.empty()) {
+        report_file.open(o.report, std::ios::binary);
+        if (!report_file) throw InputError("--report: cannot write '" + o.report + "'");
+    }
+    const auto results = wanted(o, "placement") ? validation::validate_placement(dir, gpu, o.policy, !o.report.empty())
+                                                : std::vector<validation::PlacementComparison>{};
     const std::string curve_csv = (std::filesystem::path(o.dir) / "curves" / "apsp_minplus.csv").string();
-    const auto curves = std::filesystem::is_regular_file(curve_csv)
+    const auto curves = wanted(o, "curves") && std::filesystem::is_regular_file(curve_csv)
                             ? validation::validate_apsp_curves(curve_csv, gpu, o.policy)
                             : std::vector<validation::CurveComparison>{};
     const std::string series_csv = (std::filesystem::path(o.dir) / "curves" / "binomial.csv").string();
     std::optional<validation::SeriesComparison> series;
-    if (std::filesystem::is_regular_file(series_csv)) series = validation::validate_series(series_csv, gpu, o.policy);
+    if (wanted(o, "series") && std::filesystem::is_regular_file(series_csv))
+        series = validation::validate_series(series_csv, gpu, o.policy);
     const std::string spmv_dir = (std::filesystem::path(o.dir) / "spmv").string();
     std::optional<validation::SpmvComparison> spmv;
-    if (std::filesystem::is_regular_file(spmv_dir + "/runs.csv"))
+    if (wanted(o, "spmv") && std::filesystem::is_regular_file(spmv_dir + "/runs.csv"))
         spmv = validation::validate_spmv(spmv_dir, gpu, o.policy, !o.report.empty());
     const std::string sssp_dir = (std::filesystem::path(o.dir) / "sssp").string();
     std::optional<validation::SsspComparison> sssp;
-    if (std::filesystem::is_regular_file(sssp_dir + "/runs.csv")) sssp = validation::validate_sssp(sssp_dir, gpu, o.policy);
+    if (wanted(o, "sssp") && std::filesystem::is_regular_file(sssp_dir + "/runs.csv"))
+        sssp = validation::validate_sssp(sssp_dir, gpu, o.policy);
     if (!o.report.empty()) {
-        std::ofstream out(o.report, std::ios::binary);
-        if (!out) throw InputError("--report: cannot write '" + o.report + "'");
-        out << validation::render_validation_report(results, curves, series, {dir, o.gpu, o.policy}, spmv, sssp);
-        if (!out.flush()) throw InputError("--report: cannot write '" + o.report + "'");
+        report_file << validation::render_validation_report(results, curves, series, {dir, o.gpu, o.policy}, spmv, sssp);
+        if (!report_file.flush()) throw InputError("--report: cannot write '" + o.report + "'");
     }
     int within_1 = 0, exact = 0;
     double worst = 0;
@@ -114,7 +140,23 @@ void run_validate(const ValidateOptions& o) {
         std::cout << j.dump(2) << "\n";
         return;
     }
-    std::cout << "placement replay of " << dir << " on " << gpu.name << " with " << o.policy << "\n";
+    if (!results.empty()) print_placement(results, dir, gpu.name, o.policy);
+    print_curves(curves, curve_csv);
+    if (series) print_series(*series, series_csv);
+    if (spmv) print_spmv(std::cout, *spmv, spmv_dir);
+    if (sssp) print_sssp(std::cout, *sssp, sssp_dir);
+}
+
+void print_placement(const std::vector<validation::PlacementComparison>& results, const std::string& dir,
+                     const std::string& gpu, const std::string& policy) {
+    int within_1 = 0, exact = 0;
+    double worst = 0;
+    for (const auto& r : results) {
+        within_1 += std::abs(r.error_percent) <= 1.0 ? 1 : 0;
+        exact += r.misplaced == 0 ? 1 : 0;
+        worst = std::max(worst, std::abs(r.error_percent));
+    }
+    std::cout << "placement replay of " << dir << " on " << gpu << " with " << policy << "\n";
     TextTable table({"case", "blocks", "measured_us", "simulated_us", "error_%", "misplaced", "waves", "start_ks"},
                     {false, true, true, true, true, true, true, true});
     for (const auto& r : results)
@@ -125,10 +167,6 @@ void run_validate(const ValidateOptions& o) {
     table.print(std::cout);
     std::cout << results.size() << " cases: " << within_1 << " within 1% of the measured span (worst "
               << fixed(worst, 2) << "%), " << exact << " with every block on its measured SM\n";
-    print_curves(curves, curve_csv);
-    if (series) print_series(*series, series_csv);
-    if (spmv) print_spmv(std::cout, *spmv, spmv_dir);
-    if (sssp) print_sssp(std::cout, *sssp, sssp_dir);
 }
 
 void print_curves(const std::vector<validation::CurveComparison>& curves, const std::string& curve_csv) {
@@ -186,6 +224,11 @@ void add_validate_command(CLI::App& app) {
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file to simulate with")->capture_default_str();
     cmd->add_option("--policy", o->policy, "Dispatch policy")->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
+    cmd->add_option("--sections", o->sections,
+                    "Comparisons to run, comma-separated: all, placement, curves, series, spmv, sssp (sssp simulates "
+                    "75 configurations: minutes)")
+        ->delimiter(',')
+        ->capture_default_str();
     cmd->add_option("--report", o->report,
                     "Also write a self-contained HTML report (tables, measured vs simulated per-SM Gantt charts, curves)");
     cmd->callback([o] { run_validate(*o); });
