@@ -2,13 +2,17 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
 
 #include "commands.h"
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/calibrate/interval_calibration.h"
+#include "gpusched/calibrate/key_fit.h"
 #include "gpusched/calibrate/series_calibration.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/input_error.h"
+#include "gpusched/hw/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
 #include "table.h"
 
@@ -29,6 +33,12 @@ struct CalibrateOptions {
     std::string method = "factor-launch";
     std::int64_t extrapolate_n = 140;
     std::size_t folds = 5;
+    std::string key;
+    std::string range = "0:1000";
+    std::string time_column = "median_ms";
+    std::string group;
+    std::optional<std::int64_t> extrapolate;
+    std::string execution = "auto";
 };
 
 std::string stats_cells(const calibrate::ErrorStats& s) {
@@ -146,6 +156,48 @@ void run_interval(const CalibrateOptions& o) {
     write_file(o.out, cal);
 }
 
+void run_key(const CalibrateOptions& o) {
+    calibrate::KeyFitOptions options;
+    const auto colon = o.range.find(':');
+    const auto lo = colon == std::string::npos ? std::nullopt : parse_number(o.range.substr(0, colon));
+    const auto hi = colon == std::string::npos ? std::nullopt : parse_number(o.range.substr(colon + 1));
+    if (!lo || !hi || !(*hi > *lo)) throw InputError("--range: expected LO:HI with LO < HI, got '" + o.range + "'");
+    options.lo = *lo;
+    options.hi = *hi;
+    if (o.extrapolate && o.group.empty()) throw InputError("--extrapolate needs --group (the column it splits on)");
+    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    calibrate::KeySimulator sim(gpu, o.policy, o.execution, o.key,
+                                calibrate::read_key_measurements(o.data, o.kernel, o.time_column, o.group));
+    const calibrate::KeyCalibration c = calibrate::calibrate_key(sim, options, o.extrapolate);
+    std::cout << o.key << " of " << o.kernel << " on " << gpu.name << " (" << o.policy << ", exec " << o.execution
+              << "), " << sim.rows().size() << " measured rows of " << o.data << " (" << o.time_column << ")\n"
+              << "  " << o.key << " = " << fixed(c.fit.value, 4) << " (searched " << o.range << ")\n"
+              << "  in-sample |error| %      median / max / rms  " << stats_cells(c.in_sample) << "\n"
+              << "  held out, leave one out  median / max / rms  " << stats_cells(c.leave_one_out) << "\n";
+    if (c.extrapolation)
+        std::cout << "  held out, " << o.group << " <= " << *o.extrapolate << " -> larger (fit " << o.key << " = "
+                  << fixed(c.extrapolation_fit.value, 4) << " on " << c.extrapolation->train.size() << " rows): "
+                  << stats_cells(c.extrapolation_held_out) << "\n";
+    TextTable t({"row", "spec", "measured_us", "simulated_us", "error_%"}, {true, false, true, true, true});
+    for (std::size_t i = 0; i < sim.rows().size(); ++i)
+        t.add_row({std::to_string(i + 1), sim.rows()[i].spec, fixed(sim.rows()[i].measured_us, 2),
+                   fixed(c.simulated_us[i], 2), fixed(c.errors_percent[i], 1)});
+    t.print(std::cout);
+    if (o.out.empty()) return;
+    calibrate::Calibration cal;
+    cal.kernel = o.kernel.substr(0, o.kernel.find(':'));
+    cal.keys = {{o.key, c.fit.value}};
+    cal.notes = {"gpusched calibrate key --data " + o.data + " --kernel '" + o.kernel + "' --key " + o.key +
+                     " --time-column " + o.time_column + " --gpu " + gpu.name,
+                 std::to_string(sim.rows().size()) + " rows; in-sample |error| % median " +
+                     fixed(c.in_sample.median_abs, 1) + ", held out (leave one out) median " +
+                     fixed(c.leave_one_out.median_abs, 1) + ", max " + fixed(c.leave_one_out.max_abs, 1)};
+    std::ostringstream text;
+    calibrate::write_calibration(text, cal);
+    (void)calibrate::parse_calibration(text.str(), "--out " + o.out);  // only generator keys can be defaults
+    write_file(o.out, cal);
+}
+
 }  // namespace
 
 void add_calibrate_command(CLI::App& app) {
@@ -155,7 +207,8 @@ void add_calibrate_command(CLI::App& app) {
     cmd->footer("Schema, method and the H100 numbers: docs/calibration.md");
     auto* series = cmd->add_subcommand("series", "binomial-series: fit instr_per_term and term_latency_cycles");
     auto* interval = cmd->add_subcommand("interval", "APSP: fit the interval paper's factor f (and a per-launch time)");
-    for (auto* sub : {series, interval}) {
+    auto* key = cmd->add_subcommand("key", "Any generator key (e.g. a latency floor): 1-D search over simulations");
+    for (auto* sub : {series, interval, key}) {
         sub->add_option("--data", o->data, "Measured CSV (the runner's binomial.csv or apsp_minplus.csv)")->required();
         sub->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
         sub->add_option("--out", o->out, "Write the calibration YAML here (simulate/predict --calibration)");
@@ -176,6 +229,15 @@ void add_calibrate_command(CLI::App& app) {
         ->capture_default_str();
     interval->add_option("--folds", o->folds, "Interleaved folds by n")->capture_default_str()->check(CLI::Range(2, 100));
     interval->callback([o] { run_interval(*o); });
+    key->add_option("--kernel", o->kernel, "Spec template; {column} is replaced by each row's cell")->required();
+    key->add_option("--key", o->key, "The generator key to fit, e.g. dim_latency_cycles")->required();
+    key->add_option("--range", o->range, "Search interval LO:HI")->capture_default_str();
+    key->add_option("--time-column", o->time_column, "Measured time column, ms")->capture_default_str();
+    key->add_option("--group", o->group, "Integer column for --extrapolate");
+    key->add_option("--extrapolate", o->extrapolate, "Also fit on rows with --group <= this, predict the rest");
+    key->add_option("--policy", o->policy, "Dispatch policy of the simulations")->capture_default_str();
+    key->add_option("--exec", o->execution, "Execution model: auto, shared or fixed")->capture_default_str();
+    key->callback([o] { run_key(*o); });
 }
 
 }  // namespace gpusched::cli
