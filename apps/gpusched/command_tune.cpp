@@ -65,7 +65,7 @@ std::optional<std::size_t> find_value(const calibrate::TuneResult& r, std::uint6
     return std::nullopt;
 }
 
-Guideline guideline(const hw::GpuSpec& gpu, const TuneOptions& o, const std::string& spec, const std::string& key,
+Guideline guideline(const hw::GpuSpec& gpu, const std::string& spec, const std::string& key,
                     const calibrate::TuneResult& r) {
     Guideline g;
     if (key == "threads" || key == "block") {
@@ -99,7 +99,6 @@ Guideline guideline(const hw::GpuSpec& gpu, const TuneOptions& o, const std::str
         g.lines.push_back("characterisation paper (seed 002): its best configurations all use the increased L1 "
                           "setting (Table 2); here that is carveout=max-l1 (qualitative)");
     }
-    (void)o;
     return g;
 }
 
@@ -143,7 +142,7 @@ void run_tune(const TuneOptions& o) {
     for (const auto& path : o.calibrations) spec = calibrate::apply_calibration(spec, calibrate::load_calibration(path));
     calibrate::TuneRequest request{spec, key, values, o.policy, o.execution, o.total_threads};
     const calibrate::TuneResult r = calibrate::tune(gpu, request);
-    const Guideline g = guideline(gpu, o, spec, key, r);
+    const Guideline g = guideline(gpu, spec, key, r);
     write_outputs(o, key, r);
     const auto gap = [&](std::size_t i) {
         return 100.0 * (*r.candidates[i].makespan_us / *r.candidates[*r.best].makespan_us - 1);

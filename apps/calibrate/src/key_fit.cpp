@@ -111,7 +111,10 @@ KeyFit fit_key(KeySimulator& sim, const std::vector<std::size_t>& train, const K
     for (int k = 0; k < options.grid; ++k) {
         const double v = options.lo + step * k;
         const double e = objective(sim, train, v);
-        if (e < best.rms_percent) best = {v, e}, best_k = k;
+        if (e < best.rms_percent) {
+            best = {v, e};
+            best_k = k;
+        }
     }
     double lo = options.lo + step * std::max(0, best_k - 1);
     double hi = options.lo + step * std::min(options.grid - 1, best_k + 1);

@@ -106,17 +106,24 @@ SeriesFit fit_series(SeriesSimulator& sim, const std::vector<std::size_t>& train
         RatioFit f1 = fit_at(sim, train, std::exp2(x1)), f2 = fit_at(sim, train, std::exp2(x2));
         for (int it = 0; it < options.refine_iterations; ++it) {
             if (f1.rms <= f2.rms) {
-                hi = x2, x2 = x1, f2 = f1;
+                hi = x2;
+                x2 = x1;
+                f2 = f1;
                 x1 = hi - phi * (hi - lo);
                 f1 = fit_at(sim, train, std::exp2(x1));
             } else {
-                lo = x1, x1 = x2, f1 = f2;
+                lo = x1;
+                x1 = x2;
+                f1 = f2;
                 x2 = lo + phi * (hi - lo);
                 f2 = fit_at(sim, train, std::exp2(x2));
             }
         }
         const auto& [x, f] = f1.rms <= f2.rms ? std::pair{x1, f1} : std::pair{x2, f2};
-        if (f.rms < fit.rms) ratio = std::exp2(x), fit = f;
+        if (f.rms < fit.rms) {
+            ratio = std::exp2(x);
+            fit = f;
+        }
     }
     SeriesFit out;
     out.ratio = ratio;

@@ -78,7 +78,10 @@ std::optional<std::size_t> smallest_max_occupancy(const TuneResult& result) {
         if (!c.makespan_us || c.occupancy != top) continue;
         const auto v = parse_number(c.value);
         if (!v) return std::nullopt;
-        if (!pick_value || *v < *pick_value) pick = i, pick_value = *v;
+        if (!pick_value || *v < *pick_value) {
+            pick = i;
+            pick_value = *v;
+        }
     }
     return pick;
 }
