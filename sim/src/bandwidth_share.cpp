@@ -87,18 +87,15 @@ void BandwidthShare::set_rate(int sm, int slot, Time now, double rate) {
     Block& b = blocks_[id];
     if (!b.in_use || rate == b.rate) return;
     if (!b.started) {
-        pending_bound_.erase(id);
-        pending_length_.erase(id);
         b.length = b.slots / rate;
         b.bound = static_cast<double>(b.start) + b.length;
-        pending_bound_.insert(b.bound, id);
-        pending_length_.insert(b.length, id);
+        pending_bound_.update(b.bound, id);
+        pending_length_.update(b.length, id);
     } else {
         const double v = clock_at(now);
         const double remaining = std::max(0.0, b.v_end - v) * b.rate;  // issue slots per warp left
-        by_end_.erase(id);
         b.v_end = v + remaining / rate;
-        by_end_.insert(b.v_end, id);
+        by_end_.update(b.v_end, id);
     }
     b.rate = rate;
     dirty_ = true;
@@ -128,10 +125,9 @@ void BandwidthShare::set_demand(int sm, double bytes_per_ps) {
 void BandwidthShare::arm(std::uint32_t id, Time end, CompletionSink& sink) {
     Block& b = blocks_[id];
     if (b.armed && b.armed_at == end) return;
-    armed_.erase(id);
     b.armed = true;
     b.armed_at = end;
-    armed_.insert(end, id);
+    armed_.update(end, id);
     sink.set_end(static_cast<int>(id / slots_per_sm_), static_cast<int>(id % slots_per_sm_), end);
 }
 

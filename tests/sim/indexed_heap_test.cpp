@@ -18,7 +18,7 @@ TEST_CASE("indexed heap: same order and contents as std::set<(key, id)> under ra
         std::vector<double> key_of(kIds, 0);
         for (int step = 0; step < 20000; ++step) {
             const std::uint32_t id = g() % kIds;
-            const int op = static_cast<int>(g() % 4);
+            const int op = static_cast<int>(g() % 5);
             if (op <= 1 && !heap.contains(id)) {  // insert; few distinct keys, so ties by id matter
                 key_of[id] = static_cast<double>(g() % 50);
                 heap.insert(key_of[id], id);
@@ -26,6 +26,11 @@ TEST_CASE("indexed heap: same order and contents as std::set<(key, id)> under ra
             } else if (op == 2 && heap.contains(id)) {
                 heap.erase(id);
                 reference.erase({key_of[id], id});
+            } else if (op == 4) {  // update: a new key, present or not
+                if (heap.contains(id)) reference.erase({key_of[id], id});
+                key_of[id] = static_cast<double>(g() % 50);
+                heap.update(key_of[id], id);
+                reference.emplace(key_of[id], id);
             } else if (op == 3 && !heap.empty()) {
                 const auto top = heap.pop();
                 REQUIRE(top.key == reference.begin()->first);

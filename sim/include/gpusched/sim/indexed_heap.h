@@ -30,6 +30,13 @@ public:
         heap_.push_back({key, id});
         sift_up(heap_.size() - 1);
     }
+    /// Gives `id` a new key (inserting it if absent): one sift instead of an erase and an insert.
+    void update(Key key, std::uint32_t id) {
+        const std::uint32_t at = position_[id];
+        if (at == kAbsent) return insert(key, id);
+        heap_[at].key = key;
+        sift_down(sift_up(at));
+    }
     /// Removes `id` if present.
     void erase(std::uint32_t id) {
         const std::uint32_t at = position_[id];
