@@ -50,6 +50,24 @@ bool wanted(const ValidateOptions& o, const std::string& name) {
     return found;
 }
 
+/// The placement table's bottom line: cases within 1% of the measured span, cases with every
+/// block on its measured SM, and the worst span error.
+struct PlacementTotals {
+    int within_1 = 0;
+    int exact = 0;
+    double worst = 0;
+};
+
+PlacementTotals placement_totals(const std::vector<validation::PlacementComparison>& results) {
+    PlacementTotals t;
+    for (const auto& r : results) {
+        t.within_1 += std::abs(r.error_percent) <= 1.0 ? 1 : 0;
+        t.exact += r.misplaced == 0 ? 1 : 0;
+        t.worst = std::max(t.worst, std::abs(r.error_percent));
+    }
+    return t;
+}
+
 void print_placement(const std::vector<validation::PlacementComparison>& results, const std::string& dir,
                      const std::string& gpu, const std::string& policy);
 void print_curves(const std::vector<validation::CurveComparison>& curves, const std::string& curve_csv);
@@ -87,13 +105,7 @@ void run_validate(const ValidateOptions& o) {
         report_file << validation::render_validation_report(results, curves, series, {dir, o.gpu, o.policy}, spmv, sssp);
         if (!report_file.flush()) throw InputError("--report: cannot write '" + o.report + "'");
     }
-    int within_1 = 0, exact = 0;
-    double worst = 0;
-    for (const auto& r : results) {
-        within_1 += std::abs(r.error_percent) <= 1.0 ? 1 : 0;
-        exact += r.misplaced == 0 ? 1 : 0;
-        worst = std::max(worst, std::abs(r.error_percent));
-    }
+    const PlacementTotals totals = placement_totals(results);
     if (o.json) {
         nlohmann::ordered_json j;
         j["data"] = dir;
@@ -104,9 +116,9 @@ void run_validate(const ValidateOptions& o) {
                                   {"simulated_us", r.simulated_us}, {"error_percent", r.error_percent},
                                   {"misplaced_blocks", r.misplaced}, {"measured_waves", r.measured_waves},
                                   {"simulated_waves", r.simulated_waves}, {"start_ks_distance", r.start_distance}});
-        j["within_1_percent"] = within_1;
-        j["exact_placements"] = exact;
-        j["worst_error_percent"] = worst;
+        j["within_1_percent"] = totals.within_1;
+        j["exact_placements"] = totals.exact;
+        j["worst_error_percent"] = totals.worst;
         for (const auto& c : curves) {
             nlohmann::ordered_json curve{{"kernel", c.kernel},
                                          {"block", c.block},
@@ -149,13 +161,7 @@ void run_validate(const ValidateOptions& o) {
 
 void print_placement(const std::vector<validation::PlacementComparison>& results, const std::string& dir,
                      const std::string& gpu, const std::string& policy) {
-    int within_1 = 0, exact = 0;
-    double worst = 0;
-    for (const auto& r : results) {
-        within_1 += std::abs(r.error_percent) <= 1.0 ? 1 : 0;
-        exact += r.misplaced == 0 ? 1 : 0;
-        worst = std::max(worst, std::abs(r.error_percent));
-    }
+    const PlacementTotals totals = placement_totals(results);
     std::cout << "placement replay of " << dir << " on " << gpu << " with " << policy << "\n";
     TextTable table({"case", "blocks", "measured_us", "simulated_us", "error_%", "misplaced", "waves", "start_ks"},
                     {false, true, true, true, true, true, true, true});
@@ -165,8 +171,8 @@ void print_placement(const std::vector<validation::PlacementComparison>& results
                        std::to_string(r.measured_waves) + "/" + std::to_string(r.simulated_waves),
                        fixed(r.start_distance, 3)});
     table.print(std::cout);
-    std::cout << results.size() << " cases: " << within_1 << " within 1% of the measured span (worst "
-              << fixed(worst, 2) << "%), " << exact << " with every block on its measured SM\n";
+    std::cout << results.size() << " cases: " << totals.within_1 << " within 1% of the measured span (worst "
+              << fixed(totals.worst, 2) << "%), " << totals.exact << " with every block on its measured SM\n";
 }
 
 void print_curves(const std::vector<validation::CurveComparison>& curves, const std::string& curve_csv) {
