@@ -48,3 +48,19 @@ TEST_CASE("a placeholder without a value and a bad value are errors naming the w
     CHECK_THROWS_WITH_AS(sweep::build_workload(w, params({"b"}), {"many"}),
                          doctest::Contains("workload 'w': key 'blocks'"), InputError);
 }
+
+TEST_CASE("a spec's whole application is built: different later launches and its copies") {
+    // spmv HYB is two different launches (ELL part, then COO part: `then`); streamcluster
+    // issues two device-to-host copies after its kernel (`after_each`). A sweep point must
+    // simulate all of it, exactly as `gpusched simulate --kernel` does.
+    sweep::WorkloadDef hyb{"hyb", {"spmv:format=hyb,gen=harbor"}, "", "", ""};
+    const auto two = sweep::build_workload(hyb, {}, {});
+    REQUIRE(two.launches.size() == 2);
+    CHECK(two.launches[0].name != two.launches[1].name);
+    sweep::WorkloadDef sc{"sc", {"streamcluster:points=4096,dims=16,rake=${r}"}, "", "", ""};
+    const auto app = sweep::build_workload(sc, params({"r"}), {"4"});
+    REQUIRE(app.launches.size() == 1);
+    int copies = 0;
+    for (const auto& op : app.issue_order()) copies += op.kind == workloads::Operation::Kind::copy ? 1 : 0;
+    CHECK(copies == 2);
+}

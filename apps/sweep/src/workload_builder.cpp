@@ -128,10 +128,10 @@ workloads::Application build_workload(const WorkloadDef& w, const std::vector<Pa
         }
         const std::string spec_where = w.specs.size() == 1 ? where : where + " spec #" + std::to_string(s + 1);
         workloads::SpecLaunches built = workloads::parse_kernel_spec_launches(spec, spec_where);
-        if (built.count > workloads::kMaxSpecApplicationLaunches - app.launches.size())
+        if (built.total() > workloads::kMaxSpecApplicationLaunches - app.launches.size())
             throw InputError(spec_where + ": the application would have more than " +
                              std::to_string(workloads::kMaxSpecApplicationLaunches) + " launches");
-        app.launches.insert(app.launches.end(), static_cast<std::size_t>(built.count), built.launch);
+        built.append_to(app);  // every launch (multi-launch `then`) and the spec's operations (copies)
         app.description += (s == 0 ? "" : " ") + spec;
     }
     return app;
