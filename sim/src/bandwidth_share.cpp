@@ -124,8 +124,7 @@ void BandwidthShare::set_demand(int sm, double bytes_per_ps) {
 
 void BandwidthShare::arm(std::uint32_t id, Time end, CompletionSink& sink) {
     Block& b = blocks_[id];
-    if (b.armed && b.armed_at == end) return;
-    b.armed = true;
+    if (armed_.contains(id) && b.armed_at == end) return;
     b.armed_at = end;
     armed_.update(end, id);
     sink.set_end(static_cast<int>(id / slots_per_sm_), static_cast<int>(id % slots_per_sm_), end);

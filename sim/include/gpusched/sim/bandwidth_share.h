@@ -68,9 +68,8 @@ private:
     struct Block {
         bool in_use = false;
         bool started = false;  ///< in by_end_ (else in pending_)
-        bool armed = false;    ///< has a live completion event at armed_at
         Time start = 0;
-        Time armed_at = 0;
+        Time armed_at = 0;     ///< its live completion event's time, while it is in armed_
         double slots = 0;      ///< issue slots per warp (until it starts)
         double rate = 0;       ///< issue slots per unit of V
         double length = 0;     ///< slots / rate (until it starts)
