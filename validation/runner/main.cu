@@ -21,6 +21,8 @@ const runner::Subcommand kSubcommands[] = {
      &runner::sssp_main},
     {"streamcluster", "streamcluster pgain kernel vs rake size R with timed D2H transfers",
      &runner::streamcluster_main},
+    {"series-warps", "series kernel at 32/64 warps per SM x block sizes: per-warp SM, slot, times",
+     &runner::series_warps_main},
 };
 
 void print_help(std::FILE* out) {

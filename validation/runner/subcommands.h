@@ -30,6 +30,9 @@ int sssp_main(int argc, char** argv);
 // streamcluster_experiment.cu (+ streamcluster_kernels.cu): pgain kernel vs rake size R.
 int streamcluster_main(int argc, char** argv);
 
+// series_warps_experiment.cu: the series kernel with per-warp SM, warp slot and times.
+int series_warps_main(int argc, char** argv);
+
 // To add an experiment: implement `int <name>_main(int, char**)` in <name>_experiment.cu,
 // declare it above, add a row to kSubcommands in main.cu and the file to CMakeLists.txt.
 
