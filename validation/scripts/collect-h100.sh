@@ -14,3 +14,6 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 ./build-runner/gpusched-runner placement --out-dir "$out_dir/placement"
 # APSP min-plus / Floyd-Warshall and series-kernel run-time curves (about a minute or two).
 ./build-runner/gpusched-runner curves --out-dir "$out_dir/curves"
+# Per-warp SM, warp slot and times of the series kernel (seconds).
+mkdir -p "$out_dir/series_warps"
+./build-runner/gpusched-runner series-warps --out-dir "$out_dir/series_warps"
