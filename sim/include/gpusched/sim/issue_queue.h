@@ -1,0 +1,76 @@
+// IssueQueue: warp-scheduler contention on one SM as closed queues per sub-partition, oldest block first.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace gpusched::sim {
+
+/// Throughput of a closed queueing network by exact mean-value analysis (MVA): `warps`
+/// customers, each alternating a pure delay of mean `think` and one queueing server of mean
+/// service time `service`. For k = 1..warps:
+///
+///     R(k) = service x (1 + Q(k-1)),   X(k) = k / (think + R(k)),   Q(k) = X(k) x R(k)
+///
+/// (Q(0) = 0). Returns X(warps) in services per unit of time. X(1) = 1 / (think + service),
+/// the lone customer; X(k) rises smoothly to 1 / service as the server saturates. With
+/// think = 0 the server is always busy: X(k) = 1 / service for every k >= 1.
+/// Example: think = 2, service = 1: X(1) = 1/3, X(2) = 0.6, X(3) = 0.789..., X(8) = 0.998...
+double mva_throughput(int warps, double think, double service);
+
+/// The `queue` issue model of one SM (DESIGN.md 2.5; docs/execution-models.md): the SM has P
+/// warp schedulers (sub-partitions), each issuing one warp-instruction per `service` time.
+/// Every resident block takes its warps' hardware slots, the lowest free ones, and slot w
+/// belongs to sub-partition w mod P, as on the H100 (validation/data/h100/series_warps/).
+/// A warp alternates issuing (one service) and waiting `think` for its next instruction
+/// (think = latency bound / issue slots - service, the part of a lone warp's time per
+/// instruction that is not issue).
+///
+/// Each scheduler serves older blocks first (validation/data/h100/series_warps/: warps finish
+/// in block order, and the warps of one block together). Per sub-partition, blocks are taken
+/// oldest first; block b with k warps there sees the server left over by older blocks,
+///
+///     service_b = service / (1 - U),  X_b = MVA(k, think_b, service_b),  U += X_b x service
+///
+/// (the shadow-server approximation of priority queueing), and each of its warps there issues
+/// X_b / k instructions per unit of time. A block progresses at the rate of its slowest
+/// sub-partition (its warps finish together). Blocks with think = 0 saturate the server, so
+/// younger blocks get rate 0 until they leave.
+///
+/// Sample (1 SM, 4 sub-partitions, service 1, think 2, four 1-warp blocks then one 4-warp
+/// block): each 1-warp block issues 1/3 per unit (alone on its sub-partition), the 4-warp
+/// block's warps (1 per sub-partition) see service 1 / (1 - 1/3) = 1.5 and issue
+/// MVA(1, 2, 1.5) = 1 / 3.5 each.
+class IssueQueue {
+public:
+    /// `sub_partitions` >= 1 schedulers, `warp_slots` >= 1 hardware warp slots, `block_slots`
+    /// >= 1 resident blocks at most, `service` > 0.
+    IssueQueue(int sub_partitions, int warp_slots, int block_slots, double service);
+
+    /// Block `slot` (an SmPool slot id, < block_slots) joins as the youngest, with `warps` warps that
+    /// wait `think` >= 0 between instructions. Warps beyond the free warp slots are counted
+    /// on sub-partitions round-robin from the last one taken (never dropped).
+    void add(int slot, int warps, double think);
+    /// Block `slot` leaves and frees its warp slots.
+    void remove(int slot);
+    /// Issue rate (instructions per unit of time) of one warp of block `slot`, as computed by
+    /// the last update(); 0 for a slot not resident.
+    [[nodiscard]] double rate(int slot) const { return rate_[static_cast<std::size_t>(slot)]; }
+    /// Recomputes every resident block's rate. O(warps + blocks x sub-partitions).
+    void update();
+    [[nodiscard]] bool empty() const { return order_.empty(); }
+
+private:
+    int parts_;
+    int warp_slots_;
+    double service_;
+    std::vector<std::uint64_t> used_;        ///< warp-slot bitmap
+    std::vector<int> order_;                 ///< resident block slots, oldest first
+    std::vector<int> warps_in_part_;         ///< [slot * parts + p]
+    std::vector<std::uint64_t> slot_bits_;   ///< [slot * words + w]: the warp slots a block holds
+    std::vector<double> think_;              ///< per block slot
+    std::vector<double> rate_;               ///< per block slot
+    int words_;
+};
+
+}  // namespace gpusched::sim

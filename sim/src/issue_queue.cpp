@@ -1,0 +1,93 @@
+// Per-SM warp-scheduler contention: MVA closed queues per sub-partition, older blocks served first.
+#include "gpusched/sim/issue_queue.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+namespace gpusched::sim {
+
+double mva_throughput(int warps, double think, double service) {
+    double queue = 0;
+    double x = 0;
+    for (int k = 1; k <= warps; ++k) {
+        const double response = service * (1 + queue);
+        x = k / (think + response);
+        queue = x * response;
+    }
+    return x;
+}
+
+IssueQueue::IssueQueue(int sub_partitions, int warp_slots, int block_slots, double service)
+    : parts_(sub_partitions), warp_slots_(warp_slots), service_(service), words_((warp_slots + 63) / 64) {
+    if (sub_partitions < 1 || warp_slots < 1 || block_slots < 1 || !(service > 0))
+        throw std::logic_error("IssueQueue: sub-partitions, warp slots, block slots and service must be positive");
+    const auto blocks = static_cast<std::size_t>(block_slots);
+    used_.assign(static_cast<std::size_t>(words_), 0);
+    warps_in_part_.assign(blocks * static_cast<std::size_t>(parts_), 0);
+    slot_bits_.assign(blocks * static_cast<std::size_t>(words_), 0);
+    think_.assign(blocks, 0);
+    rate_.assign(blocks, 0);
+    order_.reserve(blocks);
+}
+
+void IssueQueue::add(int slot, int warps, double think) {
+    const auto b = static_cast<std::size_t>(slot);
+    int* parts = &warps_in_part_[b * static_cast<std::size_t>(parts_)];
+    std::uint64_t* bits = &slot_bits_[b * static_cast<std::size_t>(words_)];
+    std::fill(parts, parts + parts_, 0);
+    std::fill(bits, bits + words_, 0);
+    int last = parts_ - 1;
+    for (int w = 0; w < warps; ++w) {
+        int free_slot = -1;
+        for (int word = 0; word < words_ && free_slot < 0; ++word) {
+            const int bit = std::countr_one(used_[static_cast<std::size_t>(word)]);
+            if (bit < 64 && word * 64 + bit < warp_slots_) free_slot = word * 64 + bit;
+        }
+        if (free_slot < 0) {  // more warps than slots: count them round-robin, hold no slot
+            last = (last + 1) % parts_;
+            ++parts[last];
+            continue;
+        }
+        const std::uint64_t mask = std::uint64_t{1} << (free_slot & 63);
+        used_[static_cast<std::size_t>(free_slot / 64)] |= mask;
+        bits[free_slot / 64] |= mask;
+        last = free_slot % parts_;
+        ++parts[last];
+    }
+    think_[b] = std::max(0.0, think);
+    order_.push_back(slot);
+}
+
+void IssueQueue::remove(int slot) {
+    const auto b = static_cast<std::size_t>(slot);
+    const auto it = std::find(order_.begin(), order_.end(), slot);
+    if (it == order_.end()) throw std::logic_error("IssueQueue::remove of a block that is not resident");
+    order_.erase(it);
+    for (int word = 0; word < words_; ++word)
+        used_[static_cast<std::size_t>(word)] &= ~slot_bits_[b * static_cast<std::size_t>(words_) + static_cast<std::size_t>(word)];
+    rate_[b] = 0;
+}
+
+void IssueQueue::update() {
+    for (int slot : order_) rate_[static_cast<std::size_t>(slot)] = -1;  // -1: no sub-partition seen yet
+    for (int p = 0; p < parts_; ++p) {
+        double used = 0;  // utilisation of this scheduler by older blocks
+        for (int slot : order_) {
+            const auto b = static_cast<std::size_t>(slot);
+            const int k = warps_in_part_[b * static_cast<std::size_t>(parts_) + static_cast<std::size_t>(p)];
+            if (k == 0) continue;
+            double per_warp = 0;
+            if (used < 1) {
+                const double x = mva_throughput(k, think_[b], service_ / (1 - used));
+                per_warp = x / k;
+                used = std::min(1.0, used + x * service_);
+            }
+            double& rate = rate_[b];
+            rate = rate < 0 ? per_warp : std::min(rate, per_warp);
+        }
+    }
+    for (int slot : order_) rate_[static_cast<std::size_t>(slot)] = std::max(0.0, rate_[static_cast<std::size_t>(slot)]);
+}
+
+}  // namespace gpusched::sim
