@@ -1,4 +1,4 @@
-// `gpusched validate DATA_DIR`: measured placement timelines, APSP curves, the series table, SpMV and n x SSSP against the simulation.
+// `gpusched validate DATA_DIR`: measured placement timelines, APSP curves, the series table, SpMV, n x SSSP and streamcluster against the simulation.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -19,6 +19,7 @@
 #include "gpusched/validation/series_validation.h"
 #include "gpusched/validation/spmv_validation.h"
 #include "gpusched/validation/sssp_validation.h"
+#include "gpusched/validation/streamcluster_validation.h"
 #include "gpusched/validation/validation_report.h"
 #include "table.h"
 #include "validate_workloads.h"
@@ -36,7 +37,7 @@ struct ValidateOptions {
     std::vector<std::string> sections{"all"};
 };
 
-constexpr std::array<const char*, 5> kSections{"placement", "curves", "series", "spmv", "sssp"};
+constexpr std::array<const char*, 6> kSections{"placement", "curves", "series", "spmv", "sssp", "streamcluster"};
 
 /// Whether `name` is among the --sections; InputError for an unknown section.
 bool wanted(const ValidateOptions& o, const std::string& name) {
@@ -44,7 +45,7 @@ bool wanted(const ValidateOptions& o, const std::string& name) {
     for (const auto& s : o.sections) {
         if (s != "all" && std::find(kSections.begin(), kSections.end(), s) == kSections.end())
             throw InputError("--sections: unknown section '" + s +
-                             "' (expected all, placement, curves, series, spmv or sssp)");
+                             "' (expected all, placement, curves, series, spmv, sssp or streamcluster)");
         found = found || s == "all" || s == name;
     }
     return found;
@@ -101,8 +102,14 @@ void run_validate(const ValidateOptions& o) {
     std::optional<validation::SsspComparison> sssp;
     if (wanted(o, "sssp") && std::filesystem::is_regular_file(sssp_dir + "/runs.csv"))
         sssp = validation::validate_sssp(sssp_dir, gpu, o.policy);
+    const std::string streamcluster_dir = (std::filesystem::path(o.dir) / "streamcluster").string();
+    std::optional<validation::StreamclusterComparison> streamcluster;
+    if (wanted(o, "streamcluster") && std::filesystem::is_regular_file(streamcluster_dir + "/runs.csv"))
+        streamcluster = validation::validate_streamcluster(streamcluster_dir, gpu, o.policy,
+                                                           validation::kStreamclusterDocumentedKeys, !o.report.empty());
     if (!o.report.empty()) {
-        report_file << validation::render_validation_report(results, curves, series, {dir, o.gpu, o.policy}, spmv, sssp);
+        report_file << validation::render_validation_report(results, curves, series, {dir, o.gpu, o.policy}, spmv, sssp,
+                                                            streamcluster);
         if (!report_file.flush()) throw InputError("--report: cannot write '" + o.report + "'");
     }
     const PlacementTotals totals = placement_totals(results);
@@ -149,6 +156,7 @@ void run_validate(const ValidateOptions& o) {
         }
         if (spmv) j["spmv"] = spmv_json(*spmv);
         if (sssp) j["sssp"] = sssp_json(*sssp);
+        if (streamcluster) j["streamcluster"] = streamcluster_json(*streamcluster);
         std::cout << j.dump(2) << "\n";
         return;
     }
@@ -157,6 +165,7 @@ void run_validate(const ValidateOptions& o) {
     if (series) print_series(*series, series_csv);
     if (spmv) print_spmv(std::cout, *spmv, spmv_dir);
     if (sssp) print_sssp(std::cout, *sssp, sssp_dir);
+    if (streamcluster) print_streamcluster(std::cout, *streamcluster, streamcluster_dir);
 }
 
 void print_placement(const std::vector<validation::PlacementComparison>& results, const std::string& dir,
@@ -225,14 +234,14 @@ void print_series(const validation::SeriesComparison& s, const std::string& csv)
 void add_validate_command(CLI::App& app) {
     auto o = std::make_shared<ValidateOptions>();
     auto* cmd = app.add_subcommand("validate", "Compare simulations with measured timelines (validation/data/<gpu>)");
-    cmd->add_option("DATA_DIR", o->dir, "Measurement directory, e.g. validation/data/h100 (its placement/ timelines, curves/, spmv/ and sssp/ tables)")
+    cmd->add_option("DATA_DIR", o->dir, "Measurement directory, e.g. validation/data/h100 (its placement/ timelines, curves/, spmv/, sssp/ and streamcluster/ tables)")
         ->required();
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file to simulate with")->capture_default_str();
     cmd->add_option("--policy", o->policy, "Dispatch policy")->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->add_option("--sections", o->sections,
-                    "Comparisons to run, comma-separated: all, placement, curves, series, spmv, sssp (sssp simulates "
-                    "75 configurations: minutes)")
+                    "Comparisons to run, comma-separated: all, placement, curves, series, spmv, sssp, streamcluster (sssp "
+                    "simulates 75 configurations: minutes)")
         ->delimiter(',')
         ->capture_default_str();
     cmd->add_option("--report", o->report,

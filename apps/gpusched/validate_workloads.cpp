@@ -1,7 +1,8 @@
-// SpMV and n x SSSP comparison tables of `gpusched validate`, as text and JSON.
+// SpMV, n x SSSP and streamcluster comparison tables of `gpusched validate`, as text and JSON.
 #include "validate_workloads.h"
 
 #include <string>
+#include <vector>
 
 #include "table.h"
 
@@ -153,6 +154,135 @@ nlohmann::ordered_json sssp_json(const validation::SsspComparison& s) {
     for (const auto& f : s.frontiers)
         j["frontier_checks"].push_back({{"graph", f.graph}, {"sources", f.sources}, {"iterations", f.iterations},
                                         {"mismatches", f.mismatches}, {"first_mismatch", f.first_mismatch}});
+    return j;
+}
+
+void print_streamcluster(std::ostream& out, const validation::StreamclusterComparison& s, const std::string& dir) {
+    const bool doc = !s.documented_keys.empty();
+    out << "\nstreamcluster of " << dir << " (shared execution, generator defaults): kernel calibrated once at R = "
+        << s.reference_rake << " (the median measured block span; factor " << fixed(s.factor, 3)
+        << ", applied to the kernel's span, not to the launch overhead or the copies)";
+    if (doc) out << "; doc_ columns: uncalibrated, with the documented " << s.documented_keys;
+    out << "\n";
+    std::vector<std::string> head{"R", "blocks", "kernel_us", "sim_us", "calibrated_us", "kernel_err_%", "span_us", "sim_span_us"};
+    if (doc) head.insert(head.end(), {"doc_sim_us", "doc_err_%"});
+    TextTable k(head, std::vector<bool>(head.size(), true));
+    for (const auto& p : s.points) {
+        std::vector<std::string> row{std::to_string(p.rake), std::to_string(p.simulated.blocks), fixed(p.measured_kernel_us, 1),
+                                     fixed(p.simulated.kernel_us, 1), fixed(p.calibrated_kernel_us, 1),
+                                     fixed(p.kernel_error_percent, 1), fixed(p.measured_span_us, 1),
+                                     fixed(p.simulated.span_us, 1)};
+        if (doc) row.insert(row.end(), {fixed(p.documented.kernel_us, 1), fixed(p.documented_kernel_error_percent, 1)});
+        k.add_row(row);
+    }
+    k.print(out);
+    out << "kernel: median |error| " << fixed(s.median_abs_kernel_error_percent, 1) << "%, max "
+        << fixed(s.max_abs_kernel_error_percent, 1) << "% (calibrated)";
+    if (doc)
+        out << "; documented keys: median " << fixed(s.median_abs_documented_kernel_error_percent, 1) << "%, max "
+            << fixed(s.max_abs_documented_kernel_error_percent, 1) << "% (uncalibrated)";
+    out << "; grids " << (s.grids_match ? "identical to the runner's" : "DIFFER from the runner's") << "\n";
+    std::vector<std::string> copy_head{"R", "d2h_pinned_us", "sim", "err_%", "d2h_pageable_us", "sim", "err_%",
+                                       "total_pinned_us", "calibrated", "total_pageable_us", "calibrated"};
+    if (doc) copy_head.insert(copy_head.end(), {"doc_pinned", "doc_pageable"});
+    TextTable c(copy_head, std::vector<bool>(copy_head.size(), true));
+    for (const auto& p : s.points) {
+        std::vector<std::string> row{std::to_string(p.rake), fixed(p.measured_d2h_pinned_us, 1),
+                                     fixed(p.simulated.d2h_pinned_us, 1), fixed(p.d2h_pinned_error_percent, 1),
+                                     fixed(p.measured_d2h_pageable_us, 1), fixed(p.simulated.d2h_pageable_us, 1),
+                                     fixed(p.d2h_pageable_error_percent, 1), fixed(p.measured_total_pinned_us, 1),
+                                     fixed(p.calibrated_total_pinned_us, 1), fixed(p.measured_total_pageable_us, 1),
+                                     fixed(p.calibrated_total_pageable_us, 1)};
+        if (doc) row.insert(row.end(), {fixed(p.documented.total_pinned_us, 1), fixed(p.documented.total_pageable_us, 1)});
+        c.add_row(row);
+    }
+    c.print(out);
+    out << "copies (uncalibrated): pinned median |error| " << fixed(s.median_abs_d2h_pinned_error_percent, 1) << "%, max "
+        << fixed(s.max_abs_d2h_pinned_error_percent, 1) << "%; pageable median " << fixed(s.median_abs_d2h_pageable_error_percent, 1)
+        << "%, max " << fixed(s.max_abs_d2h_pageable_error_percent, 1) << "%; calibrated totals: pinned median |error| "
+        << fixed(s.median_abs_total_pinned_error_percent, 1) << "%, pageable "
+        << fixed(s.median_abs_total_pageable_error_percent, 1) << "%\n";
+    const auto best = [&](const char* kind, const validation::StreamclusterBest& b) {
+        out << "best R, " << kind << ": measured " << b.measured << ", simulated " << b.simulated << ", calibrated "
+            << b.calibrated;
+        if (doc) out << ", documented keys " << b.documented;
+        out << "\n";
+    };
+    best("pinned", s.best_pinned);
+    best("pageable", s.best_pageable);
+    if (s.timelines == 0) return;
+    TextTable t({"timeline R", "blocks", "span_us", "sim_span_us", "SMs", "sim_SMs", "max/SM", "sim_max/SM", "misplaced"},
+                std::vector<bool>(9, true));
+    for (const auto& p : s.points)
+        if (p.has_timeline)
+            t.add_row({std::to_string(p.rake), std::to_string(p.timeline_blocks), fixed(p.timeline_span_us, 1),
+                       fixed(p.simulated.span_us, 1), std::to_string(p.measured_sms), std::to_string(p.simulated_sms),
+                       std::to_string(p.measured_max_per_sm), std::to_string(p.simulated_max_per_sm),
+                       std::to_string(p.misplaced)});
+    t.print(out);
+    out << "timelines: uncalibrated, generator defaults; " << s.total_misplaced << " blocks on another SM in all\n";
+}
+
+nlohmann::ordered_json streamcluster_json(const validation::StreamclusterComparison& s) {
+    const auto best = [](const validation::StreamclusterBest& b) {
+        return nlohmann::ordered_json{{"measured", b.measured}, {"simulated", b.simulated}, {"calibrated", b.calibrated},
+                                      {"documented", b.documented}};
+    };
+    const auto simulated = [](const validation::StreamclusterSimulated& x) {
+        return nlohmann::ordered_json{{"blocks", x.blocks}, {"kernel_us", x.kernel_us}, {"span_us", x.span_us},
+                                      {"d2h_pinned_us", x.d2h_pinned_us}, {"d2h_pageable_us", x.d2h_pageable_us},
+                                      {"total_pinned_us", x.total_pinned_us}, {"total_pageable_us", x.total_pageable_us}};
+    };
+    nlohmann::ordered_json j{{"reference_rake", s.reference_rake},
+                             {"factor", s.factor},
+                             {"documented_keys", s.documented_keys},
+                             {"median_abs_kernel_error_percent", s.median_abs_kernel_error_percent},
+                             {"max_abs_kernel_error_percent", s.max_abs_kernel_error_percent},
+                             {"median_abs_d2h_pinned_error_percent", s.median_abs_d2h_pinned_error_percent},
+                             {"max_abs_d2h_pinned_error_percent", s.max_abs_d2h_pinned_error_percent},
+                             {"median_abs_d2h_pageable_error_percent", s.median_abs_d2h_pageable_error_percent},
+                             {"max_abs_d2h_pageable_error_percent", s.max_abs_d2h_pageable_error_percent},
+                             {"median_abs_total_pinned_error_percent", s.median_abs_total_pinned_error_percent},
+                             {"median_abs_total_pageable_error_percent", s.median_abs_total_pageable_error_percent},
+                             {"median_abs_documented_kernel_error_percent", s.median_abs_documented_kernel_error_percent},
+                             {"max_abs_documented_kernel_error_percent", s.max_abs_documented_kernel_error_percent},
+                             {"best_rake_pinned", best(s.best_pinned)},
+                             {"best_rake_pageable", best(s.best_pageable)},
+                             {"timelines", s.timelines},
+                             {"misplaced_blocks", s.total_misplaced},
+                             {"grids_match", s.grids_match}};
+    for (const auto& p : s.points) {
+        nlohmann::ordered_json q{{"rake", p.rake},
+                                 {"tines", p.tines},
+                                 {"grid_blocks", p.grid_blocks},
+                                 {"workload_spec", p.workload_spec},
+                                 {"measured_kernel_us", p.measured_kernel_us},
+                                 {"measured_span_us", p.measured_span_us},
+                                 {"measured_d2h_pinned_us", p.measured_d2h_pinned_us},
+                                 {"measured_d2h_pageable_us", p.measured_d2h_pageable_us},
+                                 {"measured_total_pinned_us", p.measured_total_pinned_us},
+                                 {"measured_total_pageable_us", p.measured_total_pageable_us},
+                                 {"simulated", simulated(p.simulated)},
+                                 {"calibrated_kernel_us", p.calibrated_kernel_us},
+                                 {"calibrated_total_pinned_us", p.calibrated_total_pinned_us},
+                                 {"calibrated_total_pageable_us", p.calibrated_total_pageable_us},
+                                 {"kernel_error_percent", p.kernel_error_percent},
+                                 {"span_error_percent", p.span_error_percent},
+                                 {"d2h_pinned_error_percent", p.d2h_pinned_error_percent},
+                                 {"d2h_pageable_error_percent", p.d2h_pageable_error_percent},
+                                 {"total_pinned_error_percent", p.total_pinned_error_percent},
+                                 {"total_pageable_error_percent", p.total_pageable_error_percent}};
+        if (!s.documented_keys.empty()) {
+            q["documented"] = simulated(p.documented);
+            q["documented_kernel_error_percent"] = p.documented_kernel_error_percent;
+        }
+        if (p.has_timeline)
+            q["timeline"] = {{"blocks", p.timeline_blocks}, {"span_us", p.timeline_span_us},
+                             {"misplaced_blocks", p.misplaced}, {"measured_sms", p.measured_sms},
+                             {"simulated_sms", p.simulated_sms}, {"measured_max_per_sm", p.measured_max_per_sm},
+                             {"simulated_max_per_sm", p.simulated_max_per_sm}};
+        j["points"].push_back(q);
+    }
     return j;
 }
 

@@ -1,4 +1,4 @@
-// `gpusched validate`: the SpMV and n x SSSP tables (text and JSON).
+// `gpusched validate`: the SpMV, n x SSSP and streamcluster tables (text and JSON).
 #pragma once
 
 #include <ostream>
@@ -7,6 +7,7 @@
 
 #include "gpusched/validation/spmv_validation.h"
 #include "gpusched/validation/sssp_validation.h"
+#include "gpusched/validation/streamcluster_validation.h"
 
 namespace gpusched::cli {
 
@@ -14,5 +15,7 @@ void print_spmv(std::ostream& out, const validation::SpmvComparison& s, const st
 void print_sssp(std::ostream& out, const validation::SsspComparison& s, const std::string& dir);
 nlohmann::ordered_json spmv_json(const validation::SpmvComparison& s);
 nlohmann::ordered_json sssp_json(const validation::SsspComparison& s);
+void print_streamcluster(std::ostream& out, const validation::StreamclusterComparison& s, const std::string& dir);
+nlohmann::ordered_json streamcluster_json(const validation::StreamclusterComparison& s);
 
 }  // namespace gpusched::cli

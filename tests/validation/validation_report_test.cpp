@@ -5,6 +5,7 @@
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/validation/placement_validation.h"
+#include "gpusched/validation/streamcluster_validation.h"
 #include "gpusched/validation/validation_report.h"
 #include "support/text_checks.h"
 
@@ -60,4 +61,24 @@ TEST_CASE("validation report: without per-block timelines the sections say so") 
     CHECK(html.find("a&lt;b") != std::string::npos);
     CHECK(html.find("a<b") == std::string::npos);
     CHECK(html.find("no per-block timelines") != std::string::npos);
+}
+
+TEST_CASE("validation report: the streamcluster section, its chart over R and its timelines") {
+    const hw::GpuSpec gpu = hw::resolve_gpu("h100");
+    const std::string dir = std::string(GPUSCHED_SOURCE_DIR) + "/validation/data/h100/streamcluster";
+    const auto s = validation::validate_streamcluster(dir, gpu, "most-room", validation::kStreamclusterDocumentedKeys, true);
+    REQUIRE(s.timelines == 4);
+    const validation::ReportContext context{dir, "h100", "most-room"};
+    const std::string html =
+        validation::render_validation_report({}, {}, std::nullopt, context, std::nullopt, std::nullopt, s);
+    CHECK(count_occurrences(html, "<section id=\"streamcluster\">") == 1);
+    CHECK(html.find("streamcluster: kernel + D2H copies per call over the rake size R") != std::string::npos);
+    CHECK(html.find("total, pinned measured") != std::string::npos);
+    CHECK(html.find("total, pageable simulated x") != std::string::npos);
+    CHECK(html.find("streamcluster R = 8: measured") != std::string::npos);
+    CHECK(html.find("streamcluster R = 8: simulated") != std::string::npos);
+    CHECK(count_occurrences(html, "<svg ") == 1 + 2 * 4);  // the chart, then two Gantt charts per timeline
+    CHECK(count_occurrences(html, "<svg ") == count_occurrences(html, "</svg>"));
+    CHECK(count_occurrences(html, "<script") == 0);
+    CHECK(html == validation::render_validation_report({}, {}, std::nullopt, context, std::nullopt, std::nullopt, s));
 }

@@ -15,6 +15,8 @@ public:
     TableRow(std::string where, std::map<std::string, std::string> fields)
         : where_(std::move(where)), fields_(std::move(fields)) {}
     [[nodiscard]] const std::string& where() const { return where_; }
+    /// Whether the table has `column`.
+    [[nodiscard]] bool has(const std::string& column) const { return fields_.count(column) != 0; }
     /// The field as written.
     [[nodiscard]] const std::string& text(const std::string& column) const;
     /// A finite number; InputError "PATH:LINE: COLUMN must be a number, got '...'" otherwise.

@@ -90,7 +90,8 @@ std::string series_section(const SeriesComparison& s) {
 std::string render_validation_report(const std::vector<PlacementComparison>& cases,
                                      const std::vector<CurveComparison>& curves,
                                      const std::optional<SeriesComparison>& series, const ReportContext& context,
-                                     const std::optional<SpmvComparison>& spmv, const std::optional<SsspComparison>& sssp) {
+                                     const std::optional<SpmvComparison>& spmv, const std::optional<SsspComparison>& sssp,
+                                     const std::optional<StreamclusterComparison>& streamcluster) {
     int within_1 = 0, exact = 0;
     for (const auto& c : cases) {
         within_1 += std::abs(c.error_percent) <= 1.0 ? 1 : 0;
@@ -141,6 +142,7 @@ std::string render_validation_report(const std::vector<PlacementComparison>& cas
     if (series) h += series_section(*series);
     if (spmv) h += spmv_section(*spmv);
     if (sssp) h += sssp_section(*sssp);
+    if (streamcluster) h += streamcluster_section(*streamcluster);
     h += "</body></html>\n";
     return h;
 }

@@ -1,4 +1,4 @@
-// HTML sections of the validation report for SpMV and n x SSSP.
+// HTML sections of the validation report for SpMV, n x SSSP and streamcluster.
 #include "workload_report.h"
 
 #include <algorithm>
@@ -118,6 +118,48 @@ std::string stream_gantt(const std::string& title, const std::vector<SsspLaunchS
     return inline_svg(report::render_svg(chart));
 }
 
+/// Run time over log2 R: measured (solid) and simulated x f (dashed), documented keys (dotted).
+std::string streamcluster_chart(const StreamclusterComparison& s) {
+    report::LineChart chart;
+    chart.title = "streamcluster: kernel + D2H copies per call over the rake size R";
+    chart.x_label = "log2 R";
+    chart.y_label = "time per call (us)";
+    chart.log_y = true;
+    chart.width = 900;
+    chart.height = 480;
+    struct Line {
+        std::string name;
+        double (*measured)(const StreamclusterPoint&);
+        double (*calibrated)(const StreamclusterPoint&);
+        double (*documented)(const StreamclusterPoint&);
+    };
+    const std::vector<Line> lines{
+        {"total, pinned", [](const StreamclusterPoint& p) { return p.measured_total_pinned_us; },
+         [](const StreamclusterPoint& p) { return p.calibrated_total_pinned_us; },
+         [](const StreamclusterPoint& p) { return p.documented.total_pinned_us; }},
+        {"total, pageable", [](const StreamclusterPoint& p) { return p.measured_total_pageable_us; },
+         [](const StreamclusterPoint& p) { return p.calibrated_total_pageable_us; },
+         [](const StreamclusterPoint& p) { return p.documented.total_pageable_us; }},
+        {"kernel", [](const StreamclusterPoint& p) { return p.measured_kernel_us; },
+         [](const StreamclusterPoint& p) { return p.calibrated_kernel_us; },
+         [](const StreamclusterPoint& p) { return p.documented.kernel_us; }}};
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+        report::LineSeries measured{lines[k].name + " measured", {}, true, "", 1.5, k};
+        report::LineSeries calibrated{lines[k].name + " simulated x " + fixed(s.factor, 2), {}, true, "6 3", 1.5, k};
+        report::LineSeries documented{lines[k].name + " simulated, " + s.documented_keys, {}, false, "2 3", 1.0, k};
+        for (const auto& p : s.points) {
+            const double x = std::log2(p.rake);
+            measured.points.push_back({x, lines[k].measured(p)});
+            calibrated.points.push_back({x, lines[k].calibrated(p)});
+            documented.points.push_back({x, lines[k].documented(p)});
+        }
+        chart.series.push_back(measured);
+        chart.series.push_back(calibrated);
+        if (!s.documented_keys.empty()) chart.series.push_back(documented);
+    }
+    return inline_svg(report::render_svg(chart));
+}
+
 std::string config_text(const SsspConfig& c) {
     return c.graph + ", K = " + std::to_string(c.sources) + ", C = " + std::to_string(c.streams) + ", T = " +
            std::to_string(c.threads) + ", " + c.carveout;
@@ -204,6 +246,65 @@ std::string sssp_section(const SsspComparison& s) {
              cell(fixed(p.simulated_us / 1000, 3)) + cell(fixed(p.calibrated_us / 1000, 3)) +
              cell(fixed(p.error_percent, 1), std::abs(p.error_percent) > 25) + "</tr>\n";
     return h + "</table>\n</section>\n";
+}
+
+std::string streamcluster_section(const StreamclusterComparison& s) {
+    const bool doc = !s.documented_keys.empty();
+    const auto best = [&](const char* kind, const StreamclusterBest& b) {
+        return std::string("<li>") + kind + ": measured R = " + std::to_string(b.measured) + ", simulated " +
+               std::to_string(b.simulated) + ", simulated x f " + std::to_string(b.calibrated) +
+               (doc ? ", with " + report::escape_xml(s.documented_keys) + " " + std::to_string(b.documented) : "") + "</li>\n";
+    };
+    std::string h = "<h1>streamcluster</h1>\n<section id=\"streamcluster\">\n<p>" + std::to_string(s.points.size()) +
+                    " rake sizes R (pgain over the measured points, 256 threads), each simulated with the generator's "
+                    "default keys and the <code>shared</code> execution model, the kernel alone and with its pinned or "
+                    "pageable copies back. Kernel calibrated once, at R = " + std::to_string(s.reference_rake) +
+                    " (the median measured block span; factor " + fixed(s.factor, 3) + ", applied to the kernel's "
+                    "span, not to the launch overhead or the copies): kernel median |error| " +
+                    fixed(s.median_abs_kernel_error_percent, 1) + "%, max " + fixed(s.max_abs_kernel_error_percent, 1) +
+                    "%. Copies, uncalibrated: pinned median |error| " + fixed(s.median_abs_d2h_pinned_error_percent, 1) +
+                    "%, pageable " + fixed(s.median_abs_d2h_pageable_error_percent, 1) + "%." +
+                    (doc ? " Dotted: uncalibrated, with the documented " + report::escape_xml(s.documented_keys) +
+                               " (fitted to the R = 512 row of this data): kernel median |error| " +
+                               fixed(s.median_abs_documented_kernel_error_percent, 1) + "%, max " +
+                               fixed(s.max_abs_documented_kernel_error_percent, 1) + "%."
+                         : std::string()) +
+                    " Simulated grids " + (s.grids_match ? "identical to the runner's" : "<b>differ</b> from the runner's") +
+                    ".</p>\n<p>Best R by total time:</p>\n<ul>\n" + best("pinned", s.best_pinned) +
+                    best("pageable", s.best_pageable) + "</ul>\n" + streamcluster_chart(s) + "\n<table>\n";
+    std::vector<std::string> head{"R", "blocks", "kernel us", "simulated", "x f", "error %", "D2H pinned us", "simulated",
+                                  "error %", "D2H pageable us", "simulated", "error %", "total pinned us", "x f",
+                                  "total pageable us", "x f"};
+    if (doc) head.insert(head.end(), {"kernel, doc keys", "error %"});
+    h += header(head);
+    for (const auto& p : s.points) {
+        h += "<tr>" + cell(std::to_string(p.rake)) + cell(std::to_string(p.simulated.blocks)) +
+             cell(fixed(p.measured_kernel_us, 1)) + cell(fixed(p.simulated.kernel_us, 1)) +
+             cell(fixed(p.calibrated_kernel_us, 1)) + cell(fixed(p.kernel_error_percent, 1), std::abs(p.kernel_error_percent) > 25) +
+             cell(fixed(p.measured_d2h_pinned_us, 1)) + cell(fixed(p.simulated.d2h_pinned_us, 1)) +
+             cell(fixed(p.d2h_pinned_error_percent, 1), std::abs(p.d2h_pinned_error_percent) > 25) +
+             cell(fixed(p.measured_d2h_pageable_us, 1)) + cell(fixed(p.simulated.d2h_pageable_us, 1)) +
+             cell(fixed(p.d2h_pageable_error_percent, 1), std::abs(p.d2h_pageable_error_percent) > 25) +
+             cell(fixed(p.measured_total_pinned_us, 1)) + cell(fixed(p.calibrated_total_pinned_us, 1)) +
+             cell(fixed(p.measured_total_pageable_us, 1)) + cell(fixed(p.calibrated_total_pageable_us, 1));
+        if (doc)
+            h += cell(fixed(p.documented.kernel_us, 1)) +
+                 cell(fixed(p.documented_kernel_error_percent, 1), std::abs(p.documented_kernel_error_percent) > 25);
+        h += "</tr>\n";
+    }
+    h += "</table>\n<h2>streamcluster timelines (measured above simulated, uncalibrated)</h2>\n";
+    for (const auto& p : s.points) {
+        if (!p.has_timeline || p.measured_blocks.empty()) continue;
+        const std::string name = "R = " + std::to_string(p.rake);
+        const std::vector<int> sms = sms_of(p.measured_blocks, p.simulated_blocks);
+        h += "<details><summary>" + report::escape_xml(name) + ": " + std::to_string(p.timeline_blocks) +
+             " blocks, span " + fixed(p.timeline_span_us, 1) + " us measured, " + fixed(p.simulated.span_us, 1) +
+             " us simulated, " + std::to_string(p.measured_sms) + " / " + std::to_string(p.simulated_sms) +
+             " SMs used, " + std::to_string(p.misplaced) + " blocks on another SM</summary>\n" +
+             sm_gantt("streamcluster " + name + ": measured", p.measured_blocks, sms) + "\n" +
+             sm_gantt("streamcluster " + name + ": simulated", p.simulated_blocks, sms) + "\n</details>\n";
+    }
+    return h + "</section>\n";
 }
 
 }  // namespace gpusched::validation

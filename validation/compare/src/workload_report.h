@@ -1,10 +1,11 @@
-// The SpMV and n x SSSP sections of the validation report (tables, SVG charts, timelines).
+// The SpMV, n x SSSP and streamcluster sections of the validation report (tables, SVG charts, timelines).
 #pragma once
 
 #include <string>
 
 #include "gpusched/validation/spmv_validation.h"
 #include "gpusched/validation/sssp_validation.h"
+#include "gpusched/validation/streamcluster_validation.h"
 
 namespace gpusched::validation {
 
@@ -17,5 +18,10 @@ std::string spmv_section(const SpmvComparison& s);
 /// direct launches), the carveout ratios, and per timeline a per-stream Gantt chart of launches,
 /// measured above simulated.
 std::string sssp_section(const SsspComparison& s);
+
+/// Kernel, copy and total times over the rake size R: a chart of measured and simulated totals
+/// (pinned and pageable) and the kernel alone, the best R, the table of every R, and per measured
+/// timeline the two per-SM Gantt charts (collapsed; they need validate_streamcluster(..., keep_blocks = true)).
+std::string streamcluster_section(const StreamclusterComparison& s);
 
 }  // namespace gpusched::validation

@@ -10,6 +10,7 @@
 #include "gpusched/validation/series_validation.h"
 #include "gpusched/validation/spmv_validation.h"
 #include "gpusched/validation/sssp_validation.h"
+#include "gpusched/validation/streamcluster_validation.h"
 
 namespace gpusched::validation {
 
@@ -26,11 +27,12 @@ struct ReportContext {
 /// external resources; byte-identical for equal inputs.
 /// Runtime curves, when given, follow: per curve a table and a chart of the measured and the
 /// calibrated simulated times with every jump of either curve marked; then the series table.
-/// SpMV and n x SSSP, when given, come last (workload_report.h: tables, charts, timelines).
+/// SpMV, n x SSSP and streamcluster, when given, come last (workload_report.h: tables, charts, timelines).
 std::string render_validation_report(const std::vector<PlacementComparison>& cases,
                                      const std::vector<CurveComparison>& curves,
                                      const std::optional<SeriesComparison>& series, const ReportContext& context,
                                      const std::optional<SpmvComparison>& spmv = std::nullopt,
-                                     const std::optional<SsspComparison>& sssp = std::nullopt);
+                                     const std::optional<SsspComparison>& sssp = std::nullopt,
+                                     const std::optional<StreamclusterComparison>& streamcluster = std::nullopt);
 
 }  // namespace gpusched::validation
