@@ -163,6 +163,12 @@ gpusched_cli_test(validate_bad_section 2 stderr "--sections: unknown section 'ss
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --sections spmv,ssp)
 gpusched_cli_test(validate_missing_dir 2 stderr "not a directory" validate /nonexistent/data)
 gpusched_cli_test(validate_no_timelines 2 stderr "no timeline CSV" validate ${PROJECT_SOURCE_DIR}/docs)
+gpusched_cli_test(validate_streamcluster 0 stdout "calibrated once at R = 16 .*grids identical to the runner's.*best R, pinned: measured 2, simulated 16, calibrated 8, documented keys 2"
+                  validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --sections streamcluster)
+gpusched_cli_test(validate_streamcluster_json 0 stdout "\"streamcluster\": {.*\"best_rake_pageable\": {\n *\"measured\": 4"
+                  validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --json --sections streamcluster)
+gpusched_cli_test(validate_streamcluster_bad_column 2 stderr "bad_streamcluster/streamcluster/runs.csv:3: missing column 'total_pinned_median_ms'"
+                  validate ./bad_streamcluster --sections streamcluster)
 
 # --- curve ---
 gpusched_cli_test(curve_help 0 stdout "Example:.*--n 50\\.\\.100" curve --help)
