@@ -121,7 +121,7 @@ std::string stream_gantt(const std::string& title, const std::vector<SsspLaunchS
 /// Run time over log2 R: measured (solid) and simulated x f (dashed), documented keys (dotted).
 std::string streamcluster_chart(const StreamclusterComparison& s) {
     report::LineChart chart;
-    chart.title = "streamcluster: kernel + D2H copies per call over the rake size R";
+    chart.title = "streamcluster: kernel + D2H copies per call over the rake size R (pinned, pageable host memory)";
     chart.x_label = "log2 R";
     chart.y_label = "time per call (us)";
     chart.log_y = true;
@@ -134,19 +134,19 @@ std::string streamcluster_chart(const StreamclusterComparison& s) {
         double (*documented)(const StreamclusterPoint&);
     };
     const std::vector<Line> lines{
-        {"total, pinned", [](const StreamclusterPoint& p) { return p.measured_total_pinned_us; },
+        {"pinned total", [](const StreamclusterPoint& p) { return p.measured_total_pinned_us; },
          [](const StreamclusterPoint& p) { return p.calibrated_total_pinned_us; },
          [](const StreamclusterPoint& p) { return p.documented.total_pinned_us; }},
-        {"total, pageable", [](const StreamclusterPoint& p) { return p.measured_total_pageable_us; },
+        {"pageable total", [](const StreamclusterPoint& p) { return p.measured_total_pageable_us; },
          [](const StreamclusterPoint& p) { return p.calibrated_total_pageable_us; },
          [](const StreamclusterPoint& p) { return p.documented.total_pageable_us; }},
-        {"kernel", [](const StreamclusterPoint& p) { return p.measured_kernel_us; },
+        {"kernel alone", [](const StreamclusterPoint& p) { return p.measured_kernel_us; },
          [](const StreamclusterPoint& p) { return p.calibrated_kernel_us; },
          [](const StreamclusterPoint& p) { return p.documented.kernel_us; }}};
     for (std::size_t k = 0; k < lines.size(); ++k) {
-        report::LineSeries measured{lines[k].name + " measured", {}, true, "", 1.5, k};
-        report::LineSeries calibrated{lines[k].name + " simulated x " + fixed(s.factor, 2), {}, true, "6 3", 1.5, k};
-        report::LineSeries documented{lines[k].name + " simulated, " + s.documented_keys, {}, false, "2 3", 1.0, k};
+        report::LineSeries measured{lines[k].name + ": measured", {}, true, "", 1.5, k};
+        report::LineSeries calibrated{lines[k].name + ": sim. x " + fixed(s.factor, 2), {}, true, "6 3", 1.5, k};
+        report::LineSeries documented{lines[k].name + ": " + s.documented_keys, {}, false, "2 3", 1.0, k};
         for (const auto& p : s.points) {
             const double x = std::log2(p.rake);
             measured.points.push_back({x, lines[k].measured(p)});
