@@ -111,6 +111,9 @@ void parse_execution(YamlFields& top, GpuSpec& spec) {
     YamlFields f(top.child("execution"), top.source(), "execution");
     spec.warp_schedulers_per_sm = as_int(f.integer("warp_schedulers_per_sm", 1, 64));
     spec.issue_width = as_int(f.integer("issue_width", 1, 16));
+    if (f.has("issue_model"))
+        spec.issue_model = f.choice("issue_model", {"share", "queue"}) == "queue" ? GpuSpec::IssueModel::queue
+                                                                                 : GpuSpec::IssueModel::share;
     if (auto v = f.optional_integer("fp32_lanes_per_sm", 1, 1 << 16)) spec.fp32_lanes_per_sm = as_int(*v);
     spec.clock_mhz = f.optional_number("clock_mhz", 1, 1e5);
     f.finish();
@@ -299,6 +302,7 @@ std::string to_yaml(const GpuSpec& s) {
     y << "execution:\n"
       << "  warp_schedulers_per_sm: " << s.warp_schedulers_per_sm << "\n"
       << "  issue_width: " << s.issue_width << "\n";
+    if (s.issue_model == GpuSpec::IssueModel::queue) y << "  issue_model: queue\n";
     opt_int("  fp32_lanes_per_sm", s.fp32_lanes_per_sm);
     opt_num("  clock_mhz", s.clock_mhz);
     if (s.dram_bandwidth_gbps || s.l2_bytes) {

@@ -25,6 +25,11 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
         bandwidth_.emplace(gpu.sm_count, gpu.max_blocks_per_sm, *gpu.dram_bandwidth_gbps * 1e-3);
     // C warp-instructions per cycle x clock_mhz x 1e6 cycles/s / 1e12 ps/s.
     slots_per_ps_ = gpu.issue_slots_per_cycle() * (*gpu.clock_mhz) * 1e-6;
+    if (gpu.issue_model == hw::GpuSpec::IssueModel::queue) {
+        service_ps_ = 1e6 / (gpu.issue_width * *gpu.clock_mhz);
+        queues_.assign(static_cast<std::size_t>(gpu.sm_count),
+                       IssueQueue(gpu.warp_schedulers_per_sm, gpu.max_warps_per_sm, gpu.max_blocks_per_sm, service_ps_));
+    }
     for (std::size_t i = 0; i < app.launches.size(); ++i)
         if (!app.launches[i].work->warp_work(0))
             throw InputError("--exec shared: launch " + std::to_string(i) + " (" + app.launches[i].name +
@@ -34,6 +39,13 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
 
 double SharedExecution::warp_rate(const Running& r, double share) {
     return r.latency_rate > 0 ? std::min(r.latency_rate, share) : share;
+}
+
+double SharedExecution::issue_rate(std::size_t sm, std::size_t slot, const Running& r, double share) const {
+    if (queues_.empty()) return warp_rate(r, share);
+    // Starved blocks creep at 10^-6 of a scheduler's rate: ends stay finite, and are
+    // recomputed when the older blocks leave.
+    return std::max(queues_[sm].rate(static_cast<int>(slot)), 1e-6 / service_ps_);
 }
 
 void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
@@ -46,12 +58,13 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
         return;
     }
     const double share = slots_per_ps_ / n;
+    if (!queues_.empty()) queues_[s].update();
     double demand = 0;
     for (std::size_t slot = 0; slot < slots_; ++slot) {
         Running& r = running_[s * slots_ + slot];
         if (!r.live || r.active_warps == 0) continue;
+        const double rate = issue_rate(s, slot, r, share);
         if (r.dram) {  // progress on the bandwidth share's virtual clock
-            const double rate = warp_rate(r, share);
             if (rate != r.rate) {
                 r.rate = rate;
                 bandwidth_->set_rate(sm, static_cast<int>(slot), now, rate);
@@ -61,8 +74,10 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
         }
         const Time from = std::max(last, r.begin);  // no progress before the block starts
         if (now > from) r.remaining = std::max(0.0, r.remaining - r.rate * static_cast<double>(now - from));
-        r.rate = warp_rate(r, share);
-        const Time end = std::max(now, r.begin) + static_cast<Time>(std::ceil(r.remaining / r.rate));
+        r.rate = rate;
+        // Capped at 2^62 ps (about 53 days): a starved block's end is recomputed before then.
+        const double wait = std::min(std::ceil(r.remaining / r.rate), 0x1p62);
+        const Time end = std::max(now, r.begin) + static_cast<Time>(wait);
         if (end != r.end) {
             r.end = end;
             sink.set_end(sm, static_cast<int>(slot), end);
@@ -90,6 +105,10 @@ void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionS
     r.active_warps = b.active_warps;
     r.remaining = work.issue_slots;
     r.latency_rate = work.latency_bound > 0 ? work.issue_slots / static_cast<double>(work.latency_bound) : 0;
+    if (!queues_.empty()) {  // think time per instruction: the lone warp's time per slot less its issue
+        const double think = r.latency_rate > 0 ? 1 / r.latency_rate - service_ps_ : 0;
+        queues_[static_cast<std::size_t>(b.sm)].add(b.slot, r.active_warps, think);
+    }
     const int n = active_warps_[static_cast<std::size_t>(b.sm)] += r.active_warps;
     if (bandwidth_ && work.dram_bytes > 0) {
         r.dram = true;
@@ -107,6 +126,7 @@ void SharedExecution::block_finished(int sm, int slot, Time now, CompletionSink&
     update_sm(sm, now, sink);  // advance everyone (this block's remaining work is ~0 now)
     if (r.dram) bandwidth_->remove(sm, slot);
     active_warps_[static_cast<std::size_t>(sm)] -= r.active_warps;
+    if (!queues_.empty() && r.active_warps > 0) queues_[static_cast<std::size_t>(sm)].remove(slot);
     r.live = false;
     r.dram = false;
     r.active_warps = 0;

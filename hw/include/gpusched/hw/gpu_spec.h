@@ -62,6 +62,11 @@ struct GpuSpec {
     // --- execution resources ---
     int warp_schedulers_per_sm = 0;                    ///< sub-partitions that issue instructions
     int issue_width = 1;                               ///< warp-instructions per scheduler per cycle
+    /// How the `shared` model lets an SM's warps share its issue slots (docs/scheduling.md):
+    /// `share`: equal shares capped by each warp's latency bound; `queue`: one closed queue per
+    /// warp scheduler (mean-value analysis), older blocks served first.
+    enum class IssueModel { share, queue };
+    IssueModel issue_model = IssueModel::share;
     std::optional<int> fp32_lanes_per_sm;
     std::optional<double> clock_mhz;                   ///< boost clock
 

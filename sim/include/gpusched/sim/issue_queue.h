@@ -18,7 +18,7 @@ namespace gpusched::sim {
 /// Example: think = 2, service = 1: X(1) = 1/3, X(2) = 0.6, X(3) = 0.789..., X(8) = 0.998...
 double mva_throughput(int warps, double think, double service);
 
-/// The `queue` issue model of one SM (DESIGN.md 2.5; docs/execution-models.md): the SM has P
+/// The `queue` issue model of one SM (DESIGN.md 2.5; docs/scheduling.md): the SM has P
 /// warp schedulers (sub-partitions), each issuing one warp-instruction per `service` time.
 /// Every resident block takes its warps' hardware slots, the lowest free ones, and slot w
 /// belongs to sub-partition w mod P, as on the H100 (validation/data/h100/series_warps/).

@@ -6,6 +6,7 @@
 
 #include "gpusched/sim/bandwidth_share.h"
 #include "gpusched/sim/execution_model.h"
+#include "gpusched/sim/issue_queue.h"
 
 namespace gpusched::sim {
 
@@ -45,6 +46,16 @@ namespace gpusched::sim {
 /// Without dram_bandwidth_gbps in the GPU spec the bandwidth is unlimited: dram_bytes is
 /// ignored and the model is exactly the one above.
 ///
+/// Issue model (execution.issue_model). `share`, the default, is the rate_b above. `queue`
+/// replaces it by IssueQueue (sim/include/gpusched/sim/issue_queue.h): each of the SM's
+/// warp_schedulers_per_sm schedulers issues issue_width warp-instructions per cycle, a warp
+/// of block b waits think_b = L_b / W_b - 1 / (issue_width x f) between its instructions, the
+/// warps of each scheduler form a closed queue solved by mean-value analysis, and older
+/// blocks are served first. So rate_b rises smoothly from the lone warp's W / L to the
+/// scheduler's limit, and on a busy SM the oldest blocks finish first (as measured on the
+/// H100: validation/data/h100/series_warps/). A block that older ones leave no issue slots
+/// progresses at 10^-6 of one scheduler's rate until they leave.
+///
 /// Efficiency: phi is global, so recomputing every DRAM-using block's end at each event would
 /// cost O(resident blocks of the whole GPU). Instead (BandwidthShare) a virtual clock
 /// V(t) = integral of phi dt advances between calls; a DRAM-using block's remaining work falls
@@ -80,6 +91,9 @@ private:
     };
     /// rate_b = min(W / L, share): issue slots per ps of one of its warps, before phi.
     static double warp_rate(const Running& r, double share);
+    /// The issue model's rate for the block in `slot` of `sm`: warp_rate() (`share`), or the
+    /// SM's IssueQueue (`queue`, after its update()).
+    [[nodiscard]] double issue_rate(std::size_t sm, std::size_t slot, const Running& r, double share) const;
     void update_sm(int sm, Time now, CompletionSink& sink);
     Running& at(int sm, int slot) { return running_[static_cast<std::size_t>(sm) * slots_ + static_cast<std::size_t>(slot)]; }
 
@@ -88,6 +102,8 @@ private:
     std::size_t slots_;
     double slots_per_ps_;          ///< C x f
     std::vector<Running> running_;
+    std::vector<IssueQueue> queues_;  ///< per SM under the `queue` issue model, else empty
+    double service_ps_ = 0;           ///< `queue`: ps one scheduler takes per warp-instruction
     std::vector<int> active_warps_;  ///< per SM
     std::vector<Time> last_update_;  ///< per SM
     std::optional<BandwidthShare> bandwidth_;  ///< absent when the GPU spec gives no DRAM bandwidth
