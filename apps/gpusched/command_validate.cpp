@@ -86,10 +86,9 @@ void run_validate(const ValidateOptions& o) {
     }
     const auto results = wanted(o, "placement") ? validation::validate_placement(dir, gpu, o.policy, !o.report.empty())
                                                 : std::vector<validation::PlacementComparison>{};
-    const std::string curve_csv = (std::filesystem::path(o.dir) / "curves" / "apsp_minplus.csv").string();
-    const auto curves = wanted(o, "curves") && std::filesystem::is_regular_file(curve_csv)
-                            ? validation::validate_apsp_curves(curve_csv, gpu, o.policy)
-                            : std::vector<validation::CurveComparison>{};
+    const std::string curve_csv = (std::filesystem::path(o.dir) / "curves").string();  // apsp_minplus.csv, apsp_fw.csv
+    const auto curves = wanted(o, "curves") ? validation::validate_curve_dir(curve_csv, gpu, o.policy)
+                                            : std::vector<validation::CurveComparison>{};
     const std::string series_csv = (std::filesystem::path(o.dir) / "curves" / "binomial.csv").string();
     std::optional<validation::SeriesComparison> series;
     if (wanted(o, "series") && std::filesystem::is_regular_file(series_csv))

@@ -116,6 +116,11 @@ void parse_execution(YamlFields& top, GpuSpec& spec) {
                                                                                  : GpuSpec::IssueModel::share;
     if (auto v = f.optional_integer("fp32_lanes_per_sm", 1, 1 << 16)) spec.fp32_lanes_per_sm = as_int(*v);
     spec.clock_mhz = f.optional_number("clock_mhz", 1, 1e5);
+    spec.l1_wavefronts_per_cycle = f.optional_number("l1_wavefronts_per_cycle", 1e-3, 1024);
+    spec.alu_latency_cycles = f.optional_number("alu_latency_cycles", 1, 1e6);
+    spec.shared_memory_latency_cycles = f.optional_number("shared_memory_latency_cycles", 1, 1e6);
+    spec.barrier_cycles = f.optional_number("barrier_cycles", 0, 1e6);
+    spec.barrier_cycles_per_warp = f.optional_number("barrier_cycles_per_warp", 0, 1e6);
     f.finish();
 }
 
@@ -124,6 +129,9 @@ void parse_optional_sections(YamlFields& top, GpuSpec& spec) {
         YamlFields f(*node, top.source(), "memory");
         spec.dram_bandwidth_gbps = f.optional_number("dram_bandwidth_gbps", 1e-3, kMaxRate);
         spec.l2_bytes = f.optional_integer("l2_bytes", 0, kMaxBytes);
+        spec.l2_bandwidth_gbps = f.optional_number("l2_bandwidth_gbps", 1e-3, kMaxRate);
+        spec.l2_hit_latency_cycles = f.optional_number("l2_hit_latency_cycles", 1, 1e6);
+        spec.dram_latency_cycles = f.optional_number("dram_latency_cycles", 1, 1e6);
         f.finish();
     }
     if (auto node = top.optional_child("host_link")) {
@@ -305,10 +313,18 @@ std::string to_yaml(const GpuSpec& s) {
     if (s.issue_model == GpuSpec::IssueModel::queue) y << "  issue_model: queue\n";
     opt_int("  fp32_lanes_per_sm", s.fp32_lanes_per_sm);
     opt_num("  clock_mhz", s.clock_mhz);
-    if (s.dram_bandwidth_gbps || s.l2_bytes) {
+    opt_num("  l1_wavefronts_per_cycle", s.l1_wavefronts_per_cycle);
+    opt_num("  alu_latency_cycles", s.alu_latency_cycles);
+    opt_num("  shared_memory_latency_cycles", s.shared_memory_latency_cycles);
+    opt_num("  barrier_cycles", s.barrier_cycles);
+    opt_num("  barrier_cycles_per_warp", s.barrier_cycles_per_warp);
+    if (s.dram_bandwidth_gbps || s.l2_bytes || s.l2_bandwidth_gbps || s.l2_hit_latency_cycles || s.dram_latency_cycles) {
         y << "memory:\n";
         opt_num("  dram_bandwidth_gbps", s.dram_bandwidth_gbps);
         opt_int("  l2_bytes", s.l2_bytes);
+        opt_num("  l2_bandwidth_gbps", s.l2_bandwidth_gbps);
+        opt_num("  l2_hit_latency_cycles", s.l2_hit_latency_cycles);
+        opt_num("  dram_latency_cycles", s.dram_latency_cycles);
     }
     if (s.host_link_gbps || s.host_link_pageable_gbps || s.host_link_latency_ns || s.copy_engines) {
         y << "host_link:\n";

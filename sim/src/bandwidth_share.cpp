@@ -11,9 +11,10 @@ namespace {
 constexpr double kLatestEnd = 9e18;
 }  // namespace
 
-BandwidthShare::BandwidthShare(int sm_count, int slots_per_sm, double bytes_per_ps)
+BandwidthShare::BandwidthShare(int sm_count, int slots_per_sm, double bytes_per_ps, double l2_bytes_per_ps)
     : slots_per_sm_(static_cast<std::size_t>(slots_per_sm)),
       bandwidth_(bytes_per_ps),
+      l2_bandwidth_(l2_bytes_per_ps),
       blocks_(static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(slots_per_sm)),
       by_end_(blocks_.size()),
       pending_(blocks_.size()),
@@ -22,6 +23,7 @@ BandwidthShare::BandwidthShare(int sm_count, int slots_per_sm, double bytes_per_
       armed_(blocks_.size()) {
     while (leaves_ < static_cast<std::size_t>(sm_count)) leaves_ *= 2;
     demand_.assign(2 * leaves_, 0.0);
+    l2_demand_.assign(2 * leaves_, 0.0);
 }
 
 std::uint32_t BandwidthShare::id_of(int sm, int slot) const {
@@ -114,12 +116,17 @@ void BandwidthShare::remove(int sm, int slot) {
     dirty_ = true;
 }
 
-void BandwidthShare::set_demand(int sm, double bytes_per_ps) {
-    std::size_t i = leaves_ + static_cast<std::size_t>(sm);
-    if (demand_[i] == bytes_per_ps) return;
-    demand_[i] = bytes_per_ps;
-    for (i /= 2; i >= 1; i /= 2) demand_[i] = demand_[2 * i] + demand_[2 * i + 1];
-    dirty_ = true;
+bool BandwidthShare::set_leaf(std::vector<double>& tree, std::size_t leaf, double value) {
+    if (tree[leaf] == value) return false;
+    tree[leaf] = value;
+    for (std::size_t i = leaf / 2; i >= 1; i /= 2) tree[i] = tree[2 * i] + tree[2 * i + 1];
+    return true;
+}
+
+void BandwidthShare::set_demand(int sm, double bytes_per_ps, double l2_bytes_per_ps) {
+    const std::size_t leaf = leaves_ + static_cast<std::size_t>(sm);
+    if (bandwidth_ > 0 && set_leaf(demand_, leaf, bytes_per_ps)) dirty_ = true;
+    if (l2_bandwidth_ > 0 && set_leaf(l2_demand_, leaf, l2_bytes_per_ps)) dirty_ = true;
 }
 
 void BandwidthShare::arm(std::uint32_t id, Time end, CompletionSink& sink) {
@@ -134,7 +141,8 @@ void BandwidthShare::reschedule(Time now, CompletionSink& sink) {
     if (!dirty_) return;
     dirty_ = false;
     const double demand = demand_[1];
-    const double phi = demand > bandwidth_ ? bandwidth_ / demand : 1.0;
+    double phi = bandwidth_ > 0 && demand > bandwidth_ ? bandwidth_ / demand : 1.0;
+    if (l2_bandwidth_ > 0 && l2_demand_[1] > l2_bandwidth_) phi = std::min(phi, l2_bandwidth_ / l2_demand_[1]);
     if (phi != phi_) {
         v0_ = clock_at(now);
         t0_ = now;

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "gpusched/hw/input_error.h"
 #include "gpusched/workloads/cycle_latency.h"
+#include "gpusched/workloads/gpu_bound_work.h"
 
 namespace gpusched::sim {
 
@@ -17,12 +19,16 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
       slots_per_ps_(0),
       running_(static_cast<std::size_t>(gpu.sm_count) * static_cast<std::size_t>(gpu.max_blocks_per_sm)),
       active_warps_(static_cast<std::size_t>(gpu.sm_count), 0),
+      l1_blocks_(static_cast<std::size_t>(gpu.sm_count), 0),
       last_update_(static_cast<std::size_t>(gpu.sm_count), 0) {
     if (!gpu.clock_mhz)
         throw InputError("--exec shared: GPU '" + gpu.name + "' has no execution.clock_mhz; the shared model needs it");
     // GB/s = 10^9 bytes / 10^12 ps. No bandwidth in the spec: unlimited (dram_bytes ignored).
-    if (gpu.dram_bandwidth_gbps && *gpu.dram_bandwidth_gbps > 0)
-        bandwidth_.emplace(gpu.sm_count, gpu.max_blocks_per_sm, *gpu.dram_bandwidth_gbps * 1e-3);
+    const double dram = gpu.dram_bandwidth_gbps.value_or(0) * 1e-3;
+    const double l2 = gpu.l2_bandwidth_gbps.value_or(0) * 1e-3;
+    gpu_has_dram_ = dram > 0;
+    gpu_has_l2_ = l2 > 0;
+    if (dram > 0 || l2 > 0) bandwidth_.emplace(gpu.sm_count, gpu.max_blocks_per_sm, dram, l2);
     // C warp-instructions per cycle x clock_mhz x 1e6 cycles/s / 1e12 ps/s.
     slots_per_ps_ = gpu.issue_slots_per_cycle() * (*gpu.clock_mhz) * 1e-6;
     if (gpu.issue_model == hw::GpuSpec::IssueModel::queue) {
@@ -30,11 +36,19 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
         queues_.assign(static_cast<std::size_t>(gpu.sm_count),
                        IssueQueue(gpu.warp_schedulers_per_sm, gpu.max_warps_per_sm, gpu.max_blocks_per_sm, service_ps_));
     }
-    for (std::size_t i = 0; i < app.launches.size(); ++i)
-        if (!app.launches[i].work->warp_work(0))
+    l1_per_ps_ = gpu.l1_wavefronts_per_cycle.value_or(0) * (*gpu.clock_mhz) * 1e-6;
+    works_.reserve(app.launches.size());
+    std::map<const workloads::BlockWork*, std::shared_ptr<const workloads::BlockWork>> bound;  // launches share works
+    for (std::size_t i = 0; i < app.launches.size(); ++i) {
+        const workloads::KernelLaunch& launch = app.launches[i];
+        auto [it, fresh] = bound.try_emplace(launch.work.get());
+        if (fresh) it->second = workloads::work_on_gpu(launch, gpu);
+        works_.push_back(it->second);
+        if (!works_.back()->warp_work(0))
             throw InputError("--exec shared: launch " + std::to_string(i) + " (" + app.launches[i].name +
                              ") has no per-warp work (issue slots, latency); use --exec fixed, or a kernel "
                              "whose work model gives it");
+    }
 }
 
 double SharedExecution::warp_rate(const Running& r, double share) {
@@ -59,17 +73,28 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
     }
     const double share = slots_per_ps_ / n;
     if (!queues_.empty()) queues_[s].update();
+    double psi = 1;  // the L1 data path's slow-down of blocks that use it
+    if (l1_blocks_[s] > 0) {
+        double wavefronts = 0;
+        for (std::size_t slot = 0; slot < slots_; ++slot) {
+            const Running& r = running_[s * slots_ + slot];
+            if (r.live && r.active_warps > 0) wavefronts += r.active_warps * issue_rate(s, slot, r, share) * r.l1_per_slot;
+        }
+        if (wavefronts > l1_per_ps_) psi = l1_per_ps_ / wavefronts;
+    }
     double demand = 0;
+    double l2_demand = 0;
     for (std::size_t slot = 0; slot < slots_; ++slot) {
         Running& r = running_[s * slots_ + slot];
         if (!r.live || r.active_warps == 0) continue;
-        const double rate = issue_rate(s, slot, r, share);
+        const double rate = r.l1_per_slot > 0 ? issue_rate(s, slot, r, share) * psi : issue_rate(s, slot, r, share);
         if (r.dram) {  // progress on the bandwidth share's virtual clock
             if (rate != r.rate) {
                 r.rate = rate;
                 bandwidth_->set_rate(sm, static_cast<int>(slot), now, rate);
             }
             demand += r.active_warps * rate * r.bytes_per_slot;
+            l2_demand += r.active_warps * rate * r.l2_per_slot;
             continue;
         }
         const Time from = std::max(last, r.begin);  // no progress before the block starts
@@ -83,12 +108,11 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
             sink.set_end(sm, static_cast<int>(slot), end);
         }
     }
-    if (bandwidth_) bandwidth_->set_demand(sm, demand);
+    if (bandwidth_) bandwidth_->set_demand(sm, demand, l2_demand);
 }
 
 void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionSink& sink) {
-    const workloads::KernelLaunch& launch = app_.launches[b.launch];
-    const workloads::WarpWork work = *workloads::warp_work_at_clock(*launch.work, b.block, clock_mhz_);
+    const workloads::WarpWork work = *workloads::warp_work_at_clock(*works_[b.launch], b.block, clock_mhz_);
     if (bandwidth_) bandwidth_->advance(now);
     // Bring the blocks already there up to now at their old rates, before this one joins.
     update_sm(b.sm, now, sink);
@@ -110,9 +134,16 @@ void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionS
         queues_[static_cast<std::size_t>(b.sm)].add(b.slot, r.active_warps, think);
     }
     const int n = active_warps_[static_cast<std::size_t>(b.sm)] += r.active_warps;
-    if (bandwidth_ && work.dram_bytes > 0) {
+    if (l1_per_ps_ > 0 && work.l1_wavefronts > 0) {
+        r.l1_per_slot = work.l1_wavefronts / work.issue_slots;
+        ++l1_blocks_[static_cast<std::size_t>(b.sm)];
+    }
+    const bool dram = gpu_has_dram_ && work.dram_bytes > 0;
+    const bool l2 = gpu_has_l2_ && work.dram_bytes + work.l2_bytes > 0;
+    if (dram || l2) {
         r.dram = true;
-        r.bytes_per_slot = work.dram_bytes / work.issue_slots;
+        r.bytes_per_slot = gpu_has_dram_ ? work.dram_bytes / work.issue_slots : 0;
+        r.l2_per_slot = gpu_has_l2_ ? (work.dram_bytes + work.l2_bytes) / work.issue_slots : 0;
         r.rate = warp_rate(r, slots_per_ps_ / n);
         bandwidth_->add(b.sm, b.slot, now, b.start, work.issue_slots, r.rate);
     }
@@ -126,10 +157,12 @@ void SharedExecution::block_finished(int sm, int slot, Time now, CompletionSink&
     update_sm(sm, now, sink);  // advance everyone (this block's remaining work is ~0 now)
     if (r.dram) bandwidth_->remove(sm, slot);
     active_warps_[static_cast<std::size_t>(sm)] -= r.active_warps;
+    if (r.l1_per_slot > 0) --l1_blocks_[static_cast<std::size_t>(sm)];
     if (!queues_.empty() && r.active_warps > 0) queues_[static_cast<std::size_t>(sm)].remove(slot);
     r.live = false;
     r.dram = false;
     r.active_warps = 0;
+    r.l1_per_slot = 0;
     update_sm(sm, now, sink);
     if (bandwidth_) bandwidth_->reschedule(now, sink);
 }

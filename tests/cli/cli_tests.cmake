@@ -41,6 +41,8 @@ gpusched_cli_test(empty_gpu_file 2 stderr "empty_gpu.yaml: empty YAML" show gpu 
 gpusched_cli_test(malformed_gpu_file 2 stderr "malformed_gpu.yaml:[0-9]+: YAML syntax error" show gpu ./malformed_gpu.yaml)
 gpusched_cli_test(out_of_range_gpu_file 2 stderr "bad_range_gpu.yaml:[0-9]+: key 'limits.max_blocks_per_sm'"
                   show gpu ./bad_range_gpu.yaml)
+gpusched_cli_test(bad_l2_bandwidth_gpu_file 2 stderr "bad_l2_gpu.yaml:[0-9]+: key 'memory.l2_bandwidth_gbps'.*0.001"
+                  show gpu ./bad_l2_gpu.yaml)
 gpusched_cli_test(missing_key_gpu_file 2 stderr "missing_key_gpu.yaml:[0-9]+: key 'limits.registers_per_sm': required"
                   show gpu ./missing_key_gpu.yaml)
 gpusched_cli_test(binary_gpu_file 2 stderr "binary_gpu.yaml" show gpu ./binary_gpu.yaml)

@@ -119,3 +119,35 @@ TEST_CASE("launch-pipeline and completion-channel overheads are range-checked by
         CHECK(error_of(with_line(base, k, k + ": 0")) == "(no error)");
     }
 }
+
+TEST_CASE("L2 bandwidth, memory latencies and SM latencies are range-checked by key") {
+    const std::string base = h100_text();
+    struct Key {
+        const char* section;
+        const char* key;
+        const char* too_low;
+        const char* too_high;
+    };
+    for (const Key k : {Key{"memory", "l2_bandwidth_gbps", "0", "2e9"}, Key{"memory", "l2_hit_latency_cycles", "0", "2e6"},
+                        Key{"memory", "dram_latency_cycles", "0.5", "2e6"},
+                        Key{"execution", "l1_wavefronts_per_cycle", "0", "2000"},
+                        Key{"execution", "alu_latency_cycles", "0", "2e6"},
+                        Key{"execution", "shared_memory_latency_cycles", "0", "2e6"},
+                        Key{"execution", "barrier_cycles", "-1", "2e6"},
+                        Key{"execution", "barrier_cycles_per_warp", "-1", "2e6"}}) {
+        CAPTURE(k.key);
+        const std::string name = std::string(k.section) + "." + k.key;
+        const std::string key = k.key;
+        for (const char* bad : {k.too_low, k.too_high, "fast"}) {
+            const std::string error = error_of(with_line(base, key, key + ": " + bad));
+            CHECK(error.find("bad.yaml") != std::string::npos);
+            CHECK(error.find(name) != std::string::npos);
+        }
+        CHECK(error_of(with_line(base, key, key + ": 3")) == "(no error)");
+    }
+    // The H100 preset carries them, and they round-trip.
+    const hw::GpuSpec h100 = hw::parse_gpu_spec(base, "h100.yaml");
+    CHECK(h100.l2_bandwidth_gbps.value_or(0) > *h100.dram_bandwidth_gbps);
+    CHECK(h100.l2_hit_latency_cycles.value_or(0) < h100.dram_latency_cycles.value_or(0));
+    CHECK(hw::parse_gpu_spec(hw::to_yaml(h100), "again.yaml") == h100);
+}

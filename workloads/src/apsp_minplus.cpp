@@ -1,7 +1,9 @@
 // The `apsp-minplus` generator: ceil(log2(n-1)) launches of the tiled Min-plus kernel.
 #include "gpusched/workloads/apsp_minplus.h"
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/spec_numbers.h"
@@ -24,6 +26,59 @@ ApspWarpCost minplus_warp_cost(const ApspGrid& grid, const MinplusKeys& keys, co
     return cost;
 }
 
+std::optional<ApspWarpCost> minplus_cost_on_gpu(const ApspGrid& grid, const MinplusKeys& keys,
+                                                const ApspCommonKeys& common, const GpuContext& context) {
+    const hw::GpuSpec& gpu = context.gpu;
+    const bool l2 = gpu.l2_bytes && gpu.l2_bandwidth_gbps;
+    const bool latency = gpu.l2_hit_latency_cycles && !keys.tile_latency_given;
+    const bool l1 = gpu.l1_wavefronts_per_cycle.has_value();
+    if (!l2 && !latency && !l1) return std::nullopt;
+    ApspWarpCost cost = minplus_warp_cost(grid, keys, common);
+    const auto gw = static_cast<double>(grid.width());
+    const auto n = static_cast<double>(grid.n());
+    const double bs = grid.block_size();
+    const double e = common.elem_bytes;
+    const double p = common.p_min;
+    double miss_row = 1, miss_col = 1, miss_other = 1;  // fractions of reads that go to DRAM
+    if (l2) {
+        if (2 * n * n * e <= static_cast<double>(*gpu.l2_bytes)) {
+            miss_row = miss_col = miss_other = 0;
+        } else {
+            miss_row = 1 / gw;
+            miss_col = 1 / std::max(1.0, static_cast<double>(context.resident_blocks) / gw);
+        }
+        const double other = (1 + p) + 2 * p;  // line 3 and line 11's reads and writes
+        cost.dram_bytes_per_thread = e * (miss_other * other + gw * (miss_row + miss_col));
+        cost.l2_bytes_per_thread = e * ((1 - miss_other) * other + gw * (2 - miss_row - miss_col));
+    }
+    // A warp's global load touches one 128-byte line per tile row it covers (per 128 bytes of it).
+    const double warp = kApspWarpSize;
+    const double rows_per_warp = bs >= warp ? 1 : std::ceil(warp / bs);
+    const double load_wavefronts = rows_per_warp * std::ceil(std::min(bs, warp) * e / 128);
+    const double tile_wavefronts = 2 * bs + 2 + 2 * load_wavefronts;
+    if (l1) cost.l1_wavefronts = gw * tile_wavefronts + load_wavefronts * (1 + 3 * p);
+    if (latency) {
+        const double l2_latency = *gpu.l2_hit_latency_cycles;
+        const double dram_latency = gpu.dram_latency_cycles.value_or(l2_latency);
+        const double both_hit = (1 - miss_row) * (1 - miss_col);
+        const double tile_wait = both_hit * l2_latency + (1 - both_hit) * dram_latency;
+        const double other_wait = (1 - miss_other) * l2_latency + miss_other * dram_latency;
+        const double block_warps = std::ceil(bs * bs / warp);
+        // Line 5's stores, the barrier of line 6, line 7's first shared load, the barrier of line 10.
+        const double sync = gpu.shared_memory_latency_cycles.value_or(0) +
+                            2 * (gpu.barrier_cycles.value_or(0) + block_warps * gpu.barrier_cycles_per_warp.value_or(0));
+        // Lines 7-8 alone: the running minimum is one dependent instruction per step k; the
+        // block's issue slots and L1 wavefronts at the SM's rates; one warp's slots at issue_width.
+        const double tile_slots = bs * keys.instr_per_step + keys.instr_per_tile;
+        double alone = std::max({bs * gpu.alu_latency_cycles.value_or(0), tile_slots / gpu.issue_width,
+                                 block_warps * tile_slots / gpu.issue_slots_per_cycle()});
+        if (l1) alone = std::max(alone, block_warps * tile_wavefronts / *gpu.l1_wavefronts_per_cycle);
+        // Line 3's load before the loop; line 11's load of P(gx, kmin) before its stores.
+        cost.latency_cycles = gw * (tile_wait + sync + alone) + (1 + p) * other_wait;
+    }
+    return cost;
+}
+
 namespace {
 
 void build_minplus(SpecArgs& args, KernelLaunch& launch) {
@@ -31,6 +86,7 @@ void build_minplus(SpecArgs& args, KernelLaunch& launch) {
     MinplusKeys keys;
     keys.instr_per_step = spec_number(args, "instr_per_step", 0, 1e6, keys.instr_per_step);
     keys.instr_per_tile = spec_number(args, "instr_per_tile", 0, 1e6, keys.instr_per_tile);
+    keys.tile_latency_given = args.has("tile_latency_cycles");
     keys.tile_latency_cycles = spec_number(args, "tile_latency_cycles", 0, 1e9, keys.tile_latency_cycles);
     const ApspCommonKeys common = parse_apsp_common_keys(args);
     const auto steps = static_cast<std::uint64_t>(
@@ -41,7 +97,10 @@ void build_minplus(SpecArgs& args, KernelLaunch& launch) {
         launch.static_shared_bytes = static_cast<std::int64_t>(2 * std::uint64_t{grid.block_size()} *
                                                                grid.block_size() *
                                                                static_cast<std::uint64_t>(common.elem_bytes));
-    launch.work = make_apsp_work(args, grid, minplus_warp_cost(grid, keys, common), steps, common.ns_per_instr);
+    launch.work = make_apsp_work(args, grid, minplus_warp_cost(grid, keys, common), steps, common.ns_per_instr,
+                                 [grid, keys, common](const GpuContext& context) {
+                                     return minplus_cost_on_gpu(grid, keys, common, context);
+                                 });
 }
 
 }  // namespace
@@ -56,7 +115,7 @@ KernelGeneratorInfo apsp_minplus_generator() {
         {"steps", "S", "launches, 1..1000000 (default max(1, ceil(log2(n-1))), eq. 1)"},
         {"instr_per_step", "I", "warp-instructions per min-plus step k (Alg. 2 lines 7-8), 0..10^6 (default 4)"},
         {"instr_per_tile", "I", "other warp-instructions per tile (loads, barriers, line 9), 0..10^6 (default 10)"},
-        {"tile_latency_cycles", "C", "latency-bound cycles per tile per warp, 0..10^9 (default 0: none)"},
+        {"tile_latency_cycles", "C", "latency-bound cycles per tile per warp, 0..10^9 (default: from the GPU's memory latencies, else 0)"},
     };
     for (auto& key : apsp_common_key_info()) info.keys.push_back(key);
     info.example = "apsp-minplus:n=500,block=16";

@@ -8,8 +8,14 @@
 
 namespace gpusched::workloads {
 
-ApspWork::ApspWork(std::string kernel, ApspGrid grid, ApspWarpCost cost, std::uint64_t launches, Time fixed_duration)
-    : kernel_(std::move(kernel)), grid_(grid), cost_(cost), launches_(launches), fixed_duration_(fixed_duration) {}
+ApspWork::ApspWork(std::string kernel, ApspGrid grid, ApspWarpCost cost, std::uint64_t launches, Time fixed_duration,
+                   ApspCostOnGpu on_gpu)
+    : kernel_(std::move(kernel)),
+      grid_(grid),
+      cost_(cost),
+      launches_(launches),
+      fixed_duration_(fixed_duration),
+      on_gpu_(std::move(on_gpu)) {}
 
 Time ApspWork::duration(std::uint64_t block) const {
     (void)block;
@@ -23,13 +29,22 @@ int ApspWork::active_warps(std::uint64_t block, int warps_per_block) const {
 std::optional<WarpWork> ApspWork::warp_work(std::uint64_t block) const {
     const ApspGrid::Category c = grid_.category(block);
     const int warps = grid_.active_warps32(c);
+    const double threads_per_warp =
+        warps == 0 ? 0 : static_cast<double>(grid_.active_threads(c)) / static_cast<double>(warps);
     WarpWork w;
     w.issue_slots = cost_.issue_slots;
     w.latency_bound = 0;
-    w.dram_bytes = warps == 0 ? 0
-                              : cost_.dram_bytes_per_thread * static_cast<double>(grid_.active_threads(c)) /
-                                    static_cast<double>(warps);
+    w.dram_bytes = cost_.dram_bytes_per_thread * threads_per_warp;
+    w.l2_bytes = cost_.l2_bytes_per_thread * threads_per_warp;
+    w.l1_wavefronts = cost_.l1_wavefronts;
     return w;
+}
+
+std::shared_ptr<const BlockWork> ApspWork::bind(const GpuContext& context) const {
+    if (!on_gpu_) return nullptr;
+    const auto cost = on_gpu_(context);
+    if (!cost) return nullptr;
+    return std::make_shared<const ApspWork>(kernel_, grid_, *cost, launches_, fixed_duration_);
 }
 
 double ApspWork::latency_bound_cycles(std::uint64_t block) const {
@@ -43,7 +58,10 @@ std::string ApspWork::describe() const {
                       ": " + w + "x" + w + " grid, " + std::to_string(launches_) +
                       (launches_ == 1 ? " launch" : " launches") + "; per warp " +
                       format_spec_number(cost_.issue_slots) + " issue slots, " +
-                      format_spec_number(cost_.dram_bytes_per_thread * kApspWarpSize) + " B";
+                      format_spec_number((cost_.dram_bytes_per_thread + cost_.l2_bytes_per_thread) * kApspWarpSize) +
+                      " B";
+    if (cost_.l2_bytes_per_thread > 0)
+        out += " (" + format_spec_number(cost_.l2_bytes_per_thread * kApspWarpSize) + " B L2 hits)";
     if (cost_.latency_cycles > 0) out += ", latency " + format_spec_number(cost_.latency_cycles) + " cycles";
     return out;
 }
@@ -71,13 +89,13 @@ ApspCommonKeys parse_apsp_common_keys(SpecArgs& args) {
 }
 
 std::shared_ptr<const ApspWork> make_apsp_work(SpecArgs& args, ApspGrid grid, ApspWarpCost cost,
-                                               std::uint64_t launches, double ns_per_instr) {
+                                               std::uint64_t launches, double ns_per_instr, ApspCostOnGpu on_gpu) {
     const auto duration = instruction_time(cost.issue_slots, ns_per_instr);
     if (!duration)
         args.fail(args.has("ns_per_instr") ? "ns_per_instr" : "n",
                   format_spec_number(cost.issue_slots) + " issue slots x " + format_spec_number(ns_per_instr) +
                       " ns per instruction is beyond the longest duration (2^63 ps); use a smaller n or ns_per_instr");
-    return std::make_shared<const ApspWork>(args.kernel(), grid, cost, launches, *duration);
+    return std::make_shared<const ApspWork>(args.kernel(), grid, cost, launches, *duration, std::move(on_gpu));
 }
 
 }  // namespace gpusched::workloads

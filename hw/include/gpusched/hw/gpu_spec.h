@@ -69,10 +69,20 @@ struct GpuSpec {
     IssueModel issue_model = IssueModel::share;
     std::optional<int> fp32_lanes_per_sm;
     std::optional<double> clock_mhz;                   ///< boost clock
+    /// 128-byte L1/shared-memory accesses (wavefronts) an SM serves per cycle; shared-memory and
+    /// global loads through L1 use the same data path (the `shared` model's per-SM L1 limit)
+    std::optional<double> l1_wavefronts_per_cycle;
+    std::optional<double> alu_latency_cycles;           ///< a dependent integer instruction's latency
+    std::optional<double> shared_memory_latency_cycles; ///< a dependent shared-memory load's latency
+    std::optional<double> barrier_cycles;               ///< __syncthreads() of a block: this + per warp x warps
+    std::optional<double> barrier_cycles_per_warp;
 
     // --- memory ---
     std::optional<double> dram_bandwidth_gbps;         ///< GB/s (10^9 bytes per second)
     std::optional<std::int64_t> l2_bytes;
+    std::optional<double> l2_bandwidth_gbps;           ///< L2 -> SMs read bandwidth, GB/s (all SMs together)
+    std::optional<double> l2_hit_latency_cycles;       ///< dependent global load that hits L2, SM cycles
+    std::optional<double> dram_latency_cycles;         ///< dependent global load that misses L2, SM cycles
 
     // --- host link ---
     std::optional<double> host_link_gbps;              ///< per direction, GB/s

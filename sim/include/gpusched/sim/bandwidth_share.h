@@ -37,6 +37,10 @@ namespace gpusched::sim {
 /// with the block's current end); a later one cannot fire before the next call, which repeats
 /// the check. Usually that is only the earliest block itself.
 ///
+/// A second bandwidth, of the L2 (optional), works the same way: the model sets each SM's L2
+/// demand too, and phi = min(1, B / demand, B_L2 / demand_L2): one factor for every
+/// memory-using block, whichever of the two binds.
+///
 /// The demand is a sum per SM, set by the execution model, kept in a segment tree: each
 /// update is O(log S) and the total is the same for the same per-SM values, whatever the order
 /// of updates (no drift). When the last DRAM-using block ends, the clock is re-anchored
@@ -44,8 +48,9 @@ namespace gpusched::sim {
 /// wherever it lies in time (memoised launches rely on this).
 class BandwidthShare {
 public:
-    /// `bytes_per_ps` > 0: the bandwidth B; `slots_per_sm`: slots per SM (blocks are named by SM and slot).
-    BandwidthShare(int sm_count, int slots_per_sm, double bytes_per_ps);
+    /// `bytes_per_ps`: the bandwidth B, `l2_bytes_per_ps`: B_L2 (each 0: unlimited, not both);
+    /// `slots_per_sm`: slots per SM (blocks are named by SM and slot).
+    BandwidthShare(int sm_count, int slots_per_sm, double bytes_per_ps, double l2_bytes_per_ps = 0);
 
     /// The model's calls come in time order; call this first in each: blocks whose start is <= now begin.
     void advance(Time now);
@@ -56,8 +61,9 @@ public:
     void set_rate(int sm, int slot, Time now, double rate);
     /// The block has ended (its completion event fired).
     void remove(int sm, int slot);
-    /// The DRAM demand of the blocks on `sm`: sum of active warps x rate x bytes per issue slot, bytes per ps.
-    void set_demand(int sm, double bytes_per_ps);
+    /// The DRAM and L2 demand of the blocks on `sm`: sums of active warps x rate x bytes per issue
+    /// slot, bytes per ps (the L2 demand counts every byte that passes L2: hits and DRAM bytes).
+    void set_demand(int sm, double bytes_per_ps, double l2_bytes_per_ps = 0);
     /// After the other calls of one model call: the new phi, then completion events as described above.
     void reschedule(Time now, CompletionSink& sink);
 
@@ -81,10 +87,12 @@ private:
     [[nodiscard]] Time end_at(double v_end, Time now) const;
     [[nodiscard]] Time end_of(std::uint32_t id, Time now) const;
     [[nodiscard]] std::uint32_t id_of(int sm, int slot) const;
+    static bool set_leaf(std::vector<double>& tree, std::size_t leaf, double value);
     void arm(std::uint32_t id, Time end, CompletionSink& sink);
 
     std::size_t slots_per_sm_;
     double bandwidth_;
+    double l2_bandwidth_;
     std::vector<Block> blocks_;
     IndexedHeap<double> by_end_;         ///< started blocks by (v_end, id)
     IndexedHeap<Time> pending_;          ///< not yet started, by (start, id)
@@ -92,6 +100,7 @@ private:
     IndexedHeap<double> pending_length_; ///< the same by (length, id): the least length tightens the bound
     IndexedHeap<Time> armed_;            ///< blocks with a live event, by (time, id)
     std::vector<double> demand_;         ///< segment tree over SMs; [1] is the total
+    std::vector<double> l2_demand_;      ///< the same for the L2 demand
     std::size_t leaves_ = 1;
     std::vector<IndexedHeap<Time>::Entry> scratch_;
     bool dirty_ = false;  ///< something that moves ends changed since the last reschedule

@@ -1,6 +1,7 @@
 // SharedExecution: blocks on an SM share its issue slots; each warp also has a latency-bound floor.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -41,10 +42,23 @@ namespace gpusched::sim {
 /// SM's issue slots (the slots it cannot use are not given to its neighbours). Like warps, a
 /// block's demand counts from its dispatch, so phi changes only at model calls. Consequences:
 /// a block takes at least a_b x D / B (its bytes at the full bandwidth) and at least its
-/// issue time. Not modelled: caches and L2 (every byte goes to DRAM), row-buffer and bank
+/// issue time. Not modelled: which bytes hit a cache (the work model says: dram_bytes vs
+/// l2_bytes), row-buffer and bank
 /// effects, read/write turnaround, latency growing with load (only the throughput cap).
 /// Without dram_bandwidth_gbps in the GPU spec the bandwidth is unlimited: dram_bytes is
 /// ignored and the model is exactly the one above.
+///
+/// L2 bandwidth (memory.l2_bandwidth_gbps, optional): every byte a warp moves passes the L2,
+/// whether it hits there (l2_bytes) or goes on to DRAM (dram_bytes). The L2 demand
+/// sum a_b x rate_b x (l2_bytes + dram_bytes) / W is capped by B_L2 in the same way, on the
+/// same virtual clock: phi = min(1, B / demand, B_L2 / demand_L2) for every memory-using block.
+/// Without the key, l2_bytes are ignored (hits cost nothing), so results are as before.
+///
+/// L1 data path (execution.l1_wavefronts_per_cycle, optional): an SM serves M 128-byte
+/// L1/shared-memory accesses (wavefronts) per cycle. A warp of block b that needs w_b = l1_wavefronts
+/// per W issue slots asks for a_b x rate_b x w_b / W of them; when the SM's blocks together ask
+/// for more than M, each such block progresses at psi x rate_b, psi = M / their demand (per SM,
+/// recomputed with the rates). Without the key, or for work without wavefronts, psi = 1.
 ///
 /// Issue model (execution.issue_model). `share`, the default, is the rate_b above. `queue`
 /// replaces it by IssueQueue (sim/include/gpusched/sim/issue_queue.h): each of the SM's
@@ -55,6 +69,9 @@ namespace gpusched::sim {
 /// scheduler's limit, and on a busy SM the oldest blocks finish first (as measured on the
 /// H100: validation/data/h100/series_warps/). A block that older ones leave no issue slots
 /// progresses at 10^-6 of one scheduler's rate until they leave.
+///
+/// Work models that know more once the GPU is known (workloads::GpuBoundWork: L2 hits,
+/// latencies in cycles) are bound to the GPU once per run, per launch.
 ///
 /// Efficiency: phi is global, so recomputing every DRAM-using block's end at each event would
 /// cost O(resident blocks of the whole GPU). Instead (BandwidthShare) a virtual clock
@@ -86,6 +103,8 @@ private:
         double latency_rate = 0;   ///< W / L in slots per ps (0 = no latency floor)
         double rate = 0;           ///< current slots per ps per warp (before phi)
         double bytes_per_slot = 0; ///< d = D / W
+        double l2_per_slot = 0;    ///< bytes through L2 per issue slot: (l2_bytes + D) / W
+        double l1_per_slot = 0;    ///< L1 wavefronts per issue slot
         Time begin = 0;            ///< the block's start (dispatch + dispatch latency)
         Time end = 0;
     };
@@ -104,7 +123,12 @@ private:
     std::vector<Running> running_;
     std::vector<IssueQueue> queues_;  ///< per SM under the `queue` issue model, else empty
     double service_ps_ = 0;           ///< `queue`: ps one scheduler takes per warp-instruction
+    bool gpu_has_dram_ = false;    ///< the spec limits DRAM bandwidth
+    bool gpu_has_l2_ = false;      ///< the spec limits L2 bandwidth
+    double l1_per_ps_ = 0;         ///< M x f: L1 wavefronts per ps per SM (0: unlimited)
+    std::vector<std::shared_ptr<const workloads::BlockWork>> works_;  ///< per launch, bound to the GPU
     std::vector<int> active_warps_;  ///< per SM
+    std::vector<int> l1_blocks_;     ///< per SM: resident blocks with L1 wavefronts
     std::vector<Time> last_update_;  ///< per SM
     std::optional<BandwidthShare> bandwidth_;  ///< absent when the GPU spec gives no DRAM bandwidth
 };

@@ -25,6 +25,8 @@ struct WarpWork {
     double issue_slots = 0;   ///< W: warp-instructions the warp must issue
     Time latency_bound = 0;   ///< L: it cannot finish faster than this (dependency chains, memory latency)
     double dram_bytes = 0;    ///< bytes the warp moves to or from device memory
+    double l2_bytes = 0;      ///< further bytes it moves that hit in L2 (not in dram_bytes)
+    double l1_wavefronts = 0; ///< 128-byte L1/shared-memory accesses it makes (the SM's L1 data path)
 };
 
 /// The work of each block of one launch, generated on demand by block index (never

@@ -30,7 +30,7 @@ struct CurveJump {
 /// `jump_threshold_percent` of y(n-1); a simulated jump is located when the measured curve
 /// has one at the same n or one step off (and vice versa).
 struct CurveComparison {
-    std::string kernel;          ///< "apsp-minplus"
+    std::string kernel;          ///< "apsp-minplus" or "apsp-fw"
     int block = 0;
     int reference_n = 0;
     double factor = 0;
@@ -52,5 +52,20 @@ std::vector<CurveJump> find_jumps(const std::vector<std::pair<int, double>>& cur
 /// InputError naming the file and line for malformed data.
 std::vector<CurveComparison> validate_apsp_curves(const std::string& csv_path, const hw::GpuSpec& gpu,
                                                   const std::string& policy, double jump_threshold_percent = 4.0);
+
+/// The same for `apsp_fw.csv` (Floyd-Warshall, Alg. 3/4), simulating `apsp-fw:n=N,block=BS`.
+/// Its sizes are sparse (no dense sweep): the reference is the median measured n.
+std::vector<CurveComparison> validate_fw_curves(const std::string& csv_path, const hw::GpuSpec& gpu,
+                                                const std::string& policy, double jump_threshold_percent = 4.0);
+
+/// Any curve CSV of the runner (columns n, block, median_ms) against simulations of `kernel`.
+std::vector<CurveComparison> validate_curves(const std::string& csv_path, const std::string& kernel,
+                                             const hw::GpuSpec& gpu, const std::string& policy,
+                                             double jump_threshold_percent = 4.0);
+
+/// Every curve of a `curves/` directory that is there: `apsp_minplus.csv` (one comparison per
+/// block size), then `apsp_fw.csv`.
+std::vector<CurveComparison> validate_curve_dir(const std::string& curves_dir, const hw::GpuSpec& gpu,
+                                                const std::string& policy);
 
 }  // namespace gpusched::validation

@@ -1,0 +1,32 @@
+// Work models whose per-warp work depends on the GPU they run on (L2 hits, latencies in cycles, occupancy).
+#pragma once
+
+#include <memory>
+
+#include "gpusched/hw/gpu_spec.h"
+#include "gpusched/workloads/kernel_launch.h"
+
+namespace gpusched::workloads {
+
+/// What a work model may use of the GPU it is bound to: the spec, and how many blocks of its
+/// launch are resident at once (SMs x blocks per SM from the occupancy rules: one wave).
+struct GpuContext {
+    const hw::GpuSpec& gpu;
+    std::int64_t resident_blocks = 1;
+};
+
+/// Implemented (besides BlockWork) by work models that can say more once the GPU is known, e.g.
+/// which global accesses hit in L2 and how long a load waits. A spec is parsed before a GPU is
+/// chosen, so the `shared` execution model binds each launch's work to its GPU once per run.
+class GpuBoundWork {
+public:
+    virtual ~GpuBoundWork() = default;
+    /// The work on `context.gpu`; nullptr when there is nothing to bind (the work as it is).
+    [[nodiscard]] virtual std::shared_ptr<const BlockWork> bind(const GpuContext& context) const = 0;
+};
+
+/// `launch.work` bound to `gpu` (resident blocks from the occupancy of `launch` on it) when it
+/// is a GpuBoundWork that binds; otherwise `launch.work` itself.
+std::shared_ptr<const BlockWork> work_on_gpu(const KernelLaunch& launch, const hw::GpuSpec& gpu);
+
+}  // namespace gpusched::workloads

@@ -1,0 +1,19 @@
+// Binding a launch's work to the GPU it runs on.
+#include "gpusched/workloads/gpu_bound_work.h"
+
+#include <algorithm>
+
+#include "gpusched/hw/occupancy.h"
+
+namespace gpusched::workloads {
+
+std::shared_ptr<const BlockWork> work_on_gpu(const KernelLaunch& launch, const hw::GpuSpec& gpu) {
+    const auto* bindable = dynamic_cast<const GpuBoundWork*>(launch.work.get());
+    if (bindable == nullptr) return launch.work;
+    const hw::OccupancyResult occ = hw::compute_occupancy(gpu, launch.occupancy_request());
+    const GpuContext context{gpu, std::int64_t{gpu.sm_count} * std::max(1, occ.blocks_per_sm)};
+    auto bound = bindable->bind(context);
+    return bound ? bound : launch.work;
+}
+
+}  // namespace gpusched::workloads
