@@ -68,7 +68,8 @@ SmPool::SmPool(const hw::GpuSpec& spec)
       slot_warps_in_part_(static_cast<std::size_t>(spec.sm_count) * spec.max_blocks_per_sm *
                               spec.register_sub_partitions,
                           0),
-      slot_even_(static_cast<std::size_t>(spec.sm_count) * spec.max_blocks_per_sm, 0) {}
+      slot_even_(static_cast<std::size_t>(spec.sm_count) * spec.max_blocks_per_sm, 0),
+      scratch_parts_(static_cast<std::size_t>(spec.register_sub_partitions), 0) {}
 
 int SmPool::register_room(const SmState& s, const int* free, const BlockFootprint& f) const {
     if (f.registers_per_block > 0) return (spec_.registers_per_sm - s.block_registers) / f.registers_per_block;
@@ -94,6 +95,50 @@ void SmPool::prepare(BlockFootprint& f) const {
     f.even_part_registers = f.registers_per_block == 0 && f.warps % sub_partitions_ == 0
                                 ? f.warps / sub_partitions_ * f.registers_per_warp
                                 : 0;
+    f.sole_lazy = f.blocks_on_empty_sm > 0 &&
+                  (f.registers_per_block > 0 || f.registers_per_warp == 0 || f.even_part_registers > 0);
+}
+
+SmPool::SmState SmPool::effective(const SmState& s) const {
+    if (!s.lazy) return s;
+    const BlockFootprint& f = *s.sole;
+    SmState e = s;
+    e.threads = s.blocks * f.threads;
+    e.warps = s.blocks * f.warps;
+    e.block_registers = s.blocks * f.registers_per_block;
+    e.shared = s.blocks * f.shared_bytes;
+    e.barriers = s.blocks * f.barriers;
+    e.lazy = false;
+    return e;
+}
+
+int SmPool::lazy_part_free(const SmState& s) const {
+    const BlockFootprint& f = *s.sole;
+    const int all = spec_.registers_per_sm / sub_partitions_;
+    return f.registers_per_block == 0 && f.registers_per_warp > 0 ? all - s.blocks * f.even_part_registers : all;
+}
+
+int SmPool::lazy_room(const SmState& s, const BlockFootprint& f) const {
+    std::fill(scratch_parts_.begin(), scratch_parts_.end(), lazy_part_free(s));
+    return general_room(effective(s), scratch_parts_.data(), f);
+}
+
+void SmPool::materialise(int sm) {
+    SmState& s = state_[idx(sm)];
+    const BlockFootprint& f = *s.sole;
+    const int part_free = lazy_part_free(s);
+    s = effective(s);
+    int* free = &free_sub_partition_registers_[idx(sm) * sub_partitions_];
+    std::fill(free, free + sub_partitions_, part_free);
+    const bool even = f.registers_per_block == 0 && f.registers_per_warp > 0;
+    for (int w = 0; w < slot_words_; ++w) {
+        for (std::uint64_t bits = used_slots_[idx(sm) * static_cast<std::size_t>(slot_words_) + static_cast<std::size_t>(w)];
+             bits != 0; bits &= bits - 1) {
+            const std::size_t at = idx(sm) * slots_per_sm_ + static_cast<std::size_t>(w * 64 + std::countr_zero(bits));
+            slot_footprint_[at] = &f;
+            slot_even_[at] = even ? 1 : 0;
+        }
+    }
 }
 
 bool SmPool::take_registers(int sm, int slot, const BlockFootprint& f) {
@@ -150,17 +195,22 @@ void SmPool::give_back_registers(int sm, int slot, const BlockFootprint& f) {
     }
 }
 
-int SmPool::take_slot(int sm, const BlockFootprint& f) {
+int SmPool::take_slot_bit(int sm) {
     std::uint64_t* words = &used_slots_[idx(sm) * static_cast<std::size_t>(slot_words_)];
     for (int w = 0; w < slot_words_; ++w) {
         if (~words[w] == 0) continue;
         const int slot = w * 64 + std::countr_one(words[w]);
         if (slot >= slots_per_sm_) return -1;
         words[w] |= std::uint64_t{1} << (slot & 63);
-        slot_footprint_[idx(sm) * slots_per_sm_ + slot] = &f;
         return slot;
     }
     return -1;
+}
+
+int SmPool::take_slot(int sm, const BlockFootprint& f) {
+    const int slot = take_slot_bit(sm);
+    if (slot >= 0) slot_footprint_[idx(sm) * slots_per_sm_ + slot] = &f;
+    return slot;
 }
 
 void SmPool::free_slot(int sm, int slot) {
@@ -171,6 +221,24 @@ void SmPool::free_slot(int sm, int slot) {
 
 int SmPool::reserve(int sm, const BlockFootprint& f) {
     SmState& s = state_[idx(sm)];
+    if (s.lazy) {
+        if (s.sole == &f) {
+            if (s.blocks >= f.blocks_on_empty_sm) return -1;
+            const int slot = take_slot_bit(sm);
+            if (slot >= 0) ++s.blocks;
+            return slot;
+        }
+        materialise(sm);
+    } else if (s.blocks == 0 && f.sole_lazy) {
+        const int slot = take_slot_bit(sm);
+        if (slot >= 0) {
+            s.blocks = 1;
+            s.sole = &f;
+            s.mixed = false;
+            s.lazy = true;
+        }
+        return slot;
+    }
     if (f.blocks_on_empty_sm > 0 && (s.blocks == 0 || (!s.mixed && s.sole == &f))) {
         if (s.blocks >= f.blocks_on_empty_sm) return -1;
     } else {
@@ -202,11 +270,22 @@ int SmPool::reserve(int sm, const BlockFootprint& f) {
 }
 
 void SmPool::release(int sm, int slot) {
+    SmState& s = state_[idx(sm)];
+    if (s.lazy) {
+        std::uint64_t& word = used_slots_[idx(sm) * static_cast<std::size_t>(slot_words_) + static_cast<std::size_t>(slot / 64)];
+        const std::uint64_t bit = std::uint64_t{1} << (slot & 63);
+        if ((word & bit) == 0) throw std::logic_error("SmPool::release of a free slot");
+        word &= ~bit;
+        if (--s.blocks == 0) {
+            s.sole = nullptr;
+            s.lazy = false;
+        }
+        return;
+    }
     const std::size_t at = idx(sm) * slots_per_sm_ + slot;
     const BlockFootprint* f = slot_footprint_[at];
     if (f == nullptr) throw std::logic_error("SmPool::release of a free slot");
     give_back_registers(sm, slot, *f);
-    SmState& s = state_[idx(sm)];
     --s.blocks;
     s.warps -= f->warps;
     s.threads -= f->threads;
@@ -220,12 +299,13 @@ void SmPool::release(int sm, int slot) {
 }
 
 bool SmPool::within_limits(int sm) const {
-    const SmState& s = state_[idx(sm)];
+    const SmState s = effective(state_[idx(sm)]);
     if (s.blocks < 0 || s.blocks > spec_.max_blocks_per_sm || s.warps > spec_.max_warps_per_sm ||
         s.threads > spec_.max_threads_per_sm || s.block_registers > spec_.registers_per_sm ||
         s.shared > spec_.shared_memory_per_sm)
         return false;
     if (spec_.barriers_per_sm && s.barriers > *spec_.barriers_per_sm) return false;
+    if (state_[idx(sm)].lazy) return lazy_part_free(state_[idx(sm)]) >= 0;
     for (int p = 0; p < sub_partitions_; ++p)
         if (free_sub_partition_registers_[idx(sm) * sub_partitions_ + p] < 0) return false;
     return true;

@@ -23,6 +23,9 @@ struct BlockFootprint {
     /// Warp-granular registers one block takes from each sub-partition when its warps split
     /// evenly over them (set by SmPool::prepare; 0 = they do not, or not prepared).
     int even_part_registers = 0;
+    /// An SM holding only blocks of this footprint may count them alone (set by SmPool::prepare:
+    /// it fits an empty SM and its registers come per block, not at all, or evenly per part).
+    bool sole_lazy = false;
 
     /// The footprint of one block of a launch with request `req` and occupancy `occ`.
     static BlockFootprint of(const hw::GpuSpec& spec, const hw::OccupancyRequest& req,
@@ -51,6 +54,17 @@ struct BlockFootprint {
 /// whose warps split evenly over equally free sub-partitions takes even_part_registers
 /// from each, which is what the most-free-first rule does, and its slot records only that
 /// (slot_even_) instead of a warp count per sub-partition.
+///
+/// Sole-footprint lazy accounting: an SM that went from empty to blocks of one `sole_lazy`
+/// footprint only keeps its block count and slot bits, since then every counter is the
+/// count times the per-block amount (registers included: each block took an even share
+/// of equally free parts). The counters, register parts, slot_footprint_ and slot_even_
+/// are written (materialised) when a block of another footprint arrives; queries compute
+/// them on the fly.
+///
+///     empty --reserve(f), f.sole_lazy--> lazy(f) --reserve(f) / release--> lazy(f)
+///     lazy(f) --release of the last block--> empty
+///     lazy(f) --reserve(g), g != f--> materialised, then the general rules
 class SmPool {
     struct SmState {
         int threads = 0;
@@ -61,6 +75,7 @@ class SmPool {
         int barriers = 0;
         const BlockFootprint* sole = nullptr;  ///< the one footprint resident, if only one kind is
         bool mixed = false;                    ///< blocks of different footprints are resident
+        bool lazy = false;  ///< only `blocks` and the slot bits are kept; the rest is blocks x *sole
     };
 
 public:
@@ -75,6 +90,7 @@ public:
         const SmState& s = state_[idx(sm)];
         if (s.blocks == 0) return f.blocks_on_empty_sm;
         if (!s.mixed && s.sole == &f) return f.blocks_on_empty_sm - s.blocks;
+        if (s.lazy) return lazy_room(s, f);
         return general_room(s, &free_sub_partition_registers_[idx(sm) * sub_partitions_], f);
     }
     /// Reserves one block; returns its slot (0-based, the lowest free) or -1 if it does not fit.
@@ -84,7 +100,7 @@ public:
 
     [[nodiscard]] int sm_count() const { return sm_count_; }
     [[nodiscard]] int resident_blocks(int sm) const { return state_[idx(sm)].blocks; }
-    [[nodiscard]] int resident_warps(int sm) const { return state_[idx(sm)].warps; }
+    [[nodiscard]] int resident_warps(int sm) const { return effective(state_[idx(sm)]).warps; }
     /// True when every counter of `sm` is within the spec's limits (for invariant tests).
     [[nodiscard]] bool within_limits(int sm) const;
 
@@ -93,9 +109,18 @@ private:
     /// Room by every limit, given an SM's counters and its free registers per sub-partition.
     [[nodiscard]] int register_room(const SmState& s, const int* free_parts, const BlockFootprint& f) const;
     [[nodiscard]] int general_room(const SmState& s, const int* free_parts, const BlockFootprint& f) const;
+    /// The counters of `s` as they would be materialised (s itself unless lazy).
+    [[nodiscard]] SmState effective(const SmState& s) const;
+    /// Free registers of each part of a lazy SM (all parts alike).
+    [[nodiscard]] int lazy_part_free(const SmState& s) const;
+    [[nodiscard]] int lazy_room(const SmState& s, const BlockFootprint& f) const;
+    /// Writes a lazy SM's counters, register parts and per-slot records.
+    void materialise(int sm);
     bool take_registers(int sm, int slot, const BlockFootprint& f);
     void give_back_registers(int sm, int slot, const BlockFootprint& f);
     int take_slot(int sm, const BlockFootprint& f);
+    /// The lowest free slot, marked used (-1 if none); records nothing else.
+    int take_slot_bit(int sm);
     void free_slot(int sm, int slot);
 
     const hw::GpuSpec& spec_;
@@ -109,6 +134,7 @@ private:
     int slot_words_;
     std::vector<std::uint16_t> slot_warps_in_part_;     ///< [(sm * slots + slot) * sub_partitions + p]
     std::vector<std::uint8_t> slot_even_;               ///< [sm * slots + slot]: registers taken evenly
+    mutable std::vector<int> scratch_parts_;             ///< lazy_room's per-part free registers
 };
 
 }  // namespace gpusched::sim
