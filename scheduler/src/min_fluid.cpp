@@ -26,10 +26,9 @@ public:
 
     std::optional<sim::Placement> place(const sim::SmView&) {
         if (finished()) return std::nullopt;
-        const auto pos = ranking_.best();
-        if (!pos) return std::nullopt;
-        ranking_.take_one(*pos);
-        const sim::Placement placement{block_, sms_[static_cast<std::size_t>(*pos)]};
+        const int pos = ranking_.take_best();
+        if (pos < 0) return std::nullopt;
+        const sim::Placement placement{block_, sms_[static_cast<std::size_t>(pos)]};
         if (--warps_left_ == 0) {
             ++block_;
             advance_to_block_with_warps();

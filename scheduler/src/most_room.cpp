@@ -16,13 +16,12 @@ public:
 
     std::optional<sim::Placement> place(const sim::SmView&) {
         if (finished()) return std::nullopt;
-        const auto pos = ranking_.best();
-        if (!pos) return std::nullopt;
-        ranking_.take_one(*pos);
-        return sim::Placement{next_block_++, sms_[static_cast<std::size_t>(*pos)]};
+        const int pos = ranking_.take_best();
+        if (pos < 0) return std::nullopt;
+        return sim::Placement{next_block_++, sms_[static_cast<std::size_t>(pos)]};
     }
-    /// Every other SM full and `sm` back to room 1: best() would pick `sm` and take_one()
-    /// return it to 0, so the ranking is already as it would be after that placement.
+    /// Every other SM full and `sm` back to room 1: take_best() would pick `sm` and return
+    /// it to 0, so the ranking is already as it would be after that placement.
     std::optional<sim::Placement> refill(int sm) override {
         const int pos = position_[static_cast<std::size_t>(sm)];
         if (finished() || !ranking_.known_empty() || ranking_.room(pos) != 0) return std::nullopt;

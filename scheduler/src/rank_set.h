@@ -64,19 +64,27 @@ public:
             if (to > top_) top_ = to;
         }
     }
-    /// One unit was placed at `pos`: its room drops by one.
-    void take_one(int pos) { set(pos, room_[static_cast<std::size_t>(pos)] - 1); }
     [[nodiscard]] int room(int pos) const { return room_[static_cast<std::size_t>(pos)]; }
-    /// True only when no position has room (false can also mean "not known until best() runs").
+    /// True only when no position has room (false can also mean "not known until take_best() runs").
     [[nodiscard]] bool known_empty() const { return top_ == 0; }
-    /// The position with the most room (>= 1), lowest position among equals.
-    [[nodiscard]] std::optional<int> best() {
+    /// Takes one unit of room from the position with the most room (>= 1), lowest position
+    /// among equals, and returns it; -1 when no position has room.
+    int take_best() {
         for (; top_ > 0; --top_) {
-            const std::uint64_t* level = &bits_[static_cast<std::size_t>(top_) * words_per_level_];
-            for (std::size_t w = 0; w < words_per_level_; ++w)
-                if (level[w] != 0) return static_cast<int>(w * 64 + static_cast<std::size_t>(std::countr_zero(level[w])));
+            std::uint64_t* level_bits = &bits_[static_cast<std::size_t>(top_) * words_per_level_];
+            for (std::size_t w = 0; w < words_per_level_; ++w) {
+                const std::uint64_t word = level_bits[w];
+                if (word == 0) continue;
+                const int pos = static_cast<int>(w * 64 + static_cast<std::size_t>(std::countr_zero(word)));
+                const int room = --room_[static_cast<std::size_t>(pos)];
+                if (level(room) != top_) {  // it drops to the level below (rooms above max_room_ stay)
+                    level_bits[w] = word & (word - 1);
+                    if (room > 0) bits_[static_cast<std::size_t>(top_ - 1) * words_per_level_ + w] |= word & ~(word - 1);
+                }
+                return pos;
+            }
         }
-        return std::nullopt;
+        return -1;
     }
 
 private:
