@@ -5,37 +5,21 @@
 
 namespace gpusched::sim {
 
-void EventQueue::push(Time when, Phase phase, std::uint32_t payload) {
-    if (sequence_ > Event::kMaxSequence || payload > Event::kMaxPayload)
-        throw std::logic_error("EventQueue: more than 2^36 events or payload out of range");
-    const Event e{when, (std::uint64_t{static_cast<std::uint8_t>(phase)} << 62) |
-                            (sequence_++ << Event::kPayloadBits) | payload};
-    if (run_size_ == 0 || !earlier(e, run_last_)) {
-        if (run_size_ == run_.size()) grow_run();
-        run_[(run_head_ + run_size_) & (run_.size() - 1)] = e;
-        ++run_size_;
-        run_last_ = e;
-        return;
-    }
+void EventQueue::out_of_range() {
+    throw std::logic_error("EventQueue: more than 2^36 events or payload out of range");
+}
+
+void EventQueue::push_heap(Event e) {
     heap_.push_back(e);
     sift_up(heap_.size() - 1, e);
 }
 
 void EventQueue::grow_run() {
-    std::vector<Event> bigger(run_.empty() ? 64 : run_.size() * 2);
-    for (std::size_t i = 0; i < run_size_; ++i) bigger[i] = run_[(run_head_ + i) & (run_.size() - 1)];
+    std::vector<Event> bigger(run_.size() * 2);
+    for (std::size_t i = 0; i < run_size_; ++i) bigger[i] = run_[(run_head_ + i) & run_mask_];
     run_.swap(bigger);
+    run_mask_ = run_.size() - 1;
     run_head_ = 0;
-}
-
-Event EventQueue::pop() {
-    if (run_size_ > 0 && (heap_.empty() || earlier(run_[run_head_], heap_.front()))) {
-        const Event result = run_[run_head_];
-        run_head_ = (run_head_ + 1) & (run_.size() - 1);
-        --run_size_;
-        return result;
-    }
-    return pop_heap();
 }
 
 void EventQueue::sift_up(std::size_t i, Event e) {

@@ -58,7 +58,20 @@ public:
 class EventQueue {
 public:
     /// `payload` must be <= Event::kMaxPayload; more than 2^36 events in one run is a logic_error.
-    void push(Time when, Phase phase, std::uint32_t payload);
+    void push(Time when, Phase phase, std::uint32_t payload) {
+        if (((sequence_ >> 36) | (payload >> Event::kPayloadBits)) != 0) [[unlikely]]
+            out_of_range();
+        const Event e{when, (std::uint64_t{static_cast<std::uint8_t>(phase)} << 62) |
+                                (sequence_++ << Event::kPayloadBits) | payload};
+        if (run_size_ != 0 && earlier(e, run_last_)) {
+            push_heap(e);
+            return;
+        }
+        if (run_size_ > run_mask_) grow_run();
+        run_[(run_head_ + run_size_) & run_mask_] = e;
+        ++run_size_;
+        run_last_ = e;
+    }
     [[nodiscard]] bool empty() const { return heap_.empty() && run_size_ == 0; }
     [[nodiscard]] std::size_t size() const { return heap_.size() + run_size_; }
     [[nodiscard]] const Event& top() const {
@@ -66,7 +79,15 @@ public:
         const Event& first = run_[run_head_];
         return heap_.empty() || earlier(first, heap_.front()) ? first : heap_.front();
     }
-    Event pop();
+    Event pop() {
+        if (run_size_ > 0 && (heap_.empty() || earlier(run_[run_head_], heap_.front()))) {
+            const Event result = run_[run_head_];
+            run_head_ = (run_head_ + 1) & run_mask_;
+            --run_size_;
+            return result;
+        }
+        return pop_heap();
+    }
 
 private:
     static bool earlier(const Event& x, const Event& y) {
@@ -74,12 +95,15 @@ private:
         using Key = unsigned __int128;
         return ((Key{x.time} << 64) | x.word) < ((Key{y.time} << 64) | y.word);
     }
+    [[noreturn]] static void out_of_range();
+    void push_heap(Event e);
     void sift_up(std::size_t i, Event e);
     Event pop_heap();
     void grow_run();
 
     std::vector<Event> heap_;
-    std::vector<Event> run_;      ///< ring buffer, capacity a power of two
+    std::vector<Event> run_ = std::vector<Event>(64);  ///< ring buffer, capacity a power of two
+    std::size_t run_mask_ = 63;                         ///< run_.size() - 1
     std::size_t run_head_ = 0;
     std::size_t run_size_ = 0;
     Event run_last_;              ///< the last event appended to the run lane (valid when run_size_ > 0)
