@@ -11,6 +11,7 @@ namespace gpusched::sim {
 
 struct Engine::LaunchState {
     const workloads::KernelLaunch* launch = nullptr;
+    const workloads::BlockWork* work = nullptr;  ///< launch->work, one load nearer
     BlockFootprint block_footprint;
     BlockFootprint unit_footprint;  ///< what one dispatched unit holds (a block, or a warp)
     std::vector<std::uint8_t> allowed;  ///< SM mask (1 = allowed)
@@ -25,6 +26,12 @@ struct Engine::LaunchState {
 };
 
 namespace {
+
+int bits_for(int slots) {
+    int bits = 0;
+    while ((1 << bits) < slots) ++bits;
+    return bits;
+}
 
 Time overhead_ps(const std::optional<double>& ns) {
     return ns ? static_cast<Time>(std::llround(*ns * 1000.0)) : 0;
@@ -44,13 +51,15 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
       execution_(make_execution_model(execution, gpu, app)),
       fixed_durations_(execution_->durations_fixed()),
       pool_(gpu),
-      resident_(static_cast<std::size_t>(gpu.sm_count) * gpu.max_blocks_per_sm),
-      slots_per_sm_(gpu.max_blocks_per_sm),
+      slot_bits_(bits_for(gpu.max_blocks_per_sm)),
+      slot_mask_((std::size_t{1} << slot_bits_) - 1),
+      resident_(static_cast<std::size_t>(gpu.sm_count) << slot_bits_),
       launch_overhead_(overhead_ps(gpu.kernel_launch_ns)),
       dispatch_latency_(overhead_ps(gpu.block_dispatch_latency_ns)),
       dispatch_interval_(overhead_ps(gpu.block_dispatch_interval_ns)),
       sm_block_launch_(overhead_ps(gpu.sm_block_launch_ns)),
       sm_warp_launch_ps_(gpu.sm_warp_launch_ns.value_or(0) * 1000.0),
+      launch_pipeline_(sm_block_launch_ > 0 || sm_warp_launch_ps_ > 0),
       sm_last_start_(static_cast<std::size_t>(gpu.sm_count), 0),
       completion_interval_(overhead_ps(gpu.block_completion_interval_ns)),
       room_changed_(static_cast<std::size_t>(gpu.sm_count), 0) {
@@ -70,6 +79,7 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
         occupancy_.push_back(occ);
         auto state = std::make_unique<LaunchState>();
         state->launch = &launch;
+        state->work = launch.work.get();
         state->block_footprint = BlockFootprint::of(gpu, launch.occupancy_request(), occ);
         pool_.prepare(state->block_footprint);
         const workloads::StreamConfig stream = app.stream(launch.stream);
@@ -279,41 +289,52 @@ void Engine::notify_other_launches(int sm, std::size_t placed_by) {
     }
 }
 
-void Engine::dispatch(LaunchState& launch, std::size_t index, const Placement& placement) {
-    const int slot = pool_.reserve(placement.sm, launch.unit_footprint);
-    if (slot < 0)
-        throw std::logic_error("policy " + policy_.name() + " placed a block on SM " + std::to_string(placement.sm) +
-                               " without room");
-    Time start = now_ + dispatch_latency_;
-    if (sm_block_launch_ > 0 || sm_warp_launch_ps_ > 0) {
-        Time& last = sm_last_start_[static_cast<std::size_t>(placement.sm)];
-        start = std::max(start, last) + sm_block_launch_ +
-                static_cast<Time>(std::llround(sm_warp_launch_ps_ * launch.unit_footprint.warps));
-        last = start;
+void Engine::throw_no_room(int sm) const {
+    throw std::logic_error("policy " + policy_.name() + " placed a block on SM " + std::to_string(sm) + " without room");
+}
+
+Time Engine::pipeline_start(const LaunchState& launch, int sm) {
+    Time& last = sm_last_start_[static_cast<std::size_t>(sm)];
+    last = std::max(now_ + dispatch_latency_, last) + sm_block_launch_ +
+           static_cast<Time>(std::llround(sm_warp_launch_ps_ * launch.unit_footprint.warps));
+    return last;
+}
+
+void Engine::dispatch_units(LaunchState& launch, std::size_t index, std::span<const Placement> placements) {
+    for (const Placement& placement : placements) {
+        const int slot = pool_.reserve(placement.sm, launch.unit_footprint);
+        if (slot < 0) [[unlikely]]
+            throw_no_room(placement.sm);
+        const Time start = launch_pipeline_ ? pipeline_start(launch, placement.sm) : now_ + dispatch_latency_;
+        const std::size_t at = resident_index(placement.sm, slot);
+        Resident& r = resident_[at];
+        r = {placement.block, now_, start, 0, static_cast<std::uint32_t>(index)};
+        ++launch.dispatched;
+        ++units_dispatched_;
+        if (!launch.started) {
+            launch.started = true;
+            launch.first_start = start;
+        }
+        if (fixed_durations_) {
+            r.end = start + launch.work->duration(placement.block);
+            queue_.push(r.end, Phase::completion, static_cast<std::uint32_t>(at));
+        }
+        if (!observers_.empty() || !fixed_durations_ || active_.size() > 1) after_dispatch(launch, index, placement, slot);
     }
-    const std::size_t at = static_cast<std::size_t>(placement.sm) * slots_per_sm_ + slot;
-    Resident& r = resident_[at];
-    r = {placement.block, now_, start, 0, static_cast<std::uint32_t>(index)};
-    ++launch.dispatched;
-    ++units_dispatched_;
-    if (!launch.started) {
-        launch.started = true;
-        launch.first_start = start;
-    }
-    if (fixed_durations_) {
-        r.end = start + launch.launch->work->duration(placement.block);
-        queue_.push(r.end, Phase::completion, static_cast<std::uint32_t>(at));
-    }
+}
+
+void Engine::after_dispatch(LaunchState& launch, std::size_t index, const Placement& placement, int slot) {
+    const Resident& r = resident_[resident_index(placement.sm, slot)];
     if (!observers_.empty()) {
-        const BlockRecord record{index, placement.block, placement.sm, slot, now_, start, r.end};
+        const BlockRecord record{index, placement.block, placement.sm, slot, now_, r.start, r.end};
         for (auto* o : observers_) o->on_block_dispatched(record);
     }
     if (!fixed_durations_) {
         const int warps = launch.block_footprint.warps;
         const int active = launch.dispatcher->warp_level()
                                ? 1
-                               : std::clamp(launch.launch->work->active_warps(placement.block, warps), 0, warps);
-        const StartedBlock started{placement.sm, slot, index, placement.block, active, start};
+                               : std::clamp(launch.work->active_warps(placement.block, warps), 0, warps);
+        const StartedBlock started{placement.sm, slot, index, placement.block, active, r.start};
         execution_->block_started(started, now_, *this);
     }
     if (active_.size() > 1) notify_other_launches(placement.sm, index);
@@ -329,7 +350,7 @@ void Engine::run_dispatch_pass() {
         std::size_t n = 0;
         do {
             n = launch.dispatcher->next_batch(view, batch_);
-            for (std::size_t i = 0; i < n; ++i) dispatch(launch, index, batch_[i]);
+            dispatch_units(launch, index, {batch_.data(), n});
         } while (n == batch_.size());
         if (launch.dispatcher->finished()) active_.clear();
         return;
@@ -351,7 +372,7 @@ void Engine::run_dispatch_pass() {
                 }
                 const auto placement = launch.dispatcher->next(view_of(launch));
                 if (!placement) break;
-                dispatch(launch, index, *placement);
+                dispatch_units(launch, index, {&*placement, 1});
                 if (dispatch_interval_ > 0) dispatcher_free_at_ = now_ + dispatch_interval_;
             }
             if (active_.size() > 1 && !launch.dispatcher->finished())
@@ -362,50 +383,53 @@ void Engine::run_dispatch_pass() {
 }
 
 void Engine::set_end(int sm, int slot, Time end) {
-    const std::size_t at = static_cast<std::size_t>(sm) * slots_per_sm_ + slot;
+    const std::size_t at = resident_index(sm, slot);
     resident_[at].end = end;
     queue_.push(end, Phase::completion, static_cast<std::uint32_t>(at));
 }
 
-void Engine::on_block_end(int sm, int slot) {
+bool Engine::on_block_end(std::size_t at) {
+    const int sm = static_cast<int>(at >> slot_bits_);
+    const int slot = static_cast<int>(at & slot_mask_);
     if (!fixed_durations_) execution_->block_finished(sm, slot, now_, *this);
-    Resident& live = resident_[static_cast<std::size_t>(sm) * slots_per_sm_ + slot];
+    Resident& live = resident_[at];
     const Resident r = live;
     const Time start = r.start;
     live.launch = Resident::kFree;
     LaunchState& launch = *launches_[r.launch];
     ++units_done_;
     last_end_ = std::max(last_end_, now_);
-    if (!observers_.empty()) {
-        const BlockRecord record{r.launch, r.block, sm, slot, r.dispatch, start, now_};
-        for (auto* o : observers_) o->on_block_completed(record);
-    }
+    if (!observers_.empty()) report_block_completed(r, sm, slot);
     if (memo_.recording && r.launch == memo_.launch) {
         ++memo_.totals.per_sm_units[static_cast<std::size_t>(sm)];
         memo_.totals.per_sm_busy[static_cast<std::size_t>(sm)] += now_ - start;
         ++memo_.totals.units;
     }
-    if (++launch.completed == launch.dispatched && launch.dispatcher->finished()) {
-        for (auto* o : observers_) o->on_kernel_completed(r.launch, launch.first_start, now_);
-        if (memo_.recording && r.launch == memo_.launch) {
-            memo_.recording = false;
-            memo_.valid = true;
-            memo_.duration = now_ - memo_.ready;
-            memo_.first_start_offset = launch.first_start - memo_.ready;
-        }
-        finish_op(graph_.kernel_op[r.launch]);
-        start_ready_ops();
-    }
-    if (completion_interval_ == 0) {
-        release_slot(sm, slot);
-        return;
-    }
+    if (++launch.completed == launch.dispatched && launch.dispatcher->finished()) on_launch_completed(r.launch);
+    if (completion_interval_ == 0) return true;
     const Time release = std::max(now_, channel_next_);
     channel_next_ = release + completion_interval_;
-    if (release == now_)
-        release_slot(sm, slot);
-    else
-        queue_.push(release, Phase::release, static_cast<std::uint32_t>(static_cast<std::size_t>(sm) * slots_per_sm_ + slot));
+    if (release == now_) return true;
+    queue_.push(release, Phase::release, static_cast<std::uint32_t>(at));
+    return false;
+}
+
+void Engine::report_block_completed(const Resident& r, int sm, int slot) {
+    const BlockRecord record{r.launch, r.block, sm, slot, r.dispatch, r.start, now_};
+    for (auto* o : observers_) o->on_block_completed(record);
+}
+
+void Engine::on_launch_completed(std::size_t index) {
+    const LaunchState& launch = *launches_[index];
+    for (auto* o : observers_) o->on_kernel_completed(index, launch.first_start, now_);
+    if (memo_.recording && index == memo_.launch) {
+        memo_.recording = false;
+        memo_.valid = true;
+        memo_.duration = now_ - memo_.ready;
+        memo_.first_start_offset = launch.first_start - memo_.ready;
+    }
+    finish_op(graph_.kernel_op[index]);
+    start_ready_ops();
 }
 
 bool Engine::try_refill(int sm) {
@@ -416,7 +440,7 @@ bool Engine::try_refill(int sm) {
     if (view_of(launch).room(sm) != 1) return false;
     const auto placement = launch.dispatcher->refill(sm);
     if (!placement) return false;
-    dispatch(launch, index, *placement);
+    dispatch_units(launch, index, {&*placement, 1});
     if (launch.dispatcher->finished()) active_.clear();
     return true;
 }
@@ -441,27 +465,28 @@ SimResult Engine::run() {
     start_ready_ops();
     // The dispatch pass is not a queued event: it runs once all events of its instant up to
     // the dispatch phase have been handled, exactly where a (time, dispatch-phase) event would.
+    // No queued event has the dispatch phase (the last one), so that is before the first later event.
     while (!queue_.empty() || dispatch_pending_) {
-        if (dispatch_pending_ &&
-            (queue_.empty() || queue_.top().time > dispatch_at_ ||
-             (queue_.top().time == dispatch_at_ && queue_.top().phase() > Phase::dispatch))) {
+        if (dispatch_pending_ && (queue_.empty() || queue_.top().time > dispatch_at_)) {
             now_ = dispatch_at_;
             run_dispatch_pass();
             continue;
         }
         const Event e = queue_.pop();
+        const std::size_t at = e.payload();
         if (e.phase() == Phase::completion) {
-            const Resident& r = resident_[e.payload()];
+            const Resident& r = resident_[at];
             if (r.launch == Resident::kFree || r.end != e.time) continue;  // superseded by a later set_end
             now_ = e.time;
-            on_block_end(static_cast<int>(e.payload() / slots_per_sm_), static_cast<int>(e.payload() % slots_per_sm_));
+            if (!on_block_end(at)) continue;
         } else if (e.phase() == Phase::release) {
             now_ = e.time;
-            release_slot(static_cast<int>(e.payload() / slots_per_sm_), static_cast<int>(e.payload() % slots_per_sm_));
         } else {
             now_ = e.time;
-            on_operation_event(e.payload());
+            on_operation_event(at);
+            continue;
         }
+        release_slot(static_cast<int>(at >> slot_bits_), static_cast<int>(at & slot_mask_));  // its only call
     }
     for (std::size_t i = 0; i < launches_.size(); ++i) {
         const LaunchState& launch = *launches_[i];

@@ -272,7 +272,7 @@ int SmPool::reserve(int sm, const BlockFootprint& f) {
 void SmPool::release(int sm, int slot) {
     SmState& s = state_[idx(sm)];
     if (s.lazy) {
-        std::uint64_t& word = used_slots_[idx(sm) * static_cast<std::size_t>(slot_words_) + static_cast<std::size_t>(slot / 64)];
+        std::uint64_t& word = used_slots_[idx(sm) * static_cast<std::size_t>(slot_words_) + (static_cast<std::size_t>(slot) >> 6)];
         const std::uint64_t bit = std::uint64_t{1} << (slot & 63);
         if ((word & bit) == 0) throw std::logic_error("SmPool::release of a free slot");
         word &= ~bit;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
@@ -120,14 +121,25 @@ private:
     [[nodiscard]] bool idle_for_memo() const;
     void repeat_memo(std::size_t launch);
     void on_kernel_ready(std::size_t launch);
-    void on_block_end(int sm, int slot);
+    /// The block in resident_[at] ended at now_; true when its slot is to be released at once
+    /// (no completion channel, or the channel is free).
+    bool on_block_end(std::size_t at);
+    void report_block_completed(const Resident& r, int sm, int slot);
+    /// The last block of launch `index` ended at now_.
+    void on_launch_completed(std::size_t index);
     void release_slot(int sm, int slot);
     /// The saturated-GPU fast path: one launch active, `sm` the only SM with room, for one
     /// unit, nothing else at this instant; asks the dispatcher's refill() instead of a pass.
     bool try_refill(int sm);
     void run_dispatch_pass();
     void request_dispatch(Time when);
-    void dispatch(LaunchState& launch, std::size_t index, const Placement& placement);
+    /// Reserves each placement's resources and starts its block (schedules its end).
+    void dispatch_units(LaunchState& launch, std::size_t index, std::span<const Placement> placements);
+    /// What a dispatch does beyond the fixed-duration, single-launch, unobserved case.
+    void after_dispatch(LaunchState& launch, std::size_t index, const Placement& placement, int slot);
+    [[noreturn]] void throw_no_room(int sm) const;
+    /// Start of a block dispatched now on `sm` through its launch pipeline (which it advances).
+    Time pipeline_start(const LaunchState& launch, int sm);
     /// Room changes from completions are batched: each changed SM is reported to every
     /// active dispatcher once, at the start of the next dispatch pass.
     void mark_room_changed(int sm);
@@ -156,8 +168,13 @@ private:
     double copy_pageable_ps_per_byte_ = 0;
     Time copy_latency_ = 0;
     SmPool pool_;
-    std::vector<Resident> resident_;  ///< [sm * slots + slot]
-    int slots_per_sm_;
+    /// Index of a resident slot, and the payload of its completion and release events.
+    [[nodiscard]] std::size_t resident_index(int sm, int slot) const {
+        return (static_cast<std::size_t>(sm) << slot_bits_) | static_cast<std::size_t>(slot);
+    }
+    int slot_bits_;                   ///< slots per SM rounded up to a power of two, as a shift
+    std::size_t slot_mask_;           ///< (1 << slot_bits_) - 1
+    std::vector<Resident> resident_;  ///< [resident_index(sm, slot)]
     EventQueue queue_;
     Time now_ = 0;
     Time launch_overhead_ = 0;
@@ -165,6 +182,7 @@ private:
     Time dispatch_interval_ = 0;
     Time sm_block_launch_ = 0;
     double sm_warp_launch_ps_ = 0;
+    bool launch_pipeline_;             ///< sm_block_launch_ or sm_warp_launch_ps_ is set
     std::vector<Time> sm_last_start_;  ///< per SM: start of its latest block (launch pipeline)
     Time completion_interval_ = 0;
     Time channel_next_ = 0;            ///< earliest time the completion channel takes the next completion
