@@ -29,13 +29,17 @@ int ApspWork::active_warps(std::uint64_t block, int warps_per_block) const {
 std::optional<WarpWork> ApspWork::warp_work(std::uint64_t block) const {
     const ApspGrid::Category c = grid_.category(block);
     const int warps = grid_.active_warps32(c);
-    const double threads_per_warp =
-        warps == 0 ? 0 : static_cast<double>(grid_.active_threads(c)) / static_cast<double>(warps);
+    // bytes per thread x threads / warps, in this order (the results of runs without L2 hits
+    // depend on the rounding).
+    const auto per_warp = [&](double bytes_per_thread) {
+        return warps == 0 ? 0
+                          : bytes_per_thread * static_cast<double>(grid_.active_threads(c)) / static_cast<double>(warps);
+    };
     WarpWork w;
     w.issue_slots = cost_.issue_slots;
     w.latency_bound = 0;
-    w.dram_bytes = cost_.dram_bytes_per_thread * threads_per_warp;
-    w.l2_bytes = cost_.l2_bytes_per_thread * threads_per_warp;
+    w.dram_bytes = per_warp(cost_.dram_bytes_per_thread);
+    w.l2_bytes = per_warp(cost_.l2_bytes_per_thread);
     w.l1_wavefronts = cost_.l1_wavefronts;
     return w;
 }
