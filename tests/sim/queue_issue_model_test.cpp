@@ -90,6 +90,8 @@ TEST_CASE("queue: the same run twice gives the same schedule") {
 
 TEST_CASE("execution.issue_model in a GPU file: share, queue, anything else is an error naming the key") {
     hw::GpuSpec h100 = hw::resolve_gpu("h100");
+    CHECK(h100.issue_model == queue);  // the preset's choice (validation/data/h100/series_warps/)
+    h100.issue_model = share;          // not written then: the tests below add the key themselves
     const std::string yaml = hw::to_yaml(h100);
     const auto with = [&](const std::string& line) {
         std::string text = yaml;

