@@ -51,6 +51,18 @@ bool wanted(const ValidateOptions& o, const std::string& name) {
     return found;
 }
 
+/// Whether to run section `name` whose input is the file `input`: wanted and present. A section
+/// named in --sections whose input is missing is an InputError naming the file; one that only
+/// "all" asked for is skipped with a note on stderr.
+bool run_section(const ValidateOptions& o, const std::string& name, const std::string& input) {
+    if (!wanted(o, name)) return false;
+    if (std::filesystem::is_regular_file(input)) return true;
+    if (std::find(o.sections.begin(), o.sections.end(), name) != o.sections.end())
+        throw InputError("--sections " + name + ": no measurements at '" + input + "'");
+    std::cerr << "gpusched validate: no " << name << " section: '" << input << "' does not exist\n";
+    return false;
+}
+
 /// The placement table's bottom line: cases within 1% of the measured span, cases with every
 /// block on its measured SM, and the worst span error.
 struct PlacementTotals {
@@ -91,19 +103,19 @@ void run_validate(const ValidateOptions& o) {
                                             : std::vector<validation::CurveComparison>{};
     const std::string series_csv = (std::filesystem::path(o.dir) / "curves" / "binomial.csv").string();
     std::optional<validation::SeriesComparison> series;
-    if (wanted(o, "series") && std::filesystem::is_regular_file(series_csv))
+    if (run_section(o, "series", series_csv))
         series = validation::validate_series(series_csv, gpu, o.policy);
     const std::string spmv_dir = (std::filesystem::path(o.dir) / "spmv").string();
     std::optional<validation::SpmvComparison> spmv;
-    if (wanted(o, "spmv") && std::filesystem::is_regular_file(spmv_dir + "/runs.csv"))
+    if (run_section(o, "spmv", spmv_dir + "/runs.csv"))
         spmv = validation::validate_spmv(spmv_dir, gpu, o.policy, !o.report.empty());
     const std::string sssp_dir = (std::filesystem::path(o.dir) / "sssp").string();
     std::optional<validation::SsspComparison> sssp;
-    if (wanted(o, "sssp") && std::filesystem::is_regular_file(sssp_dir + "/runs.csv"))
+    if (run_section(o, "sssp", sssp_dir + "/runs.csv"))
         sssp = validation::validate_sssp(sssp_dir, gpu, o.policy);
     const std::string streamcluster_dir = (std::filesystem::path(o.dir) / "streamcluster").string();
     std::optional<validation::StreamclusterComparison> streamcluster;
-    if (wanted(o, "streamcluster") && std::filesystem::is_regular_file(streamcluster_dir + "/runs.csv"))
+    if (run_section(o, "streamcluster", streamcluster_dir + "/runs.csv"))
         streamcluster = validation::validate_streamcluster(streamcluster_dir, gpu, o.policy,
                                                            validation::kStreamclusterDocumentedKeys, !o.report.empty());
     if (!o.report.empty()) {

@@ -165,6 +165,8 @@ gpusched_cli_test(validate_bad_section 2 stderr "--sections: unknown section 'ss
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --sections spmv,ssp)
 gpusched_cli_test(validate_missing_dir 2 stderr "not a directory" validate /nonexistent/data)
 gpusched_cli_test(validate_no_timelines 2 stderr "no timeline CSV" validate ${PROJECT_SOURCE_DIR}/docs)
+gpusched_cli_test(validate_section_without_data 2 stderr "--sections sssp: no measurements at '.*bad_streamcluster/sssp/runs.csv'"
+                  validate ./bad_streamcluster --sections sssp)
 gpusched_cli_test(validate_streamcluster 0 stdout "calibrated once at R = 16 .*grids identical to the runner's.*best R, pinned: measured 2, simulated 16, calibrated 8, documented keys 2"
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --sections streamcluster)
 gpusched_cli_test(validate_streamcluster_json 0 stdout "\"streamcluster\": {.*\"best_rake_pageable\": {\n *\"measured\": 4"
