@@ -12,20 +12,13 @@
 #include "gpusched/sim/engine.h"
 #include "gpusched/validation/placement_validation.h"
 #include "gpusched/workloads/kernel_spec.h"
+#include "block_recorder.h"
 #include "measured_table.h"
 #include "numeric_csv.h"
 
 namespace gpusched::validation {
 
 namespace {
-
-class BlockRecorder final : public sim::SimObserver {
-public:
-    std::vector<MeasuredBlock> blocks;
-    void on_block_completed(const sim::BlockRecord& b) override {
-        blocks.push_back({b.launch, b.block, b.sm, b.start, b.end});
-    }
-};
 
 /// The spec with its `matrix=FILE` made relative to the data directory.
 std::string spec_in_dir(const std::string& spec, const std::string& dir, const std::string& where) {

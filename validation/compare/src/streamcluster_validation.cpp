@@ -14,6 +14,7 @@
 #include "gpusched/validation/placement_validation.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/text_file.h"
+#include "block_recorder.h"
 #include "measured_table.h"
 #include "numeric_csv.h"
 
@@ -22,14 +23,6 @@ namespace gpusched::validation {
 namespace {
 
 namespace fs = std::filesystem;
-
-class BlockRecorder final : public sim::SimObserver {
-public:
-    std::vector<MeasuredBlock> blocks;
-    void on_block_completed(const sim::BlockRecord& b) override {
-        blocks.push_back({b.launch, b.block, b.sm, b.start, b.end});
-    }
-};
 
 /// `spec` with `key=value` replacing the key's entry, or appended when absent.
 std::string with_key(const std::string& spec, const std::string& key, const std::string& value) {
