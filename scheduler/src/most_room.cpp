@@ -1,4 +1,6 @@
 // most-room: blocks in index order, each to the SM that can take the most more blocks (ties by SM order).
+#include <algorithm>
+
 #include "policies.h"
 #include "rank_set.h"
 
@@ -6,7 +8,7 @@ namespace gpusched::scheduler {
 
 namespace {
 
-class MostRoomDispatcher final : public InlinePlacement<MostRoomDispatcher> {
+class MostRoomDispatcher final : public sim::KernelDispatcher {
 public:
     explicit MostRoomDispatcher(const sim::LaunchContext& c)
         : sms_(c.sms_in_order),
@@ -14,11 +16,22 @@ public:
           ranking_(static_cast<int>(c.sms_in_order.size()), c.gpu->max_blocks_per_sm),
           blocks_(c.launch->blocks()) {}
 
-    std::optional<sim::Placement> place(const sim::SmView&) {
+    std::optional<sim::Placement> next(const sim::SmView&) override {
         if (finished()) return std::nullopt;
         const int pos = ranking_.take_best();
         if (pos < 0) return std::nullopt;
         return sim::Placement{next_block_++, sms_[static_cast<std::size_t>(pos)]};
+    }
+    /// What successive next() calls would return, without a finished() test per unit.
+    std::size_t next_batch(const sim::SmView&, std::span<sim::Placement> out) override {
+        const auto limit = static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), blocks_ - next_block_));
+        std::size_t n = 0;
+        for (; n < limit; ++n) {
+            const int pos = ranking_.take_best();
+            if (pos < 0) break;
+            out[n] = sim::Placement{next_block_++, sms_[static_cast<std::size_t>(pos)]};
+        }
+        return n;
     }
     /// Every other SM full and `sm` back to room 1: take_best() would pick `sm` and return
     /// it to 0, so the ranking is already as it would be after that placement.
