@@ -119,7 +119,7 @@ void run_validate(const ValidateOptions& o) {
         streamcluster = validation::validate_streamcluster(streamcluster_dir, gpu, o.policy,
                                                            validation::kStreamclusterDocumentedKeys, !o.report.empty());
     if (!o.report.empty()) {
-        report_file << validation::render_validation_report(results, curves, series, {dir, o.gpu, o.policy}, spmv, sssp,
+        report_file << validation::render_validation_report(results, curves, series, {o.dir, o.gpu, o.policy}, spmv, sssp,
                                                             streamcluster);
         if (!report_file.flush()) throw InputError("--report: cannot write '" + o.report + "'");
     }
@@ -158,7 +158,9 @@ void run_validate(const ValidateOptions& o) {
                                      {"reference_threads", series->reference_threads},
                                      {"factor", series->factor},
                                      {"median_abs_error_percent", series->median_abs_error_percent},
-                                     {"max_abs_error_percent", series->max_abs_error_percent}};
+                                     {"max_abs_error_percent", series->max_abs_error_percent},
+                                     {"work_keys", series->work_keys},
+                                     {"work_file", series->work_file}};
             for (const auto& p : series->points)
                 s["points"].push_back({{"blocks", p.blocks}, {"threads", p.threads}, {"terms", p.terms},
                                        {"measured_us", p.measured_us}, {"simulated_us", p.simulated_us},
@@ -218,6 +220,7 @@ void print_curves(const std::vector<validation::CurveComparison>& curves, const 
 void print_series(const validation::SeriesComparison& s, const std::string& csv) {
     std::cout << "\nbinomial series of " << csv << ": error % after one-point calibration at " << s.reference_blocks
               << " blocks x " << s.reference_threads << " threads (factor " << fixed(s.factor, 3) << ")\n";
+    if (!s.work_keys.empty()) std::cout << "work keys from " << s.work_file << ": " << s.work_keys << "\n";
     std::vector<int> blocks;
     for (const auto& p : s.points)
         if (std::find(blocks.begin(), blocks.end(), p.blocks) == blocks.end()) blocks.push_back(p.blocks);

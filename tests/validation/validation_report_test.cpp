@@ -49,6 +49,7 @@ TEST_CASE("validation report: a section and two Gantt charts per case, self-cont
     CHECK(count_occurrences(html, "<script") == 0);
     CHECK(count_occurrences(html, "href=\"http") == 0);  // nothing external
     CHECK(html.find("wave265: measured") != std::string::npos);
+    CHECK(count_occurrences(html, "<h2>Placement</h2>") == 1);
     CHECK(html.size() < 8u * 1024 * 1024);
     CHECK(html == validation::render_validation_report(cases, {}, std::nullopt, context));
 }
@@ -80,5 +81,6 @@ TEST_CASE("validation report: the streamcluster section, its chart over R and it
     CHECK(count_occurrences(html, "<svg ") == 1 + 2 * 4);  // the chart, then two Gantt charts per timeline
     CHECK(count_occurrences(html, "<svg ") == count_occurrences(html, "</svg>"));
     CHECK(count_occurrences(html, "<script") == 0);
+    CHECK(html.find("<h2>Placement</h2>") == std::string::npos);  // no placement cases: no empty table
     CHECK(html == validation::render_validation_report({}, {}, std::nullopt, context, std::nullopt, std::nullopt, s));
 }

@@ -76,6 +76,9 @@ std::string series_section(const SeriesComparison& s) {
                     "simulated x " + fixed(s.factor, 3) + " (calibrated at " + std::to_string(s.reference_blocks) +
                     " blocks x " + std::to_string(s.reference_threads) + " threads). Median |error| " +
                     fixed(s.median_abs_error_percent, 1) + "%, max " + fixed(s.max_abs_error_percent, 1) + "%.</p>\n";
+    if (!s.work_keys.empty())
+        h += "<p>Work keys added to every point, from <code>" + report::escape_xml(s.work_file) + "</code>: <code>" +
+             report::escape_xml(s.work_keys) + "</code>.</p>\n";
     h += inline_svg(report::render_svg(chart)) + "\n<table>\n<tr><th>blocks</th><th>threads</th><th>measured us</th>"
          "<th>simulated us</th><th>calibrated us</th><th>error %</th></tr>\n";
     for (const auto& p : s.points)
@@ -85,31 +88,11 @@ std::string series_section(const SeriesComparison& s) {
     return h + "</table>\n</section>\n";
 }
 
-}  // namespace
-
-std::string render_validation_report(const std::vector<PlacementComparison>& cases,
-                                     const std::vector<CurveComparison>& curves,
-                                     const std::optional<SeriesComparison>& series, const ReportContext& context,
-                                     const std::optional<SpmvComparison>& spmv, const std::optional<SsspComparison>& sssp,
-                                     const std::optional<StreamclusterComparison>& streamcluster) {
-    int within_1 = 0, exact = 0;
-    for (const auto& c : cases) {
-        within_1 += std::abs(c.error_percent) <= 1.0 ? 1 : 0;
-        exact += c.misplaced == 0 ? 1 : 0;
-    }
-    std::string h;
-    h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>gpusched validation: " +
-         report::escape_xml(context.gpu) + "</title>\n";
-    h += "<style>body{font-family:sans-serif;margin:24px;max-width:1000px}table{border-collapse:collapse}"
-         "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}td:first-child,th:first-child{text-align:left}"
-         ".bad{background:#fde2e1}section{margin-top:32px}svg{display:block;margin:8px 0}</style>\n</head><body>\n";
-    h += "<h1>gpusched validation report</h1>\n<p>Measured data: <code>" + report::escape_xml(context.data_dir) +
-         "</code>. Simulated with GPU <code>" + report::escape_xml(context.gpu) + "</code> and policy <code>" +
-         report::escape_xml(context.policy) + "</code>, replaying each block's measured duration.</p>\n";
-    h += "<p>" + std::to_string(cases.size()) + " cases: " + std::to_string(within_1) +
-         " within 1% of the measured span, " + std::to_string(exact) +
-         " with per-SM block counts exactly as measured.</p>\n";
-    h += "<h2>Placement</h2>\n<table>\n<tr><th>case</th><th>blocks</th><th>measured us</th><th>simulated us</th>"
+std::string placement_section(const std::vector<PlacementComparison>& cases, int within_1, int exact) {
+    std::string h = "<h2>Placement</h2>\n<p>" + std::to_string(cases.size()) + " cases, each block replayed with its "
+                    "measured duration: " + std::to_string(within_1) + " within 1% of the measured span, " +
+                    std::to_string(exact) + " with per-SM block counts exactly as measured.</p>\n<table>\n";
+    h += "<tr><th>case</th><th>blocks</th><th>measured us</th><th>simulated us</th>"
          "<th>error %</th><th>blocks on another SM</th><th>waves measured / simulated</th>"
          "<th>start-time KS distance</th></tr>\n";
     for (const auto& c : cases) {
@@ -137,6 +120,32 @@ std::string render_validation_report(const std::vector<PlacementComparison>& cas
         h += sm_gantt(c.name + ": measured", c.measured_blocks, sms) + "\n";
         h += sm_gantt(c.name + ": simulated", c.simulated_blocks, sms) + "\n</section>\n";
     }
+    return h;
+}
+
+}  // namespace
+
+
+std::string render_validation_report(const std::vector<PlacementComparison>& cases,
+                                     const std::vector<CurveComparison>& curves,
+                                     const std::optional<SeriesComparison>& series, const ReportContext& context,
+                                     const std::optional<SpmvComparison>& spmv, const std::optional<SsspComparison>& sssp,
+                                     const std::optional<StreamclusterComparison>& streamcluster) {
+    int within_1 = 0, exact = 0;
+    for (const auto& c : cases) {
+        within_1 += std::abs(c.error_percent) <= 1.0 ? 1 : 0;
+        exact += c.misplaced == 0 ? 1 : 0;
+    }
+    std::string h;
+    h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>gpusched validation: " +
+         report::escape_xml(context.gpu) + "</title>\n";
+    h += "<style>body{font-family:sans-serif;margin:24px;max-width:1000px}table{border-collapse:collapse;display:block;overflow-x:auto}"
+         "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}td:first-child,th:first-child{text-align:left}"
+         ".bad{background:#fde2e1}section{margin-top:32px}svg{display:block;margin:8px 0}</style>\n</head><body>\n";
+    h += "<h1>gpusched validation report</h1>\n<p>Measured data: <code>" + report::escape_xml(context.data_dir) +
+         "</code>. Simulated with GPU <code>" + report::escape_xml(context.gpu) + "</code> and policy <code>" +
+         report::escape_xml(context.policy) + "</code>.</p>\n";
+    if (!cases.empty()) h += placement_section(cases, within_1, exact);
     if (!curves.empty()) h += "<h1>Runtime curves</h1>\n";
     for (const auto& c : curves) h += curve_section(c);
     if (series) h += series_section(*series);
