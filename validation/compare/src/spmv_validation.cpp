@@ -32,15 +32,6 @@ std::string spec_in_dir(const std::string& spec, const std::string& dir, const s
     return spec.substr(0, at + key.size()) + path + (end == std::string::npos ? "" : spec.substr(end));
 }
 
-std::pair<Time, Time> span_of(const std::vector<MeasuredBlock>& blocks) {
-    Time first = ~Time{0}, last = 0;
-    for (const auto& b : blocks) {
-        first = std::min(first, b.start);
-        last = std::max(last, b.end);
-    }
-    return {blocks.empty() ? 0 : first, last};
-}
-
 std::vector<Time> starts_relative(const std::vector<MeasuredBlock>& blocks) {
     const Time first = span_of(blocks).first;
     std::vector<Time> out;

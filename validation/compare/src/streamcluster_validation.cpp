@@ -74,15 +74,6 @@ std::string metadata_value(const std::string& path, const std::string& key) {
     return "";
 }
 
-std::pair<Time, Time> span_of(const std::vector<MeasuredBlock>& blocks) {
-    Time first = ~Time{0}, last = 0;
-    for (const auto& b : blocks) {
-        first = std::min(first, b.start);
-        last = std::max(last, b.end);
-    }
-    return {blocks.empty() ? 0 : first, last};
-}
-
 double makespan_us(const std::string& spec, const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,
                    std::vector<MeasuredBlock>* blocks = nullptr) {
     const workloads::Application app = workloads::application_from_specs({spec});
