@@ -57,6 +57,7 @@ void IssueQueue::add(int slot, int warps, double think) {
     }
     think_[b] = std::max(0.0, think);
     order_.push_back(slot);
+    changed_ = true;
 }
 
 void IssueQueue::remove(int slot) {
@@ -67,9 +68,12 @@ void IssueQueue::remove(int slot) {
     for (int word = 0; word < words_; ++word)
         used_[static_cast<std::size_t>(word)] &= ~slot_bits_[b * static_cast<std::size_t>(words_) + static_cast<std::size_t>(word)];
     rate_[b] = 0;
+    changed_ = true;
 }
 
 void IssueQueue::update() {
+    if (!changed_) return;
+    changed_ = false;
     for (int slot : order_) rate_[static_cast<std::size_t>(slot)] = -1;  // -1: no sub-partition seen yet
     for (int p = 0; p < parts_; ++p) {
         double used = 0;  // utilisation of this scheduler by older blocks

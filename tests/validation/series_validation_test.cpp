@@ -65,6 +65,11 @@ TEST_CASE("series work file errors name the file") {
     write("# the CSV's\nthreads=64,instr_per_term=3\n");
     CHECK_THROWS_WITH_AS(validation::read_series_work_keys(work), doctest::Contains("binomial_work.txt:2: 'threads'"),
                          InputError);
+    write("instr_per_term=3,terms=5\n");
+    CHECK_THROWS_WITH_AS(validation::read_series_work_keys(work), doctest::Contains("binomial_work.txt:1: 'terms'"),
+                         InputError);
+    write("subterms=5\n");  // not the CSV's key: left to the generator, which rejects it
+    CHECK(validation::read_series_work_keys(work) == "subterms=5");
     write("  instr_per_term=3,term_latency_cycles=4 \n");
     CHECK(validation::read_series_work_keys(work) == "instr_per_term=3,term_latency_cycles=4");
     write("instr_per_term=abc\n");

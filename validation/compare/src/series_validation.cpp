@@ -39,11 +39,12 @@ std::string read_series_work_keys(const std::string& path) {
         const std::string where = path + ":" + std::to_string(number);
         if (!keys.empty()) throw InputError(where + ": only one line of binomial-series keys is allowed");
         keys = line.substr(first, last - first + 1);
-        for (const char* own : {"blocks=", "threads=", "terms="}) {
-            const auto at = keys.find(own);
-            if (at != std::string::npos && (at == 0 || keys[at - 1] == ','))
-                throw InputError(where + ": '" + std::string(own, std::char_traits<char>::length(own) - 1) +
-                                 "' comes from the measurements, not from the work file");
+        for (std::size_t from = 0; from <= keys.size();) {
+            const auto comma = std::min(keys.find(',', from), keys.size());
+            const std::string key = keys.substr(from, keys.find('=', from) < comma ? keys.find('=', from) - from : comma - from);
+            if (key == "blocks" || key == "threads" || key == "terms")
+                throw InputError(where + ": '" + key + "' comes from the measurements, not from the work file");
+            from = comma + 1;
         }
     }
     if (keys.empty()) throw InputError(path + ": no line of binomial-series keys (e.g. instr_per_term=15.25)");

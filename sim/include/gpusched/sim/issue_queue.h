@@ -56,7 +56,8 @@ public:
     /// Issue rate (instructions per unit of time) of one warp of block `slot`, as computed by
     /// the last update(); 0 for a slot not resident.
     [[nodiscard]] double rate(int slot) const { return rate_[static_cast<std::size_t>(slot)]; }
-    /// Recomputes every resident block's rate. O(warps + blocks x sub-partitions).
+    /// Recomputes every resident block's rate after an add() or remove(), O(warps + blocks x
+    /// sub-partitions); nothing to do otherwise.
     void update();
     [[nodiscard]] bool empty() const { return order_.empty(); }
 
@@ -71,6 +72,7 @@ private:
     std::vector<double> think_;              ///< per block slot
     std::vector<double> rate_;               ///< per block slot
     int words_;
+    bool changed_ = false;                   ///< add() or remove() since the last update()
 };
 
 }  // namespace gpusched::sim
