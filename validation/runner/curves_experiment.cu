@@ -73,13 +73,14 @@ std::string compare(const std::vector<int>& got, const std::vector<int>& want, i
 
 void print_help() {
   std::printf(
-      "Usage: %s curves --out-dir DIR [--quick] [--device N]\n"
+      "Usage: %s curves --out-dir DIR [--quick] [--device N] [--reps N]\n"
       "\n"
       "Run-time curves for the APSP paper's kernels and a compute-bound series kernel:\n"
       "  DIR/apsp_minplus.csv  tiled min-plus APSP (Alg. 1/2), BS 8/16/32, n = 40..140, 1000, 2000\n"
       "                        (+4000 when a run is predicted and measured under 10 s)\n"
       "  DIR/apsp_fw.csv       global-memory Floyd-Warshall (Alg. 3/4), BS 16, n = 64..1000\n"
       "  DIR/binomial.csv      series kernel, threads 32..1024 x blocks 132..4224, K = 1000\n"
+      "--reps N: timed runs per APSP size n <= 140, per FW size and per series point (default 10).\n"
       "--quick runs a tiny subset (smoke test). Exit 1 if any CPU check fails.\n",
       runner::kToolName);
 }
@@ -89,6 +90,7 @@ struct Ctx {
   cudaDeviceProp prop{};
   std::vector<curves::KernelInfo> infos;
   bool quick = false;
+  int reps = 10;  ///< timed runs per small APSP size and per series point
   long failures = 0;
 };
 
@@ -129,7 +131,7 @@ void minplus_curves(Ctx& ctx, const std::string& path) {
     ns.push_back(1000);
     ns.push_back(2000);
   }
-  const int small_reps = ctx.quick ? 3 : 10, large_reps = 3;
+  const int small_reps = ctx.quick ? 3 : ctx.reps, large_reps = 3;
   std::vector<std::string> rows, notes;
   double t2000[33] = {};
   auto run_size = [&](int n) {
@@ -201,7 +203,7 @@ void minplus_curves(Ctx& ctx, const std::string& path) {
 void fw_curves(Ctx& ctx, const std::string& path) {
   const std::vector<int> ns =
       ctx.quick ? std::vector<int>{64} : std::vector<int>{64, 128, 256, 512, 1000};
-  const int bs = 16, reps = ctx.quick ? 3 : 10;
+  const int bs = 16, reps = ctx.quick ? 3 : ctx.reps;
   std::vector<std::string> rows;
   for (int n : ns) {
     const std::vector<int> a = make_graph(n);
@@ -246,7 +248,7 @@ void series_curves(Ctx& ctx, const std::string& path) {
     threads = {128, 1024};
     blocks = {132, 264};
   }
-  const int reps = ctx.quick ? 3 : 10;
+  const int reps = ctx.quick ? 3 : ctx.reps;
   const size_t max_elems = static_cast<size_t>(4224) * 1024;
   float* d_out = nullptr;
   RUNNER_CUDA_CHECK(cudaMalloc(&d_out, max_elems * sizeof(float)));
@@ -321,7 +323,7 @@ int curves_main(int argc, char** argv) {
       ctx.quick = true;
       continue;
     }
-    if (arg != "--out-dir" && arg != "--device") usage_error(sub, "unknown option '" + arg + "'");
+    if (arg != "--out-dir" && arg != "--device" && arg != "--reps") usage_error(sub, "unknown option '" + arg + "'");
     if (!has_value) {
       if (i + 1 >= argc) usage_error(sub, "option '" + arg + "' needs a value");
       value = argv[++i];
@@ -329,6 +331,9 @@ int curves_main(int argc, char** argv) {
     if (arg == "--out-dir") {
       if (value.empty()) usage_error(sub, "--out-dir needs a non-empty path");
       out_dir = value;
+    } else if (arg == "--reps") {
+      if (!parse_int(value, &ctx.reps) || ctx.reps < 1 || ctx.reps > 1000)
+        usage_error(sub, "--reps needs an integer in [1, 1000], got '" + value + "'");
     } else if (!parse_int(value, &ctx.device) || ctx.device < 0) {
       usage_error(sub, "--device needs a non-negative integer, got '" + value + "'");
     }

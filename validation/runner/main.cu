@@ -23,6 +23,8 @@ const runner::Subcommand kSubcommands[] = {
      &runner::streamcluster_main},
     {"series-warps", "series kernel at 32/64 warps per SM x block sizes: per-warp SM, slot, times",
      &runner::series_warps_main},
+    {"launch-rate", "N back-to-back launches timed like the curves: host launch interval, GPU gaps",
+     &runner::launch_rate_main},
 };
 
 void print_help(std::FILE* out) {

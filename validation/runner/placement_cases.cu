@@ -145,6 +145,28 @@ std::vector<Case> build_cases(const cudaDeviceProp& prop) {
     cases.push_back(u);
   }
 
+  // Staggered durations: every block gets its own duration (a permutation of evenly spaced values),
+  // so the first wave's slots free in an order that the 32 ns timer resolves and the refills'
+  // SMs are decided by the data, not by ties. One refill wave each: 1024 threads (2 blocks/SM,
+  // 1 us apart) and 256 threads (8 blocks/SM, 0.5 us apart).
+  {
+    const int per_sm = blocks_per_sm(true, 1024, 0);
+    const int per_sm256 = blocks_per_sm(true, 256, 0);
+    const auto staggered = [&](int blocks, int threads, uint64_t step_ps, uint64_t multiplier) {
+      Case c = constant_case("stagger" + std::to_string(blocks) + "_bs" + std::to_string(threads), "staggered",
+                             blocks, threads, 0, 30, "durations 30 us + ((block x multiplier) mod blocks) steps");
+      c.kind = DurationKind::kPattern;
+      c.durations_ps.clear();
+      for (int b = 0; b < blocks; ++b)
+        c.durations_ps.push_back(30 * kPsPerUs + (static_cast<uint64_t>(b) * multiplier % blocks) * step_ps);
+      c.note = "distinct durations: 30 us + ((block x " + std::to_string(multiplier) + ") mod " +
+               std::to_string(blocks) + ") x " + format_duration_ps(step_ps);
+      return c;
+    };
+    if (per_sm > 0) cases.push_back(staggered(per_sm * sms + sms + 1, 1024, kPsPerUs, 89));
+    if (per_sm256 > 0) cases.push_back(staggered(per_sm256 * sms + 300, 256, kPsPerUs / 2, 389));
+  }
+
   // Tiny blocks: dispatch throughput (block count kept small enough for the committed data).
   cases.push_back(constant_case("tiny32", "tiny", 20000, 32, 0, 1,
                                 "dispatch throughput: many 32-thread 1 us blocks"));

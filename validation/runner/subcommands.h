@@ -33,6 +33,9 @@ int streamcluster_main(int argc, char** argv);
 // series_warps_experiment.cu: the series kernel with per-warp SM, warp slot and times.
 int series_warps_main(int argc, char** argv);
 
+// launch_rate_experiment.cu: back-to-back launches timed with events, per-launch GPU stamps.
+int launch_rate_main(int argc, char** argv);
+
 // To add an experiment: implement `int <name>_main(int, char**)` in <name>_experiment.cu,
 // declare it above, add a row to kSubcommands in main.cu and the file to CMakeLists.txt.
 
