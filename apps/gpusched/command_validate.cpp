@@ -139,6 +139,7 @@ void run_validate(const ValidateOptions& o) {
         j["worst_error_percent"] = totals.worst;
         for (const auto& c : curves) {
             nlohmann::ordered_json curve{{"kernel", c.kernel},
+                                         {"issue", c.issue},
                                          {"block", c.block},
                                          {"reference_n", c.reference_n},
                                          {"factor", c.factor},
@@ -200,21 +201,22 @@ void print_placement(const std::vector<validation::PlacementComparison>& results
 void print_curves(const std::vector<validation::CurveComparison>& curves, const std::string& curve_csv) {
     if (curves.empty()) return;
     std::cout << "\nruntime curves of " << curve_csv << " (shared execution, one-point calibration at the reference n)\n";
-    TextTable curve_table({"kernel", "block", "points", "ref_n", "factor", "median_|err|_%", "max_|err|_%",
+    TextTable curve_table({"kernel", "issue", "block", "points", "ref_n", "factor", "median_|err|_%", "max_|err|_%",
                            "measured_jumps", "simulated_jumps"},
-                          {false, true, true, true, true, true, true, false, false});
+                          {false, false, true, true, true, true, true, true, false, false});
     auto jump_list = [](const std::vector<validation::CurveJump>& jumps, int located) {
         std::string s = std::to_string(located) + "/" + std::to_string(jumps.size()) + " located:";
         for (const auto& j : jumps) s += " " + std::to_string(j.n);
         return s;
     };
     for (const auto& c : curves)
-        curve_table.add_row({c.kernel, std::to_string(c.block), std::to_string(c.points.size()),
+        curve_table.add_row({c.kernel, c.issue, std::to_string(c.block), std::to_string(c.points.size()),
                              std::to_string(c.reference_n), fixed(c.factor, 3), fixed(c.median_abs_error_percent, 1),
                              fixed(c.max_abs_error_percent, 1), jump_list(c.measured_jumps, c.measured_jumps_located),
                              jump_list(c.simulated_jumps, c.simulated_jumps_located)});
     curve_table.print(std::cout);
-    std::cout << "A jump is a step of more than 4% from n-1 to n; located = the other curve jumps within one step.\n";
+    std::cout << "A jump is a step of more than 4% from n-1 to n; located = the other curve jumps within one step.\n"
+                 "issue: host-calls = launched by the host inside the timed region; queued = every launch queued first.\n";
 }
 
 void print_series(const validation::SeriesComparison& s, const std::string& csv) {

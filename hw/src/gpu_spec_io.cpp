@@ -150,6 +150,7 @@ void parse_optional_sections(YamlFields& top, GpuSpec& spec) {
         spec.sm_block_launch_ns = f.optional_number("sm_block_launch_ns", 0, 1e6);
         spec.sm_warp_launch_ns = f.optional_number("sm_warp_launch_ns", 0, 1e6);
         spec.block_completion_interval_ns = f.optional_number("block_completion_interval_ns", 0, 1e6);
+        spec.host_launch_interval_ns = f.optional_number("host_launch_interval_ns", 0, 1e9);
         f.finish();
     }
 }
@@ -334,7 +335,7 @@ std::string to_yaml(const GpuSpec& s) {
         opt_int("  copy_engines", s.copy_engines);
     }
     if (s.kernel_launch_ns || s.block_dispatch_latency_ns || s.block_dispatch_interval_ns || s.sm_block_launch_ns ||
-        s.sm_warp_launch_ns || s.block_completion_interval_ns) {
+        s.sm_warp_launch_ns || s.block_completion_interval_ns || s.host_launch_interval_ns) {
         y << "overheads:\n";
         opt_num("  kernel_launch_ns", s.kernel_launch_ns);
         opt_num("  block_dispatch_latency_ns", s.block_dispatch_latency_ns);
@@ -342,6 +343,7 @@ std::string to_yaml(const GpuSpec& s) {
         opt_num("  sm_block_launch_ns", s.sm_block_launch_ns);
         opt_num("  sm_warp_launch_ns", s.sm_warp_launch_ns);
         opt_num("  block_completion_interval_ns", s.block_completion_interval_ns);
+        opt_num("  host_launch_interval_ns", s.host_launch_interval_ns);
     }
     return y.str();
 }

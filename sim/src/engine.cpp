@@ -101,6 +101,13 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
         throw InputError("the workload has more than " + std::to_string(Event::kMaxPayload) + " operations");
     unfinished_deps_ = graph_.predecessors;
     kernel_arrived_.assign(app.launches.size(), 0);
+    if (app.host_issue == workloads::HostIssue::calls) {
+        if (!gpu.host_launch_interval_ns)
+            throw InputError("the workload issues its operations as host calls (issue: host-calls), but the GPU spec " +
+                             gpu.name + " has no overheads.host_launch_interval_ns");
+        host_interval_ = overhead_ps(gpu.host_launch_interval_ns);
+        awaiting_issue_.assign(graph_.ops.size(), 0);
+    }
     prepare_copies();
 }
 
@@ -143,6 +150,14 @@ void Engine::start_ready_ops() {
 
 void Engine::start_op(std::size_t op) {
     ++ops_in_flight_;
+    if (host_interval_ > 0 && awaiting_issue_[op] == 0) {
+        const Time issued = host_interval_ * static_cast<Time>(op);
+        if (issued > now_) {
+            awaiting_issue_[op] = 1;
+            queue_.push(issued, Phase::operation, static_cast<std::uint32_t>(op));
+            return;
+        }
+    }
     const workloads::Operation& o = graph_.ops[op];
     const auto payload = static_cast<std::uint32_t>(op);
     switch (o.kind) {
@@ -175,6 +190,13 @@ void Engine::finish_op(std::size_t op) {
 }
 
 void Engine::on_operation_event(std::size_t op) {
+    if (host_interval_ > 0 && awaiting_issue_[op] == 1) {
+        awaiting_issue_[op] = 2;  // issued now: start it (2 = never waits again)
+        --ops_in_flight_;
+        start_op(op);
+        start_ready_ops();
+        return;
+    }
     const workloads::Operation& o = graph_.ops[op];
     if (o.kind == workloads::Operation::Kind::kernel && kernel_arrived_[o.launch] == 0) {
         kernel_arrived_[o.launch] = 1;

@@ -157,7 +157,7 @@ gpusched_cli_test(predict_bad_measured 2 stderr "--measured" predict --kernel ap
 
 # --- validate ---
 # sssp simulates 75 configurations (minutes); tests/validation covers it with a subset.
-gpusched_cli_test(validate_h100 0 stdout "wave265 .*27 cases: .* within 1% .* with every block on its measured SM.*64 configurations: span median"
+gpusched_cli_test(validate_h100 0 stdout "wave265 .*29 cases: .* within 1% .* with every block on its measured SM.*64 configurations: span median"
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --sections placement,curves,series,spmv)
 gpusched_cli_test(validate_json 0 stdout "\"exact_placements\": [0-9]+.*\"grids_match\": true"
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --json --sections placement,curves,series,spmv)
@@ -218,7 +218,7 @@ add_test(NAME cli.curve_step_csv
          COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/curve_step
                  "-DARGS=curve;--gpu;gtx780;--kernel;apsp-fw:block=32;--n;50..100;--step;7;--exec;fixed" -DROWS=8
                  "-DMARK=n=71: launches 64-&gt;71, blocks 4-&gt;9" -P ${CMAKE_CURRENT_SOURCE_DIR}/report/check_curve.cmake)
-gpusched_cli_test(validate_report 0 stdout "27 cases" validate ${PROJECT_SOURCE_DIR}/validation/data/h100
+gpusched_cli_test(validate_report 0 stdout "29 cases" validate ${PROJECT_SOURCE_DIR}/validation/data/h100
                   --sections placement,curves,series,spmv --report ${CMAKE_CURRENT_BINARY_DIR}/validation_report.html)
 gpusched_cli_test(validate_report_unwritable 2 stderr "--report: cannot write" validate
                   ${PROJECT_SOURCE_DIR}/validation/data/h100 --report /nonexistent/dir/r.html)

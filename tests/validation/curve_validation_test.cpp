@@ -1,6 +1,7 @@
 // APSP runtime curves measured on the H100 against the simulation; CI holds today's accuracy.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -19,58 +20,92 @@ TEST_CASE("find_jumps: steps above the threshold between consecutive sizes only"
     CHECK(validation::find_jumps({{1, 100}, {2, 90}}, 4.0).empty());  // drops are not jumps
 }
 
-TEST_CASE("APSP min-plus curves on the H100: calibrated error and jump locations") {
+TEST_CASE("APSP min-plus curves on the H100, launched by the host while timed: calibrated error") {
     const std::string csv = std::string(GPUSCHED_SOURCE_DIR) + "/validation/data/h100/curves/apsp_minplus.csv";
     const auto curves = validation::validate_apsp_curves(csv, hw::resolve_gpu("h100"), "most-room");
     REQUIRE(curves.size() == 3);
     for (const auto& c : curves) {
         CAPTURE(c.block);
+        CHECK(c.issue == "host-calls");
         CHECK(c.points.size() >= 100);
-        CHECK(c.factor > 0);
         // Calibration is exact at the reference size.
         for (const auto& p : c.points)
             if (p.n == c.reference_n) CHECK(p.error_percent == doctest::Approx(0).epsilon(1e-9));
         // The work model with L2 hits, the L1 data path and per-tile latencies from the h100
         // preset: uncalibrated, the large sizes (throughput-bound, n = 1000..4000) are within
-        // 1-15% of the measurement (today at most +14.8%, 16x16 at n = 2000).
+        // 16% of the measurement (today at most +14.8%, 16x16 at n = 2000).
         for (const auto& p : c.points)
             if (p.n >= 1000) CHECK(std::abs(p.simulated_us / p.measured_us - 1) <= 0.16);
-        // f > 1 still: Init's host-side start and a per-launch cost of ~1-2 us that the measured
-        // times hold (docs/validation.md) are not simulated; today 1.46 / 1.30 / 1.11.
-        CHECK(c.factor < 1.6);
     }
-    // Today's accuracy (docs/validation.md), held slightly above: median |error| 1.2% / 2.0% /
-    // 2.3% for 8x8 / 16x16 / 32x32; measured jumps located 8/9, 8/11, 5/5; simulated jumps
-    // located 10/13 (41, 57 and 113 are tile steps the measurement takes in under 4%), 8/8, 5/5.
+    // With the host's launch interval (3466 ns per call, from launch_rate/, not from these curves)
+    // the simulated small sizes are host-bound as measured: f = 1.26 / 1.11 / 1.00 (1.46 / 1.30 /
+    // 1.11 without it). Median |error| today 2.9% / 1.5% / 0.8%, max 43% / 28% / 3.0% (8x8 and
+    // 16x16 at large n, where f still scales the throughput-bound kernels). Held slightly above.
     CHECK(curves[0].block == 8);
-    CHECK(curves[0].median_abs_error_percent <= 1.5);
-    CHECK(curves[1].median_abs_error_percent <= 2.3);
-    CHECK(curves[2].median_abs_error_percent <= 2.5);
-    CHECK(curves[0].measured_jumps_located >= 8);
-    CHECK(curves[0].simulated_jumps_located >= 10);
-    CHECK(curves[1].measured_jumps_located >= 8);
-    for (std::size_t i = 1; i < 3; ++i)
-        CHECK(curves[i].simulated_jumps_located == static_cast<int>(curves[i].simulated_jumps.size()));
+    CHECK(curves[0].factor < 1.3);
+    CHECK(curves[1].factor < 1.15);
+    CHECK(curves[2].factor == doctest::Approx(1.0).epsilon(0.03));
+    CHECK(curves[0].median_abs_error_percent <= 3.2);
+    CHECK(curves[1].median_abs_error_percent <= 1.8);
+    CHECK(curves[2].median_abs_error_percent <= 1.0);
+    CHECK(curves[2].max_abs_error_percent <= 3.5);
+    // The host-bound sweeps jump by more than 4% at n where three sweeps disagree (noise, see
+    // curves/repeats/); the launch-count steps are located in every block size.
+    for (const auto& c : curves)
+        for (int n : {66, 130}) {
+            CAPTURE(n);
+            CHECK(std::any_of(c.measured_jumps.begin(), c.measured_jumps.end(), [&](const auto& j) { return j.n == n; }));
+            CHECK(std::any_of(c.simulated_jumps.begin(), c.simulated_jumps.end(), [&](const auto& j) { return j.n == n; }));
+        }
     CHECK(curves[2].measured_jumps_located == static_cast<int>(curves[2].measured_jumps.size()));
-    CHECK(curves[2].measured_jumps.size() >= 5);
 }
 
-TEST_CASE("Floyd-Warshall curve on the H100: calibrated at n = 128, error grows at n = 512, 1000") {
+TEST_CASE("APSP curves measured with every launch queued first: every jump located") {
     const std::string dir = std::string(GPUSCHED_SOURCE_DIR) + "/validation/data/h100/curves";
     const auto curves = validation::validate_curve_dir(dir, hw::resolve_gpu("h100"), "most-room");
-    REQUIRE(curves.size() == 4);  // three min-plus block sizes, then Floyd-Warshall
-    const auto& fw = curves[3];
-    CHECK(fw.kernel == "apsp-fw");
-    CHECK(fw.block == 16);
-    REQUIRE(fw.points.size() == 5);  // n = 64, 128, 256, 512, 1000: no consecutive sizes, no jumps
-    CHECK(fw.reference_n == 128);    // the median of the sizes <= 200
-    CHECK(fw.measured_jumps.empty());
-    // Today (docs/validation.md): f = 1.75, errors -3.0 / 0 / +3.3 / +21 / +61% (the simulation's
-    // launch costs 1.9 us where the host-bound measurement costs 3.3-3.5 us, so f scales the
-    // throughput-bound n = 1000 too far). Held slightly above.
-    CHECK(fw.factor == doctest::Approx(1.75).epsilon(0.05));
-    CHECK(fw.median_abs_error_percent <= 4.0);
-    CHECK(fw.max_abs_error_percent <= 65.0);
+    REQUIRE(curves.size() == 8);  // host-calls: min-plus 8/16/32, FW; then the same queued
+    const auto& q8 = curves[4];
+    const auto& q16 = curves[5];
+    const auto& q32 = curves[6];
+    CHECK(q8.issue == "queued");
+    CHECK(q8.block == 8);
+    CHECK(q32.block == 32);
+    // Without host noise the curves step at every tile-count change (8x8: 41, 49, ..., 137;
+    // 16x16: 49, 65, ...; 32x32: 65, 97, 129) and launch-count change (66, 130). Today every
+    // measured jump is located for 16x16 and 32x32 (8/8, 5/5) and 12 of 13 for 8x8 (137 is a
+    // 4.6% step where the simulation steps less than 4%); every simulated jump is located
+    // except 8x8's 89 (measured there: under 4%).
+    for (const auto* c : {&q16, &q32}) {
+        CHECK(c->measured_jumps.size() >= 5);
+        CHECK(c->measured_jumps_located == static_cast<int>(c->measured_jumps.size()));
+        CHECK(c->simulated_jumps_located == static_cast<int>(c->simulated_jumps.size()));
+    }
+    CHECK(q8.measured_jumps_located >= 12);
+    CHECK(q8.simulated_jumps_located >= 12);
+    // Median |error| today 2.1% / 0.5% / 1.4%; f = 1.31 / 1.14 / 1.02.
+    CHECK(q8.median_abs_error_percent <= 2.5);
+    CHECK(q16.median_abs_error_percent <= 0.8);
+    CHECK(q32.median_abs_error_percent <= 1.7);
+    CHECK(q32.max_abs_error_percent <= 5.5);
+}
+
+TEST_CASE("Floyd-Warshall curve on the H100: calibrated at n = 128, 1001 host-issued launches at n = 1000") {
+    const std::string dir = std::string(GPUSCHED_SOURCE_DIR) + "/validation/data/h100/curves";
+    const auto curves = validation::validate_curve_dir(dir, hw::resolve_gpu("h100"), "most-room");
+    REQUIRE(curves.size() == 8);
+    for (const auto* fw : {&curves[3], &curves[7]}) {
+        CHECK(fw->kernel == "apsp-fw");
+        CHECK(fw->block == 16);
+        REQUIRE(fw->points.size() == 5);  // n = 64, 128, 256, 512, 1000: no consecutive sizes, no jumps
+        CHECK(fw->reference_n == 128);    // the median of the sizes <= 200
+        CHECK(fw->measured_jumps.empty());
+    }
+    // Today (docs/validation.md): host-calls f = 0.95, max error 12% (was f = 1.75, +61% at
+    // n = 1000 before the host's launch interval); queued f = 1.24, max 19%. Held slightly above.
+    CHECK(curves[3].factor == doctest::Approx(0.95).epsilon(0.05));
+    CHECK(curves[3].median_abs_error_percent <= 3.0);
+    CHECK(curves[3].max_abs_error_percent <= 14.0);
+    CHECK(curves[7].max_abs_error_percent <= 21.0);
 }
 
 TEST_CASE("curve CSV errors name the file and line") {

@@ -23,8 +23,11 @@ double span_tolerance_percent(const std::string& name) {
 }
 
 /// Sum over cases of blocks that must move to another SM to match the measured per-SM counts
-/// (today 742; refills decided by end-time ties within the 32 ns %globaltimer step diverge).
-constexpr int kMaxTotalMisplaced = 780;
+/// (today 903: 742 in the tie-prone cases, where refills are decided by end times within one
+/// 32 ns %globaltimer step, and 42 + 119 in the two staggered cases, whose durations differ by
+/// >= 0.5 us: there the hardware's first-wave SM order itself differs from the preset's sm_order,
+/// rotating between repetitions; docs/validation.md).
+constexpr int kMaxTotalMisplaced = 940;
 
 }  // namespace
 

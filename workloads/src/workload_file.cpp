@@ -212,6 +212,8 @@ Application parse_workload(const std::string& yaml, const std::string& source) {
         Application app;
         app.description = top.optional_string("description").value_or(source);
         if (const auto streams = top.optional_child("streams")) app.streams = parse_streams(*streams, source);
+        if (top.has("issue"))
+            app.host_issue = top.choice("issue", {"queued", "host-calls"}) == "host-calls" ? HostIssue::calls : HostIssue::queued;
         const YAML::Node launches = top.child("launches");
         if (!launches.IsSequence() || launches.size() == 0)
             top.fail("launches", "expected a non-empty list of launches (each a mapping with 'kernel: NAME')");

@@ -38,12 +38,25 @@ std::vector<MeasuredRow> read_curve_csv(const std::string& path) {
 }
 
 double simulate_us(const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy, const std::string& kernel, int n,
-                   int block) {
+                   int block, bool queued) {
     const std::string size = ":n=" + std::to_string(n) + ",block=" + std::to_string(block);
     // The runner times Init (Alg. 1/3 line 1) too: one launch on the same grid whose threads do
     // one global round trip (load A, store D and P), here one Floyd-Warshall step without updates.
-    const workloads::Application app =
+    workloads::Application app =
         workloads::application_from_specs({"apsp-fw" + size + ",steps=1,p_min=0", kernel + size});
+    // As the runner times it: record(start), Init, the launches, record(stop), each call issued by
+    // one host thread (when the GPU spec knows the host's launch interval; else all queued at 0).
+    if (!queued && gpu.host_launch_interval_ns) {
+        app.host_issue = workloads::HostIssue::calls;
+        workloads::Operation start, stop;
+        start.kind = stop.kind = workloads::Operation::Kind::record;
+        start.event = "start";
+        stop.event = "stop";
+        std::vector<workloads::Operation> ops = app.issue_order();
+        ops.insert(ops.begin(), start);
+        ops.push_back(stop);
+        app.operations = std::move(ops);
+    }
     sim::Engine engine(gpu, app, policy, "shared");
     return static_cast<double>(engine.run().makespan) / 1e6;
 }
@@ -80,18 +93,20 @@ std::vector<CurveComparison> validate_fw_curves(const std::string& csv_path, con
 std::vector<CurveComparison> validate_curve_dir(const std::string& curves_dir, const hw::GpuSpec& gpu,
                                                 const std::string& policy_name) {
     std::vector<CurveComparison> out;
-    for (const auto& [file, kernel] : {std::pair<const char*, const char*>{"apsp_minplus.csv", "apsp-minplus"},
-                                       std::pair<const char*, const char*>{"apsp_fw.csv", "apsp-fw"}}) {
-        const std::string path = (std::filesystem::path(curves_dir) / file).string();
-        if (!std::filesystem::is_regular_file(path)) continue;
-        for (auto& c : validate_curves(path, kernel, gpu, policy_name)) out.push_back(std::move(c));
-    }
+    for (const bool queued : {false, true})
+        for (const auto& [stem, kernel] : {std::pair<const char*, const char*>{"apsp_minplus", "apsp-minplus"},
+                                           std::pair<const char*, const char*>{"apsp_fw", "apsp-fw"}}) {
+            const std::string file = std::string(stem) + (queued ? "_queued.csv" : ".csv");
+            const std::string path = (std::filesystem::path(curves_dir) / file).string();
+            if (!std::filesystem::is_regular_file(path)) continue;
+            for (auto& c : validate_curves(path, kernel, gpu, policy_name, 4.0, queued)) out.push_back(std::move(c));
+        }
     return out;
 }
 
 std::vector<CurveComparison> validate_curves(const std::string& csv_path, const std::string& kernel,
                                              const hw::GpuSpec& gpu, const std::string& policy_name,
-                                             double jump_threshold_percent) {
+                                             double jump_threshold_percent, bool queued) {
     const std::vector<MeasuredRow> rows = read_curve_csv(csv_path);
     const auto policy = scheduler::make_policy(policy_name);
     std::map<int, std::vector<MeasuredRow>> by_block;
@@ -101,13 +116,14 @@ std::vector<CurveComparison> validate_curves(const std::string& csv_path, const 
         std::sort(points.begin(), points.end(), [](const MeasuredRow& a, const MeasuredRow& b) { return a.n < b.n; });
         CurveComparison c;
         c.kernel = kernel;
+        c.issue = queued ? "queued" : "host-calls";
         c.block = block;
         std::vector<int> dense;
         for (const auto& p : points)
             if (p.n <= kDenseSweepMax) dense.push_back(p.n);
         c.reference_n = dense.empty() ? points[points.size() / 2].n : dense[dense.size() / 2];
         for (const auto& p : points)
-            c.points.push_back({p.n, p.ms * 1000.0, simulate_us(gpu, *policy, kernel, p.n, block), 0, 0});
+            c.points.push_back({p.n, p.ms * 1000.0, simulate_us(gpu, *policy, kernel, p.n, block, queued), 0, 0});
         const auto ref = std::find_if(c.points.begin(), c.points.end(), [&](const CurvePoint& p) { return p.n == c.reference_n; });
         c.factor = ref->measured_us / ref->simulated_us;
         std::vector<double> errors;

@@ -36,8 +36,9 @@ std::string curve_chart(const CurveComparison& c, const std::string& title, int 
 }
 
 std::string curve_section(const CurveComparison& c) {
-    const std::string title = c.kernel + ", " + std::to_string(c.block) + "x" + std::to_string(c.block) + " blocks";
-    std::string h = "<section id=\"curve-" + c.kernel + "-" + std::to_string(c.block) + "\">\n<h2>" + report::escape_xml(title) + "</h2>\n";
+    const std::string title = c.kernel + ", " + std::to_string(c.block) + "x" + std::to_string(c.block) + " blocks, " +
+                              (c.issue == "queued" ? "launches queued first" : "launched by the host while timed");
+    std::string h = "<section id=\"curve-" + c.kernel + "-" + c.issue + "-" + std::to_string(c.block) + "\">\n<h2>" + report::escape_xml(title) + "</h2>\n";
     h += "<p>Calibrated at n = " + std::to_string(c.reference_n) + " (factor " + fixed(c.factor, 3) +
          "): median |error| " + fixed(c.median_abs_error_percent, 1) + "%, max " + fixed(c.max_abs_error_percent, 1) +
          "%. Jumps (step &gt; 4%) measured at";

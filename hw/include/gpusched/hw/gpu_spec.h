@@ -101,6 +101,9 @@ struct GpuSpec {
     /// Block completions reach the dispatcher one at a time, at most one per this interval;
     /// a finished block's resources are free for new blocks only then.
     std::optional<double> block_completion_interval_ns;
+    /// Host time per API call when an application issues each operation as its own call from one
+    /// host thread (workloads::HostIssue::calls): operation i in issue order is issued at i x this.
+    std::optional<double> host_launch_interval_ns;
 
     /// The SM order to use for dispatch ties (sm_order, or identity when empty).
     [[nodiscard]] std::vector<int> dispatch_order() const;

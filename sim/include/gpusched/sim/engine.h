@@ -38,6 +38,10 @@ struct SimResult {
 ///             they share one; copies overlap kernels in both cases.
 ///     delay:  started --(its duration)--> finished;  record, wait: finished at once.
 ///
+/// Host issue (Application::host_issue = calls): one host thread issues operation i of the
+/// issue order at i x host_launch_interval_ns; an operation whose dependencies are done
+/// earlier waits for that instant before it starts (queued: every operation is issued at 0).
+///
 /// Life of a block: pending --(policy picks an SM with room; resources reserved)-->
 /// dispatched --(+ block_dispatch_latency_ns, then the SM's launch pipeline)--> running --(its duration: `fixed`; or as
 /// long as its work takes next to its neighbours: `shared`)--> complete (resources released).
@@ -162,6 +166,8 @@ private:
     std::vector<std::uint8_t> kernel_arrived_;    ///< per launch: its operation event came (ready)
     std::vector<std::size_t> ready_ops_;          ///< operations to start at now_
     std::size_t ops_in_flight_ = 0;               ///< started, not finished
+    std::vector<std::uint8_t> awaiting_issue_;    ///< per operation: 1 = ready, waiting for the host to issue it
+    Time host_interval_ = 0;                      ///< HostIssue::calls: host time per operation, else 0
     Time last_op_end_ = 0;
     std::vector<Time> copy_engine_free_;          ///< per copy engine (lane): when it can take the next copy
     double copy_pinned_ps_per_byte_ = 0;

@@ -45,6 +45,13 @@ struct Operation {
     std::string where;         ///< where it was written ("FILE:LINE"), for messages
 };
 
+/// How the host issues an application's operations.
+enum class HostIssue {
+    queued,  ///< all enqueued before the GPU needs them (a CUDA graph, or a host far ahead): no host cost
+    calls,   ///< one host thread, one API call per operation in issue order: operation i cannot
+             ///< start before i x the GPU spec's overheads.host_launch_interval_ns
+};
+
 /// Launches (and other operations) in host issue order. Operations on the same stream run
 /// in that order; on different streams they may overlap. Streams not listed in `streams` are
 /// normal-priority, unmasked.
@@ -55,6 +62,7 @@ struct Application {
     /// Every operation in issue order, each kernel one entry referring to `launches`. Empty
     /// means "the launches in order, each on its own stream": see issue_order().
     std::vector<Operation> operations;
+    HostIssue host_issue = HostIssue::queued;
 
     /// `operations`, or one kernel operation per launch when it is empty.
     [[nodiscard]] std::vector<Operation> issue_order() const {

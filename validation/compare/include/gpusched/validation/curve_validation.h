@@ -31,6 +31,10 @@ struct CurveJump {
 /// has one at the same n or one step off (and vice versa).
 struct CurveComparison {
     std::string kernel;          ///< "apsp-minplus" or "apsp-fw"
+    /// How the measured runs issued their launches: "host-calls" (the host launched inside the
+    /// timed region: simulated with HostIssue::calls when the GPU spec has host_launch_interval_ns)
+    /// or "queued" (`*_queued.csv`: every launch queued behind a gate kernel first).
+    std::string issue = "host-calls";
     int block = 0;
     int reference_n = 0;
     double factor = 0;
@@ -58,13 +62,14 @@ std::vector<CurveComparison> validate_apsp_curves(const std::string& csv_path, c
 std::vector<CurveComparison> validate_fw_curves(const std::string& csv_path, const hw::GpuSpec& gpu,
                                                 const std::string& policy, double jump_threshold_percent = 4.0);
 
-/// Any curve CSV of the runner (columns n, block, median_ms) against simulations of `kernel`.
+/// Any curve CSV of the runner (columns n, block, median_ms) against simulations of `kernel`;
+/// `queued`: the runs were timed with every launch already queued (no host launch cost).
 std::vector<CurveComparison> validate_curves(const std::string& csv_path, const std::string& kernel,
                                              const hw::GpuSpec& gpu, const std::string& policy,
-                                             double jump_threshold_percent = 4.0);
+                                             double jump_threshold_percent = 4.0, bool queued = false);
 
 /// Every curve of a `curves/` directory that is there: `apsp_minplus.csv` (one comparison per
-/// block size), then `apsp_fw.csv`.
+/// block size), `apsp_fw.csv`, then the same measured with queued launches (`*_queued.csv`).
 std::vector<CurveComparison> validate_curve_dir(const std::string& curves_dir, const hw::GpuSpec& gpu,
                                                 const std::string& policy);
 
