@@ -14,6 +14,11 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 ./build-runner/gpusched-runner placement --out-dir "$out_dir/placement"
 # APSP min-plus / Floyd-Warshall and series-kernel run-time curves (about a minute or two).
 ./build-runner/gpusched-runner curves --out-dir "$out_dir/curves"
+# The same APSP curves with every launch queued behind a gate kernel first (GPU-side time, seconds).
+./build-runner/gpusched-runner curves --queued --reps 30 --out-dir "$out_dir/curves"
+# Back-to-back launches timed like the curves: the host's launch interval (seconds).
+mkdir -p "$out_dir/launch_rate"
+./build-runner/gpusched-runner launch-rate --out-dir "$out_dir/launch_rate" | tee "$out_dir/launch_rate/run.log"
 # Per-warp SM, warp slot and times of the series kernel (seconds).
 mkdir -p "$out_dir/series_warps"
 ./build-runner/gpusched-runner series-warps --out-dir "$out_dir/series_warps"
