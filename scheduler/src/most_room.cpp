@@ -25,13 +25,10 @@ public:
     /// What successive next() calls would return, without a finished() test per unit.
     std::size_t next_batch(const sim::SmView&, std::span<sim::Placement> out) override {
         const auto limit = static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), blocks_ - next_block_));
-        std::size_t n = 0;
-        for (; n < limit; ++n) {
-            const int pos = ranking_.take_best();
-            if (pos < 0) break;
-            out[n] = sim::Placement{next_block_++, sms_[static_cast<std::size_t>(pos)]};
-        }
-        return n;
+        sim::Placement* placement = out.data();
+        return ranking_.take_many(limit, [&](int pos) {
+            *placement++ = sim::Placement{next_block_++, sms_[static_cast<std::size_t>(pos)]};
+        });
     }
     /// Every other SM full and `sm` back to room 1: take_best() would pick `sm` and return
     /// it to 0, so the ranking is already as it would be after that placement.
@@ -42,6 +39,9 @@ public:
     }
     void sm_changed(int sm, const sim::SmView& sms) override {
         ranking_.set(position_[static_cast<std::size_t>(sm)], sms.room(sm));
+    }
+    void sms_changed(std::span<const int> changed, const sim::SmView& sms) override {
+        for (int sm : changed) ranking_.set(position_[static_cast<std::size_t>(sm)], sms.room(sm));
     }
     [[nodiscard]] bool finished() const override { return next_block_ == blocks_; }
 

@@ -86,6 +86,42 @@ public:
         }
         return -1;
     }
+    /// Exactly what up to `limit` successive take_best() calls would do, calling
+    /// `taken(pos)` for each position taken; returns how many were taken (fewer than
+    /// `limit` only when no position has room left). Below the top level every position of
+    /// a level has exactly that room, so a level is taken a word at a time: its positions in
+    /// order, each moving to the level below.
+    template <typename Taken>
+    std::size_t take_many(std::size_t limit, Taken&& taken) {
+        std::size_t n = 0;
+        while (n < limit && top_ > 0) {
+            if (top_ == max_room_) {  // rooms above max_room_ share this level: one at a time
+                const int pos = take_best();
+                if (pos < 0) break;
+                taken(pos);
+                ++n;
+                continue;
+            }
+            std::uint64_t* level_bits = &bits_[static_cast<std::size_t>(top_) * words_per_level_];
+            std::uint64_t* below = top_ > 1 ? level_bits - words_per_level_ : nullptr;
+            for (std::size_t w = 0; w < words_per_level_ && n < limit; ++w) {
+                std::uint64_t word = level_bits[w];
+                std::uint64_t moved = 0;
+                for (; word != 0 && n < limit; ++n) {
+                    const std::uint64_t lowest = word & (~word + 1);
+                    const int pos = static_cast<int>(w * 64 + static_cast<std::size_t>(std::countr_zero(word)));
+                    --room_[static_cast<std::size_t>(pos)];
+                    taken(pos);
+                    moved |= lowest;
+                    word ^= lowest;
+                }
+                level_bits[w] = word;
+                if (below != nullptr) below[w] |= moved;
+            }
+            if (n < limit) --top_;  // this level is empty now
+        }
+        return n;
+    }
 
 private:
     /// Rooms above max_room share the top level (they still rank first).

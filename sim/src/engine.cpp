@@ -293,9 +293,14 @@ void Engine::mark_room_changed(int sm) {
 }
 
 void Engine::flush_room_changes() {
+    if (room_changed_list_.empty()) return;
     for (std::size_t index : active_) {
         LaunchState& launch = *launches_[index];
         const SmView view = view_of(launch);
+        if (launch.sms_in_order.size() == static_cast<std::size_t>(gpu_.sm_count)) {  // every SM allowed
+            launch.dispatcher->sms_changed(room_changed_list_, view);
+            continue;
+        }
         for (int sm : room_changed_list_)
             if (launch.allowed[static_cast<std::size_t>(sm)] != 0) launch.dispatcher->sm_changed(sm, view);
     }
@@ -322,27 +327,45 @@ Time Engine::pipeline_start(const LaunchState& launch, int sm) {
     return last;
 }
 
-void Engine::dispatch_units(LaunchState& launch, std::size_t index, std::span<const Placement> placements) {
-    for (const Placement& placement : placements) {
-        const int slot = pool_.reserve(placement.sm, launch.unit_footprint);
-        if (slot < 0) [[unlikely]]
-            throw_no_room(placement.sm);
-        const Time start = launch_pipeline_ ? pipeline_start(launch, placement.sm) : now_ + dispatch_latency_;
-        const std::size_t at = resident_index(placement.sm, slot);
-        Resident& r = resident_[at];
-        r = {placement.block, now_, start, 0, static_cast<std::uint32_t>(index)};
-        ++launch.dispatched;
-        ++units_dispatched_;
-        if (!launch.started) {
-            launch.started = true;
-            launch.first_start = start;
-        }
-        if (fixed_durations_) {
-            r.end = start + launch.work->duration(placement.block);
-            queue_.push(r.end, Phase::completion, static_cast<std::uint32_t>(at));
-        }
-        if (!observers_.empty() || !fixed_durations_ || active_.size() > 1) after_dispatch(launch, index, placement, slot);
+/// What starting a unit reads of the engine: read once per batch, since the loop's stores could alias it.
+struct Engine::UnitStart {
+    Time now;
+    Time ready;     ///< now + dispatch latency
+    bool pipeline;  ///< launch_pipeline_
+    bool fixed;     ///< fixed_durations_
+    bool more;      ///< after_dispatch is needed
+};
+
+Engine::UnitStart Engine::unit_start() const {
+    return {now_, now_ + dispatch_latency_, launch_pipeline_, fixed_durations_,
+            !observers_.empty() || !fixed_durations_ || active_.size() > 1};
+}
+
+[[gnu::always_inline]] inline void Engine::start_unit(LaunchState& launch, std::size_t index, const Placement& placement,
+                                                      const UnitStart& how) {
+    const int slot = pool_.reserve(placement.sm, launch.unit_footprint);
+    if (slot < 0) [[unlikely]]
+        throw_no_room(placement.sm);
+    const Time start = how.pipeline ? pipeline_start(launch, placement.sm) : how.ready;
+    const std::size_t at = resident_index(placement.sm, slot);
+    Resident& r = resident_[at];
+    r = {placement.block, how.now, start, 0, static_cast<std::uint32_t>(index)};
+    if (!launch.started) {
+        launch.started = true;
+        launch.first_start = start;
     }
+    if (how.fixed) {
+        r.end = start + launch.work->duration(placement.block);
+        queue_.push(r.end, Phase::completion, static_cast<std::uint32_t>(at));
+    }
+    if (how.more) after_dispatch(launch, index, placement, slot);
+}
+
+void Engine::dispatch_units(LaunchState& launch, std::size_t index, std::span<const Placement> placements) {
+    const UnitStart how = unit_start();
+    for (const Placement& placement : placements) start_unit(launch, index, placement, how);
+    launch.dispatched += placements.size();
+    units_dispatched_ += placements.size();
 }
 
 void Engine::after_dispatch(LaunchState& launch, std::size_t index, const Placement& placement, int slot) {
@@ -462,16 +485,11 @@ bool Engine::try_refill(int sm) {
     if (view_of(launch).room(sm) != 1) return false;
     const auto placement = launch.dispatcher->refill(sm);
     if (!placement) return false;
-    dispatch_units(launch, index, {&*placement, 1});
+    start_unit(launch, index, *placement, unit_start());
+    ++launch.dispatched;
+    ++units_dispatched_;
     if (launch.dispatcher->finished()) active_.clear();
     return true;
-}
-
-void Engine::release_slot(int sm, int slot) {
-    pool_.release(sm, slot);
-    if (try_refill(sm)) return;
-    mark_room_changed(sm);
-    if (!active_.empty()) request_dispatch(now_);
 }
 
 SimResult Engine::run() {
@@ -494,21 +512,37 @@ SimResult Engine::run() {
             run_dispatch_pass();
             continue;
         }
-        const Event e = queue_.pop();
-        const std::size_t at = e.payload();
-        if (e.phase() == Phase::completion) {
-            const Resident& r = resident_[at];
-            if (r.launch == Resident::kFree || r.end != e.time) continue;  // superseded by a later set_end
-            now_ = e.time;
-            if (!on_block_end(at)) continue;
-        } else if (e.phase() == Phase::release) {
-            now_ = e.time;
-        } else {
-            now_ = e.time;
-            on_operation_event(at);
-            continue;
-        }
-        release_slot(static_cast<int>(at >> slot_bits_), static_cast<int>(at & slot_mask_));  // its only call
+        // When more completions share the instant of a block's end (no completion channel),
+        // they are handled here in one go, each releasing its slot at once: the pass waits
+        // for them anyway, and after the first release a room change is pending, so no refill
+        // would be tried. The calls below are their only calls (so they are inlined).
+        bool same_instant = false;
+        do {
+            const Event e = queue_.pop();
+            const std::size_t at = e.payload();
+            if (e.phase() == Phase::operation) {
+                now_ = e.time;
+                on_operation_event(at);
+                continue;
+            }
+            if (e.phase() == Phase::completion) {
+                const Resident& r = resident_[at];
+                if (r.launch == Resident::kFree || r.end != e.time) continue;  // superseded by a later set_end
+                now_ = e.time;
+                if (!on_block_end(at)) continue;
+            } else {
+                now_ = e.time;
+            }
+            const int sm = static_cast<int>(at >> slot_bits_);
+            pool_.release(sm, static_cast<int>(at & slot_mask_));
+            if (!same_instant) {
+                if (try_refill(sm)) continue;
+                same_instant = completion_interval_ == 0 && queue_.next_is(now_, Phase::completion);
+            }
+            mark_room_changed(sm);
+            if (!same_instant && !active_.empty()) request_dispatch(now_);
+        } while (same_instant && queue_.next_is(now_, Phase::completion));
+        if (same_instant && !active_.empty()) request_dispatch(now_);
     }
     for (std::size_t i = 0; i < launches_.size(); ++i) {
         const LaunchState& launch = *launches_[i];

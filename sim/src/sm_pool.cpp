@@ -195,18 +195,6 @@ void SmPool::give_back_registers(int sm, int slot, const BlockFootprint& f) {
     }
 }
 
-int SmPool::take_slot_bit(int sm) {
-    std::uint64_t* words = &used_slots_[idx(sm) * static_cast<std::size_t>(slot_words_)];
-    for (int w = 0; w < slot_words_; ++w) {
-        if (~words[w] == 0) continue;
-        const int slot = w * 64 + std::countr_one(words[w]);
-        if (slot >= slots_per_sm_) return -1;
-        words[w] |= std::uint64_t{1} << (slot & 63);
-        return slot;
-    }
-    return -1;
-}
-
 int SmPool::take_slot(int sm, const BlockFootprint& f) {
     const int slot = take_slot_bit(sm);
     if (slot >= 0) slot_footprint_[idx(sm) * slots_per_sm_ + slot] = &f;
@@ -219,26 +207,10 @@ void SmPool::free_slot(int sm, int slot) {
     slot_footprint_[idx(sm) * slots_per_sm_ + slot] = nullptr;
 }
 
-int SmPool::reserve(int sm, const BlockFootprint& f) {
+// reserve() took the lazy paths: here a lazy SM receives a block of another footprint.
+int SmPool::reserve_general(int sm, const BlockFootprint& f) {
     SmState& s = state_[idx(sm)];
-    if (s.lazy) {
-        if (s.sole == &f) {
-            if (s.blocks >= f.blocks_on_empty_sm) return -1;
-            const int slot = take_slot_bit(sm);
-            if (slot >= 0) ++s.blocks;
-            return slot;
-        }
-        materialise(sm);
-    } else if (s.blocks == 0 && f.sole_lazy) {
-        const int slot = take_slot_bit(sm);
-        if (slot >= 0) {
-            s.blocks = 1;
-            s.sole = &f;
-            s.mixed = false;
-            s.lazy = true;
-        }
-        return slot;
-    }
+    if (s.lazy) materialise(sm);
     if (f.blocks_on_empty_sm > 0 && (s.blocks == 0 || (!s.mixed && s.sole == &f))) {
         if (s.blocks >= f.blocks_on_empty_sm) return -1;
     } else {
@@ -269,22 +241,13 @@ int SmPool::reserve(int sm, const BlockFootprint& f) {
     return slot;
 }
 
-void SmPool::release(int sm, int slot) {
+void SmPool::release_of_free_slot() { throw std::logic_error("SmPool::release of a free slot"); }
+
+void SmPool::release_general(int sm, int slot) {
     SmState& s = state_[idx(sm)];
-    if (s.lazy) {
-        std::uint64_t& word = used_slots_[idx(sm) * static_cast<std::size_t>(slot_words_) + (static_cast<std::size_t>(slot) >> 6)];
-        const std::uint64_t bit = std::uint64_t{1} << (slot & 63);
-        if ((word & bit) == 0) throw std::logic_error("SmPool::release of a free slot");
-        word &= ~bit;
-        if (--s.blocks == 0) {
-            s.sole = nullptr;
-            s.lazy = false;
-        }
-        return;
-    }
     const std::size_t at = idx(sm) * slots_per_sm_ + slot;
     const BlockFootprint* f = slot_footprint_[at];
-    if (f == nullptr) throw std::logic_error("SmPool::release of a free slot");
+    if (f == nullptr) release_of_free_slot();
     give_back_registers(sm, slot, *f);
     --s.blocks;
     s.warps -= f->warps;

@@ -55,8 +55,8 @@ struct Placement {
 ///     start --> sm_changed(s) for every allowed SM --> [dispatch pass]*
 ///     dispatch pass: sm_changed(s) for each SM whose room changed since the last pass for
 ///                    another reason than this dispatcher's own placements (a block ended
-///                    there, or another launch placed one), then next() until it returns
-///                    nullopt ("nothing fits now" or finished()).
+///                    there, or another launch placed one), possibly as one sms_changed call,
+///                    then next() until it returns nullopt ("nothing fits now" or finished()).
 ///     refill(s):     instead of a pass, for one freed unit on a GPU otherwise full (below).
 ///
 /// Each placement next() returns is dispatched at once. A dispatcher accounts for its own
@@ -82,6 +82,11 @@ public:
         return n;
     }
     virtual void sm_changed(int sm, const SmView& sms) = 0;
+    /// sm_changed(s) for each s of `changed`, in order (the engine's batch at the start of a
+    /// pass when every SM is allowed; one virtual call for many SMs).
+    virtual void sms_changed(std::span<const int> changed, const SmView& sms) {
+        for (int sm : changed) sm_changed(sm, sms);
+    }
     /// Fast path of a saturated GPU, asked instead of a dispatch pass when a block has just
     /// left SM `sm`, which now has room for exactly one unit, no other SM's room changed
     /// since the last pass, and no other event shares this instant. A dispatcher that knows

@@ -131,13 +131,17 @@ private:
     void report_block_completed(const Resident& r, int sm, int slot);
     /// The last block of launch `index` ended at now_.
     void on_launch_completed(std::size_t index);
-    void release_slot(int sm, int slot);
     /// The saturated-GPU fast path: one launch active, `sm` the only SM with room, for one
     /// unit, nothing else at this instant; asks the dispatcher's refill() instead of a pass.
     bool try_refill(int sm);
     void run_dispatch_pass();
     void request_dispatch(Time when);
-    /// Reserves each placement's resources and starts its block (schedules its end).
+    /// What starting a unit reads of the engine (read once per batch of placements).
+    struct UnitStart;
+    [[nodiscard]] UnitStart unit_start() const;
+    /// Reserves a placement's resources and starts its block (schedules its end).
+    void start_unit(LaunchState& launch, std::size_t index, const Placement& placement, const UnitStart& how);
+    /// start_unit for each placement.
     void dispatch_units(LaunchState& launch, std::size_t index, std::span<const Placement> placements);
     /// What a dispatch does beyond the fixed-duration, single-launch, unobserved case.
     void after_dispatch(LaunchState& launch, std::size_t index, const Placement& placement, int slot);

@@ -79,6 +79,12 @@ public:
         const Event& first = run_[run_head_];
         return heap_.empty() || earlier(first, heap_.front()) ? first : heap_.front();
     }
+    /// True when the next event is at `when` with phase `phase`.
+    [[nodiscard]] bool next_is(Time when, Phase phase) const {
+        if (empty()) return false;
+        const Event& next = top();
+        return next.time == when && next.phase() == phase;
+    }
     Event pop() {
         if (run_size_ > 0 && (heap_.empty() || earlier(run_[run_head_], heap_.front()))) {
             const Event result = run_[run_head_];

@@ -1,6 +1,7 @@
 // SmPool: per-SM resource accounting for resident blocks (threads, warps, blocks, registers, shared memory, barriers).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -94,9 +95,36 @@ public:
         return general_room(s, &free_sub_partition_registers_[idx(sm) * sub_partitions_], f);
     }
     /// Reserves one block; returns its slot (0-based, the lowest free) or -1 if it does not fit.
-    int reserve(int sm, const BlockFootprint& f);
-    /// Releases the block in `slot` of `sm`.
-    void release(int sm, int slot);
+    /// Inline: the lazy sole-footprint path (an SM that is empty or holds only blocks of `f`).
+    int reserve(int sm, const BlockFootprint& f) {
+        SmState& s = state_[idx(sm)];
+        if (s.lazy ? s.sole != &f : (s.blocks != 0 || !f.sole_lazy)) return reserve_general(sm, f);
+        if (s.blocks >= f.blocks_on_empty_sm) return -1;  // sole_lazy: an empty SM takes one
+        const int slot = take_slot_bit(sm);
+        if (slot >= 0 && s.blocks++ == 0) {
+            s.sole = &f;
+            s.mixed = false;
+            s.lazy = true;
+        }
+        return slot;
+    }
+    /// Releases the block in `slot` of `sm`. Inline: the lazy path.
+    void release(int sm, int slot) {
+        SmState& s = state_[idx(sm)];
+        if (!s.lazy) {
+            release_general(sm, slot);
+            return;
+        }
+        std::uint64_t& word = used_slots_[idx(sm) * static_cast<std::size_t>(slot_words_) + (static_cast<std::size_t>(slot) >> 6)];
+        const std::uint64_t bit = std::uint64_t{1} << (slot & 63);
+        if ((word & bit) == 0) [[unlikely]]
+            release_of_free_slot();
+        word &= ~bit;
+        if (--s.blocks == 0) {
+            s.sole = nullptr;
+            s.lazy = false;
+        }
+    }
 
     [[nodiscard]] int sm_count() const { return sm_count_; }
     [[nodiscard]] int resident_blocks(int sm) const { return state_[idx(sm)].blocks; }
@@ -120,7 +148,20 @@ private:
     void give_back_registers(int sm, int slot, const BlockFootprint& f);
     int take_slot(int sm, const BlockFootprint& f);
     /// The lowest free slot, marked used (-1 if none); records nothing else.
-    int take_slot_bit(int sm);
+    int take_slot_bit(int sm) {
+        std::uint64_t* words = &used_slots_[idx(sm) * static_cast<std::size_t>(slot_words_)];
+        for (int w = 0; w < slot_words_; ++w) {
+            if (~words[w] == 0) continue;
+            const int slot = w * 64 + std::countr_one(words[w]);
+            if (slot >= slots_per_sm_) return -1;
+            words[w] |= std::uint64_t{1} << (slot & 63);
+            return slot;
+        }
+        return -1;
+    }
+    int reserve_general(int sm, const BlockFootprint& f);
+    void release_general(int sm, int slot);
+    [[noreturn]] static void release_of_free_slot();
     void free_slot(int sm, int slot);
 
     const hw::GpuSpec& spec_;
