@@ -82,6 +82,17 @@ TEST_CASE("n x SSSP on the H100: frontier hard check, calibrated run times, shap
     CHECK(s.max_abs_error_graph_percent <= 47.0);
     CHECK(s.speedups[0].simulated / s.speedups[0].measured <= 1.30);
     CHECK(s.speedups[1].simulated / s.speedups[1].measured <= 1.90);
+    // Direct launches are simulated as host calls (h = 3466 ns per call, from launch_rate/) and
+    // calibrated at their own C = 1 run: f_stream = 1.11 (graph: 1.63). Today the subset's stream
+    // errors are 0 / +15.3% / +15.2% at C = 1 / 8 / 32 (before, as graph-mode time: 86-98% off);
+    // the host-bound measurement itself spreads 10-36% between repetitions here. Held above.
+    CHECK(s.stream_factor == doctest::Approx(1.113).epsilon(0.02));
+    for (const auto& p : s.points)
+        if (p.mode == "stream") {
+            CAPTURE(p.config.streams);
+            CHECK(std::abs(p.error_percent) <= 18.0);
+            CHECK(p.simulated_us / p.measured_us >= 0.70);  // uncalibrated: host-bound, not the graph-mode time
+        }
     // Timelines, uncalibrated: the simulated graph-mode spans are 49-60% of the measured ones
     // today (per-launch spans are 0.03-0.06 us against 0.6-4.7 us measured: no latency).
     REQUIRE(s.timelines.size() == 4);

@@ -10,6 +10,7 @@
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/engine.h"
 #include "gpusched/workloads/kernel_spec.h"
+#include "host_timed_run.h"
 #include "numeric_csv.h"
 
 namespace gpusched::validation {
@@ -46,17 +47,7 @@ double simulate_us(const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy, co
         workloads::application_from_specs({"apsp-fw" + size + ",steps=1,p_min=0", kernel + size});
     // As the runner times it: record(start), Init, the launches, record(stop), each call issued by
     // one host thread (when the GPU spec knows the host's launch interval; else all queued at 0).
-    if (!queued && gpu.host_launch_interval_ns) {
-        app.host_issue = workloads::HostIssue::calls;
-        workloads::Operation start, stop;
-        start.kind = stop.kind = workloads::Operation::Kind::record;
-        start.event = "start";
-        stop.event = "stop";
-        std::vector<workloads::Operation> ops = app.issue_order();
-        ops.insert(ops.begin(), start);
-        ops.push_back(stop);
-        app.operations = std::move(ops);
-    }
+    if (!queued && gpu.host_launch_interval_ns) app = event_timed_host_calls(std::move(app));
     sim::Engine engine(gpu, app, policy, "shared");
     return static_cast<double>(engine.run().makespan) / 1e6;
 }

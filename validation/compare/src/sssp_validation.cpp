@@ -14,6 +14,7 @@
 #include "gpusched/validation/measured_timeline.h"
 #include "gpusched/validation/sssp_frontier_check.h"
 #include "gpusched/workloads/kernel_spec.h"
+#include "host_timed_run.h"
 #include "measured_table.h"
 #include "numeric_csv.h"
 
@@ -55,8 +56,12 @@ std::string spec_in_dir(const std::string& spec, const std::string& dir, const s
            (end == std::string::npos ? "" : spec.substr(end));
 }
 
-Simulated simulate(const std::string& spec, const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy) {
-    const workloads::Application app = workloads::application_from_specs({spec});
+/// Simulates `spec`; host_calls: as the runner's direct-launch mode times it (event_timed_host_calls
+/// over `streams` streams), else every launch queued (a CUDA graph).
+Simulated simulate(const std::string& spec, const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,
+                   bool host_calls = false, int streams = 1) {
+    workloads::Application app = workloads::application_from_specs({spec});
+    if (host_calls) app = event_timed_host_calls(std::move(app), streams);
     sim::Engine engine(gpu, app, policy, "shared");
     LaunchRecorder recorder(app.launches.size());
     engine.add_observer(recorder);
@@ -133,7 +138,9 @@ SsspTimeline compare_timeline(const std::string& file, const std::string& dir, c
                 integer("streams"), integer("threads"), measured.meta("carveout")};
     const std::string mode = measured.meta("mode");
     t.mode = mode.substr(0, mode.find(' '));
-    const Simulated sim = simulate(spec_in_dir(measured.meta("workload_spec"), dir, file), gpu, policy);
+    const bool host_calls = t.mode == "stream" && gpu.host_launch_interval_ns.has_value();
+    const Simulated sim =
+        simulate(spec_in_dir(measured.meta("workload_spec"), dir, file), gpu, policy, host_calls, t.config.streams);
     std::vector<Time> first(sim.first.size(), ~Time{0}), end(sim.first.size(), 0);
     for (const auto& b : measured.blocks) {
         if (b.launch >= first.size())
@@ -172,7 +179,9 @@ SsspComparison validate_sssp(const std::string& dir, const hw::GpuSpec& gpu, con
     for (const auto& r : rows) graphs.push_back(r.text("graph"));
     std::sort(graphs.begin(), graphs.end());
     out.reference = {graphs.front(), 32, 1, 256, "max-l1"};
-    std::map<std::string, Simulated> simulated;  // by spec: the stream and graph modes share one simulation
+    // By spec and issue: graph mode (and stream mode without a host launch interval) queued,
+    // stream mode as direct host calls when the GPU spec has host_launch_interval_ns.
+    std::map<std::pair<std::string, bool>, Simulated> simulated;
     for (const auto& r : rows) {
         const std::string mode = r.text("mode");
         if (mode != "graph" && mode != "stream") continue;
@@ -187,8 +196,10 @@ SsspComparison validate_sssp(const std::string& dir, const hw::GpuSpec& gpu, con
         if (!(p.measured_us > 0)) throw InputError(r.where() + ": median_ms must be positive");
         p.spread_percent = 100.0 * (r.number("max_ms") - r.number("min_ms")) * 1000.0 / p.measured_us;
         const std::string spec = spec_in_dir(r.text("workload_spec"), dir, r.where());
-        auto it = simulated.find(spec);
-        if (it == simulated.end()) it = simulated.emplace(spec, simulate(spec, gpu, *policy)).first;
+        const bool host_calls = mode == "stream" && gpu.host_launch_interval_ns.has_value();
+        auto it = simulated.find({spec, host_calls});
+        if (it == simulated.end())
+            it = simulated.emplace(std::pair{spec, host_calls}, simulate(spec, gpu, *policy, host_calls, config.streams)).first;
         p.simulated_us = it->second.makespan_us;
         p.simulated_launches = it->second.launches;
         out.launches_match = out.launches_match && p.simulated_launches == p.launches;
@@ -201,9 +212,13 @@ SsspComparison validate_sssp(const std::string& dir, const hw::GpuSpec& gpu, con
         throw InputError(runs + ": no graph-mode row for the reference point (" + out.reference.graph +
                          ", K=32, C=1, T=256, max-l1)");
     out.factor = ref->measured_us / ref->simulated_us;
+    const auto stream_ref = std::find_if(out.points.begin(), out.points.end(), [&](const SsspPoint& p) {
+        return p.mode == "stream" && key_of(p.config) == key_of(out.reference);
+    });
+    out.stream_factor = stream_ref == out.points.end() ? out.factor : stream_ref->measured_us / stream_ref->simulated_us;
     std::vector<double> graph_errors, stream_errors;
     for (auto& p : out.points) {
-        p.calibrated_us = p.simulated_us * out.factor;
+        p.calibrated_us = p.simulated_us * (p.mode == "stream" ? out.stream_factor : out.factor);
         p.error_percent = 100.0 * (p.calibrated_us - p.measured_us) / p.measured_us;
         (p.mode == "graph" ? graph_errors : stream_errors).push_back(std::abs(p.error_percent));
     }
