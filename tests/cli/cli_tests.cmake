@@ -268,6 +268,13 @@ gpusched_cli_test(copy_overlap_example 0 stdout "d2h +2 +33554432 +pinned +1"
                   simulate --workload ${PROJECT_SOURCE_DIR}/examples/copy-overlap.yaml)
 gpusched_cli_test(copy_overlap_json 0 stdout "\"copies\":\\[{\"operation\":0,\"direction\":\"h2d\""
                   simulate --workload ${PROJECT_SOURCE_DIR}/examples/copy-overlap.yaml --json)
+# Host-issued launches: launch i is issued at i x 3.466 us, ready 1.6 us later, starts 0.09 us
+# after that (dispatch latency + launch pipeline) and runs 1 us: the last (i = 199) ends at
+# 199 x 3.466 + 1.6 + 0.09 + 1 = 692.424 us.
+gpusched_cli_test(host_launches_example 0 stdout "makespan +692.424 us"
+                  simulate --workload ${PROJECT_SOURCE_DIR}/examples/host-launches.yaml --exec fixed)
+gpusched_cli_test(host_calls_need_interval 2 stderr "issue: host-calls.*a100 has no overheads.host_launch_interval_ns"
+                  simulate --workload ${PROJECT_SOURCE_DIR}/examples/host-launches.yaml --exec fixed --gpu a100)
 gpusched_cli_test(dangling_wait 2 stderr "dangling_wait.yaml:2.*waits for event 'never-recorded'.*dangling"
                   simulate --workload dangling_wait.yaml)
 gpusched_cli_test(dependency_cycle 2 stderr "cycle.*'upload'.*copy_cycle.yaml:2"
