@@ -22,7 +22,7 @@
 namespace {
 
 const char* const kHelp =
-    "Usage: gpusched-runner launch-rate --out-dir DIR [--device N] [--reps N]\n"
+    "Usage: gpusched-runner launch-rate --out-dir DIR [--device N] [--reps N (default 30)]\n"
     "\n"
     "Times N back-to-back launches (N = 0..512) of a kernel whose blocks spin 0, 3 or 10 us,\n"
     "with 1 x 32 and 132 x 256 threads, by CUDA events around the launch loop (1 warm-up,\n"
@@ -92,29 +92,11 @@ Timing time_run(const Config& c, unsigned long long* d_first, unsigned long long
 namespace runner {
 
 int launch_rate_main(int argc, char** argv) {
-  std::string out_dir;
-  int device = 0, reps = 30;
-  for (int i = 1; i < argc; ++i) {
-    const FlagArg f = split_flag(argv[i]);
-    const auto value = [&]() -> std::string {
-      if (f.has_value) return f.value;
-      if (i + 1 >= argc) usage_error("launch-rate", f.name + " needs a value");
-      return argv[++i];
-    };
-    if (f.name == "--help" || f.name == "-h") {
-      std::printf("%s", kHelp);
-      return kExitOk;
-    } else if (f.name == "--out-dir") {
-      out_dir = value();
-    } else if (f.name == "--device") {
-      if (!parse_int(value(), &device) || device < 0) usage_error("launch-rate", "--device: expected an integer >= 0");
-    } else if (f.name == "--reps") {
-      if (!parse_int(value(), &reps) || reps < 1 || reps > 1000) usage_error("launch-rate", "--reps: expected 1..1000");
-    } else {
-      usage_error("launch-rate", "unknown option '" + f.name + "'");
-    }
-  }
-  if (out_dir.empty()) usage_error("launch-rate", "--out-dir is required");
+  CommonOptions options;
+  options.reps = 30;
+  if (!parse_common_options("launch-rate", kHelp, argc, argv, &options)) return kExitOk;
+  const std::string& out_dir = options.out_dir;
+  const int device = options.device, reps = options.reps;
   const cudaDeviceProp prop = select_device(device);
   const std::vector<Config> cases = configs(prop.multiProcessorCount);
   int slots = 1;

@@ -134,6 +134,33 @@ FlagArg split_flag(const std::string& arg) {
   return {arg, "", false};
 }
 
+bool parse_common_options(const char* subcommand, const char* help, int argc, char** argv, CommonOptions* options) {
+  for (int i = 1; i < argc; ++i) {
+    const FlagArg f = split_flag(argv[i]);
+    const auto value = [&]() -> std::string {
+      if (f.has_value) return f.value;
+      if (i + 1 >= argc) usage_error(subcommand, f.name + " needs a value");
+      return argv[++i];
+    };
+    if (f.name == "--help" || f.name == "-h") {
+      std::printf("%s", help);
+      return false;
+    } else if (f.name == "--out-dir") {
+      options->out_dir = value();
+    } else if (f.name == "--device") {
+      if (!parse_int(value(), &options->device) || options->device < 0)
+        usage_error(subcommand, "--device: expected an integer >= 0");
+    } else if (f.name == "--reps") {
+      if (!parse_int(value(), &options->reps) || options->reps < 1 || options->reps > 1000)
+        usage_error(subcommand, "--reps: expected 1..1000");
+    } else {
+      usage_error(subcommand, "unknown option '" + f.name + "'");
+    }
+  }
+  if (options->out_dir.empty()) usage_error(subcommand, "--out-dir is required");
+  return true;
+}
+
 Stats stats_of(std::vector<float> v) {
   Stats s;
   s.reps = static_cast<int>(v.size());

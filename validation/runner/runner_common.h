@@ -44,6 +44,15 @@ struct FlagArg {
 };
 FlagArg split_flag(const std::string& arg);
 
+// The options of a subcommand that takes only --out-dir DIR (required), --device N and --reps N
+// (1..1000). Returns false after printing `help` for --help/-h; usage errors exit 2.
+struct CommonOptions {
+  std::string out_dir;
+  int device = 0;
+  int reps = 10;
+};
+bool parse_common_options(const char* subcommand, const char* help, int argc, char** argv, CommonOptions* options);
+
 // Median, min and max of repeated timings (ms) and how many there were (all zero when empty).
 struct Stats {
   double median = 0, min = 0, max = 0;

@@ -126,29 +126,10 @@ std::string check(const std::vector<float>& out) {
 namespace runner {
 
 int series_warps_main(int argc, char** argv) {
-  std::string out_dir;
-  int device = 0, reps = 10;
-  for (int i = 1; i < argc; ++i) {
-    const FlagArg f = split_flag(argv[i]);
-    const auto value = [&]() -> std::string {
-      if (f.has_value) return f.value;
-      if (i + 1 >= argc) usage_error("series-warps", f.name + " needs a value");
-      return argv[++i];
-    };
-    if (f.name == "--help" || f.name == "-h") {
-      std::printf("%s", kHelp);
-      return kExitOk;
-    } else if (f.name == "--out-dir") {
-      out_dir = value();
-    } else if (f.name == "--device") {
-      if (!parse_int(value(), &device) || device < 0) usage_error("series-warps", "--device: expected an integer >= 0");
-    } else if (f.name == "--reps") {
-      if (!parse_int(value(), &reps) || reps < 1 || reps > 1000) usage_error("series-warps", "--reps: expected 1..1000");
-    } else {
-      usage_error("series-warps", "unknown option '" + f.name + "'");
-    }
-  }
-  if (out_dir.empty()) usage_error("series-warps", "--out-dir is required");
+  CommonOptions options;
+  if (!parse_common_options("series-warps", kHelp, argc, argv, &options)) return kExitOk;
+  const std::string& out_dir = options.out_dir;
+  const int device = options.device, reps = options.reps;
   const cudaDeviceProp prop = select_device(device);
   const std::vector<Config> cases = configs(prop.multiProcessorCount);
   long long max_threads = 0;
