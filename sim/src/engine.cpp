@@ -51,9 +51,9 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
       execution_(make_execution_model(execution, gpu, app)),
       fixed_durations_(execution_->durations_fixed()),
       pool_(gpu),
-      slot_bits_(bits_for(gpu.max_blocks_per_sm)),
-      slot_mask_((std::size_t{1} << slot_bits_) - 1),
-      resident_(static_cast<std::size_t>(gpu.sm_count) << slot_bits_),
+      sm_bits_(bits_for(gpu.sm_count)),
+      sm_mask_((std::size_t{1} << sm_bits_) - 1),
+      resident_(static_cast<std::size_t>(gpu.max_blocks_per_sm) << sm_bits_),
       launch_overhead_(overhead_ps(gpu.kernel_launch_ns)),
       dispatch_latency_(overhead_ps(gpu.block_dispatch_latency_ns)),
       dispatch_interval_(overhead_ps(gpu.block_dispatch_interval_ns)),
@@ -434,8 +434,8 @@ void Engine::set_end(int sm, int slot, Time end) {
 }
 
 bool Engine::on_block_end(std::size_t at) {
-    const int sm = static_cast<int>(at >> slot_bits_);
-    const int slot = static_cast<int>(at & slot_mask_);
+    const int sm = static_cast<int>(at & sm_mask_);
+    const int slot = static_cast<int>(at >> sm_bits_);
     if (!fixed_durations_) execution_->block_finished(sm, slot, now_, *this);
     Resident& live = resident_[at];
     const Resident r = live;
@@ -533,8 +533,8 @@ SimResult Engine::run() {
             } else {
                 now_ = e.time;
             }
-            const int sm = static_cast<int>(at >> slot_bits_);
-            pool_.release(sm, static_cast<int>(at & slot_mask_));
+            const int sm = static_cast<int>(at & sm_mask_);
+            pool_.release(sm, static_cast<int>(at >> sm_bits_));
             if (!same_instant) {
                 if (try_refill(sm)) continue;
                 same_instant = completion_interval_ == 0 && queue_.next_is(now_, Phase::completion);

@@ -180,10 +180,13 @@ private:
     SmPool pool_;
     /// Index of a resident slot, and the payload of its completion and release events.
     [[nodiscard]] std::size_t resident_index(int sm, int slot) const {
-        return (static_cast<std::size_t>(sm) << slot_bits_) | static_cast<std::size_t>(slot);
+        return (static_cast<std::size_t>(slot) << sm_bits_) | static_cast<std::size_t>(sm);
     }
-    int slot_bits_;                   ///< slots per SM rounded up to a power of two, as a shift
-    std::size_t slot_mask_;           ///< (1 << slot_bits_) - 1
+    /// Slot-major: a slot's entries for all SMs are contiguous, so the few slots in use at
+    /// low occupancy share cache lines (an SM-major layout with a power-of-two stride put
+    /// them in a few cache sets).
+    int sm_bits_;                     ///< SM count rounded up to a power of two, as a shift
+    std::size_t sm_mask_;             ///< (1 << sm_bits_) - 1
     std::vector<Resident> resident_;  ///< [resident_index(sm, slot)]
     EventQueue queue_;
     Time now_ = 0;
