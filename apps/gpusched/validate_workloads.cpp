@@ -61,7 +61,7 @@ void print_sssp(std::ostream& out, const validation::SsspComparison& s, const st
                    fixed(p.calibrated_us / 1000, 3), fixed(p.error_percent, 1)});
     t.print(out);
     out << "graph mode: median |error| " << fixed(s.median_abs_error_graph_percent, 1) << "%, max "
-        << fixed(s.max_abs_error_graph_percent, 1) << "%; direct launches (host launch rate not modelled): median |error| "
+        << fixed(s.max_abs_error_graph_percent, 1) << "%; direct launches (host calls): median |error| "
         << fixed(s.median_abs_error_stream_percent, 1) << "%, max " << fixed(s.max_abs_error_stream_percent, 1)
         << "%; launch counts " << (s.launches_match ? "identical" : "DIFFER") << "\n";
     TextTable sp({"graph mode", "speedup C=1 -> C measured", "simulated"}, {false, true, true});
