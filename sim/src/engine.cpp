@@ -33,6 +33,9 @@ int bits_for(int slots) {
     return bits;
 }
 
+/// Payload flag of a completion event that stands for a completion group (engine.h).
+constexpr std::uint32_t kGroup = std::uint32_t{1} << (Event::kPayloadBits - 1);
+
 Time overhead_ps(const std::optional<double>& ns) {
     return ns ? static_cast<Time>(std::llround(*ns * 1000.0)) : 0;
 }
@@ -64,7 +67,7 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
       completion_interval_(overhead_ps(gpu.block_completion_interval_ns)),
       room_changed_(static_cast<std::size_t>(gpu.sm_count), 0) {
     if (app.launches.empty()) throw InputError("the workload has no kernel launches");
-    if (app.launches.size() > Event::kMaxPayload || resident_.size() > Event::kMaxPayload)
+    if (app.launches.size() > Event::kMaxPayload || resident_.size() >= kGroup)
         throw InputError("the workload has more than " + std::to_string(Event::kMaxPayload) + " launches");
     const std::vector<int> order = gpu.dispatch_order();
     for (std::size_t i = 0; i < app.launches.size(); ++i) {
@@ -341,8 +344,8 @@ Engine::UnitStart Engine::unit_start() const {
             !observers_.empty() || !fixed_durations_ || active_.size() > 1};
 }
 
-[[gnu::always_inline]] inline void Engine::start_unit(LaunchState& launch, std::size_t index, const Placement& placement,
-                                                      const UnitStart& how) {
+[[gnu::always_inline]] inline std::size_t Engine::start_unit(LaunchState& launch, std::size_t index,
+                                                             const Placement& placement, const UnitStart& how, bool push) {
     const int slot = pool_.reserve(placement.sm, launch.unit_footprint);
     if (slot < 0) [[unlikely]]
         throw_no_room(placement.sm);
@@ -356,16 +359,53 @@ Engine::UnitStart Engine::unit_start() const {
     }
     if (how.fixed) {
         r.end = start + launch.work->duration(placement.block);
-        queue_.push(r.end, Phase::completion, static_cast<std::uint32_t>(at));
+        if (push) queue_.push(r.end, Phase::completion, static_cast<std::uint32_t>(at));
     }
     if (how.more) after_dispatch(launch, index, placement, slot);
+    return at;
 }
 
 void Engine::dispatch_units(LaunchState& launch, std::size_t index, std::span<const Placement> placements) {
     const UnitStart how = unit_start();
-    for (const Placement& placement : placements) start_unit(launch, index, placement, how);
+    if (!how.fixed || how.more || completion_interval_ != 0) {
+        for (const Placement& placement : placements) start_unit(launch, index, placement, how, true);
+    } else {
+        // Nothing else is scheduled during this loop: each completion event is pushed when the
+        // next placement's end differs (the same sequence order as pushing it at once), and
+        // placements that end together share one event, a completion group.
+        std::uint32_t first = 0;
+        std::uint32_t group = kGroup;  // kGroup: no group yet, `first` alone
+        Time end = 0;
+        for (std::size_t i = 0; i < placements.size(); ++i) {
+            const auto at = static_cast<std::uint32_t>(start_unit(launch, index, placements[i], how, false));
+            const Time next_end = resident_[at].end;
+            if (i > 0 && next_end == end) {
+                if (group == kGroup) {
+                    group = open_group();
+                    groups_[group].push_back(first);
+                }
+                groups_[group].push_back(at);
+                continue;
+            }
+            if (i > 0) queue_.push(end, Phase::completion, group == kGroup ? first : kGroup | group);
+            first = at;
+            group = kGroup;
+            end = next_end;
+        }
+        if (!placements.empty()) queue_.push(end, Phase::completion, group == kGroup ? first : kGroup | group);
+    }
     launch.dispatched += placements.size();
     units_dispatched_ += placements.size();
+}
+
+std::uint32_t Engine::open_group() {
+    if (free_groups_.empty()) {
+        groups_.emplace_back();
+        return static_cast<std::uint32_t>(groups_.size() - 1);
+    }
+    const std::uint32_t group = free_groups_.back();
+    free_groups_.pop_back();
+    return group;
 }
 
 void Engine::after_dispatch(LaunchState& launch, std::size_t index, const Placement& placement, int slot) {
@@ -480,16 +520,27 @@ void Engine::on_launch_completed(std::size_t index) {
 bool Engine::try_refill(int sm) {
     if (active_.size() != 1 || dispatch_pending_ || dispatch_interval_ != 0 || !room_changed_list_.empty()) return false;
     if (!queue_.empty() && queue_.top().time == now_) return false;  // the pass must wait for this instant's events
+    if (group_next_ < group_size_) return false;                      // so must the rest of a completion group
     const std::size_t index = active_.front();
     LaunchState& launch = *launches_[index];
     if (view_of(launch).room(sm) != 1) return false;
     const auto placement = launch.dispatcher->refill(sm);
     if (!placement) return false;
-    start_unit(launch, index, *placement, unit_start());
+    start_unit(launch, index, *placement, unit_start(), true);
     ++launch.dispatched;
     ++units_dispatched_;
     if (launch.dispatcher->finished()) active_.clear();
     return true;
+}
+
+std::size_t Engine::next_group_member() {
+    std::vector<std::uint32_t>& members = groups_[group_];
+    const std::uint32_t at = members[group_next_++];
+    if (group_next_ == group_size_) {  // the group is done: its storage is free again
+        members.clear();
+        free_groups_.push_back(group_);
+    }
+    return at;
 }
 
 SimResult Engine::run() {
@@ -506,8 +557,8 @@ SimResult Engine::run() {
     // The dispatch pass is not a queued event: it runs once all events of its instant up to
     // the dispatch phase have been handled, exactly where a (time, dispatch-phase) event would.
     // No queued event has the dispatch phase (the last one), so that is before the first later event.
-    while (!queue_.empty() || dispatch_pending_) {
-        if (dispatch_pending_ && (queue_.empty() || queue_.top().time > dispatch_at_)) {
+    while (!queue_.empty() || dispatch_pending_ || group_next_ < group_size_) {
+        if (dispatch_pending_ && group_next_ == group_size_ && (queue_.empty() || queue_.top().time > dispatch_at_)) {
             now_ = dispatch_at_;
             run_dispatch_pass();
             continue;
@@ -516,32 +567,49 @@ SimResult Engine::run() {
         // they are handled here in one go, each releasing its slot at once: the pass waits
         // for them anyway, and after the first release a room change is pending, so no refill
         // would be tried. The calls below are their only calls (so they are inlined).
+        // A completion group's members come next, one by one, before the queue's next event.
         bool same_instant = false;
         do {
-            const Event e = queue_.pop();
-            const std::size_t at = e.payload();
-            if (e.phase() == Phase::operation) {
-                now_ = e.time;
-                on_operation_event(at);
-                continue;
+            std::size_t at = 0;
+            Time time = now_;
+            bool completion = true;
+            if (group_next_ < group_size_) {
+                at = next_group_member();
+            } else {
+                const Event e = queue_.pop();
+                at = e.payload();
+                time = e.time;
+                if (e.phase() == Phase::operation) {
+                    now_ = e.time;
+                    on_operation_event(at);
+                    continue;
+                }
+                completion = e.phase() == Phase::completion;
+                if (completion && (at & kGroup) != 0) {
+                    group_ = static_cast<std::uint32_t>(at & ~std::size_t{kGroup});
+                    group_next_ = 0;
+                    group_size_ = groups_[group_].size();
+                    at = next_group_member();
+                }
             }
-            if (e.phase() == Phase::completion) {
+            if (completion) {
                 const Resident& r = resident_[at];
-                if (r.launch == Resident::kFree || r.end != e.time) continue;  // superseded by a later set_end
-                now_ = e.time;
+                if (r.launch == Resident::kFree || r.end != time) continue;  // superseded by a later set_end
+                now_ = time;
                 if (!on_block_end(at)) continue;
             } else {
-                now_ = e.time;
+                now_ = time;
             }
             const int sm = static_cast<int>(at & sm_mask_);
             pool_.release(sm, static_cast<int>(at >> sm_bits_));
             if (!same_instant) {
                 if (try_refill(sm)) continue;
-                same_instant = completion_interval_ == 0 && queue_.next_is(now_, Phase::completion);
+                same_instant = completion_interval_ == 0 &&
+                               (group_next_ < group_size_ || queue_.next_is(now_, Phase::completion));
             }
             mark_room_changed(sm);
             if (!same_instant && !active_.empty()) request_dispatch(now_);
-        } while (same_instant && queue_.next_is(now_, Phase::completion));
+        } while (same_instant && (group_next_ < group_size_ || queue_.next_is(now_, Phase::completion)));
         if (same_instant && !active_.empty()) request_dispatch(now_);
     }
     for (std::size_t i = 0; i < launches_.size(); ++i) {

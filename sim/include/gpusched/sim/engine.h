@@ -139,10 +139,17 @@ private:
     /// What starting a unit reads of the engine (read once per batch of placements).
     struct UnitStart;
     [[nodiscard]] UnitStart unit_start() const;
-    /// Reserves a placement's resources and starts its block (schedules its end).
-    void start_unit(LaunchState& launch, std::size_t index, const Placement& placement, const UnitStart& how);
-    /// start_unit for each placement.
+    /// Reserves a placement's resources and starts its block (schedules its end, pushing its
+    /// completion event when `push`); returns its resident index.
+    std::size_t start_unit(LaunchState& launch, std::size_t index, const Placement& placement, const UnitStart& how,
+                           bool push);
+    /// start_unit for each placement (fixed durations, nothing else to do per unit, no
+    /// completion channel: placements that end together share a completion group).
     void dispatch_units(LaunchState& launch, std::size_t index, std::span<const Placement> placements);
+    /// An empty completion group's id.
+    std::uint32_t open_group();
+    /// The open group's next member (its resident index); frees the group after its last.
+    std::size_t next_group_member();
     /// What a dispatch does beyond the fixed-duration, single-launch, unobserved case.
     void after_dispatch(LaunchState& launch, std::size_t index, const Placement& placement, int slot);
     [[noreturn]] void throw_no_room(int sm) const;
@@ -188,6 +195,15 @@ private:
     int sm_bits_;                     ///< SM count rounded up to a power of two, as a shift
     std::size_t sm_mask_;             ///< (1 << sm_bits_) - 1
     std::vector<Resident> resident_;  ///< [resident_index(sm, slot)]
+    /// Completion groups: blocks of one dispatch batch that end at the same time share one
+    /// completion event, whose payload is kGroup | id, listing their resident indices in
+    /// dispatch order. Handling the group is handling their events one after the other: they
+    /// would have had consecutive sequence numbers, so no other event comes between them.
+    std::vector<std::vector<std::uint32_t>> groups_;
+    std::vector<std::uint32_t> free_groups_;
+    std::uint32_t group_ = 0;      ///< the group being handled
+    std::size_t group_next_ = 0;   ///< its next member
+    std::size_t group_size_ = 0;   ///< its size (group_next_ == group_size_: none open)
     EventQueue queue_;
     Time now_ = 0;
     Time launch_overhead_ = 0;

@@ -58,7 +58,7 @@ public:
 class EventQueue {
 public:
     /// `payload` must be <= Event::kMaxPayload; more than 2^36 events in one run is a logic_error.
-    void push(Time when, Phase phase, std::uint32_t payload) {
+    [[gnu::always_inline]] void push(Time when, Phase phase, std::uint32_t payload) {
         if (((sequence_ >> 36) | (payload >> Event::kPayloadBits)) != 0) [[unlikely]]
             out_of_range();
         const Event e{when, (std::uint64_t{static_cast<std::uint8_t>(phase)} << 62) |

@@ -96,7 +96,7 @@ public:
     }
     /// Reserves one block; returns its slot (0-based, the lowest free) or -1 if it does not fit.
     /// Inline: the lazy sole-footprint path (an SM that is empty or holds only blocks of `f`).
-    int reserve(int sm, const BlockFootprint& f) {
+    [[gnu::always_inline]] int reserve(int sm, const BlockFootprint& f) {
         SmState& s = state_[idx(sm)];
         if (s.lazy ? s.sole != &f : (s.blocks != 0 || !f.sole_lazy)) return reserve_general(sm, f);
         if (s.blocks >= f.blocks_on_empty_sm) return -1;  // sole_lazy: an empty SM takes one
@@ -109,7 +109,7 @@ public:
         return slot;
     }
     /// Releases the block in `slot` of `sm`. Inline: the lazy path.
-    void release(int sm, int slot) {
+    [[gnu::always_inline]] void release(int sm, int slot) {
         SmState& s = state_[idx(sm)];
         if (!s.lazy) {
             release_general(sm, slot);
@@ -148,7 +148,7 @@ private:
     void give_back_registers(int sm, int slot, const BlockFootprint& f);
     int take_slot(int sm, const BlockFootprint& f);
     /// The lowest free slot, marked used (-1 if none); records nothing else.
-    int take_slot_bit(int sm) {
+    [[gnu::always_inline]] int take_slot_bit(int sm) {
         std::uint64_t* words = &used_slots_[idx(sm) * static_cast<std::size_t>(slot_words_)];
         for (int w = 0; w < slot_words_; ++w) {
             if (~words[w] == 0) continue;
