@@ -135,6 +135,8 @@ private:
     /// unit, nothing else at this instant; asks the dispatcher's refill() instead of a pass.
     bool try_refill(int sm);
     void run_dispatch_pass();
+    /// The pass with leftover and priority rules or a dispatch interval (engine_paths.cpp).
+    void run_general_pass();
     void request_dispatch(Time when);
     /// What starting a unit reads of the engine (read once per batch of placements).
     struct UnitStart;
