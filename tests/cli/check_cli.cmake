@@ -4,7 +4,7 @@ if(NOT WORKDIR)
   set(WORKDIR ".")
 endif()
 execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err
-                WORKING_DIRECTORY ${WORKDIR} TIMEOUT 60)
+                WORKING_DIRECTORY ${WORKDIR} TIMEOUT 180)
 if(NOT "${code}" STREQUAL "${EXPECT_CODE}")
   message(FATAL_ERROR "exit code ${code}, expected ${EXPECT_CODE}\nstdout:\n${out}\nstderr:\n${err}")
 endif()

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/input_error.h"
@@ -20,10 +21,21 @@ TEST_CASE("find_jumps: steps above the threshold between consecutive sizes only"
     CHECK(validation::find_jumps({{1, 100}, {2, 90}}, 4.0).empty());  // drops are not jumps
 }
 
+namespace {
+
+/// Every curve of the committed H100 data, simulated once for all test cases below (seconds in
+/// Release, a minute under sanitizers): host-calls min-plus 8/16/32, FW, then the same queued.
+const std::vector<validation::CurveComparison>& h100_curves() {
+    static const auto curves = validation::validate_curve_dir(
+        std::string(GPUSCHED_SOURCE_DIR) + "/validation/data/h100/curves", hw::resolve_gpu("h100"), "most-room");
+    return curves;
+}
+
+}  // namespace
+
 TEST_CASE("APSP min-plus curves on the H100, launched by the host while timed: calibrated error") {
-    const std::string csv = std::string(GPUSCHED_SOURCE_DIR) + "/validation/data/h100/curves/apsp_minplus.csv";
-    const auto curves = validation::validate_apsp_curves(csv, hw::resolve_gpu("h100"), "most-room");
-    REQUIRE(curves.size() == 3);
+    REQUIRE(h100_curves().size() == 8);
+    const std::vector<validation::CurveComparison> curves(h100_curves().begin(), h100_curves().begin() + 3);
     for (const auto& c : curves) {
         CAPTURE(c.block);
         CHECK(c.issue == "host-calls");
@@ -61,8 +73,7 @@ TEST_CASE("APSP min-plus curves on the H100, launched by the host while timed: c
 }
 
 TEST_CASE("APSP curves measured with every launch queued first: every jump located") {
-    const std::string dir = std::string(GPUSCHED_SOURCE_DIR) + "/validation/data/h100/curves";
-    const auto curves = validation::validate_curve_dir(dir, hw::resolve_gpu("h100"), "most-room");
+    const auto& curves = h100_curves();
     REQUIRE(curves.size() == 8);  // host-calls: min-plus 8/16/32, FW; then the same queued
     const auto& q8 = curves[4];
     const auto& q16 = curves[5];
@@ -90,8 +101,7 @@ TEST_CASE("APSP curves measured with every launch queued first: every jump locat
 }
 
 TEST_CASE("Floyd-Warshall curve on the H100: calibrated at n = 128, 1001 host-issued launches at n = 1000") {
-    const std::string dir = std::string(GPUSCHED_SOURCE_DIR) + "/validation/data/h100/curves";
-    const auto curves = validation::validate_curve_dir(dir, hw::resolve_gpu("h100"), "most-room");
+    const auto& curves = h100_curves();
     REQUIRE(curves.size() == 8);
     for (const auto* fw : {&curves[3], &curves[7]}) {
         CHECK(fw->kernel == "apsp-fw");
