@@ -71,6 +71,7 @@ const char* const kExpectedText =
     "  policy     round-robin\n"
     "  execution  fixed\n"
     "  workload   synthetic:blocks=265,threads=1024,duration=50us + tail:blocks=10,threads=256,duration=250ns\n"
+    "  issue      queued\n"
     "\n"
     "launch  kernel     stream  blocks  threads  blocks/SM  waves  ready_us  start_us   end_us\n"
     "     0  synthetic       0     265     1024          2      2     0.000     0.000  100.000\n"

@@ -66,6 +66,7 @@ void SummaryCollector::on_begin(const RunInfo& info) {
     summary_.per_sm_busy.assign(sms, 0);
     if (!info.app) return;
     summary_.application = info.app->description;
+    summary_.issue = info.app->host_issue == workloads::HostIssue::calls ? "host-calls" : "queued";
     const auto& launches = info.app->launches;
     summary_.kernels.reserve(launches.size());
     for (std::size_t i = 0; i < launches.size(); ++i) {
@@ -121,7 +122,8 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
                                  std::to_string(s.sm_count) + " SMs"},
                  {"", "policy", s.policy},
                  {"", "execution", s.execution},
-                 {"", "workload", s.application}},
+                 {"", "workload", s.application},
+                 {"", "issue", s.issue == "host-calls" ? "host calls, one per host_launch_interval_ns" : "queued"}},
                 {true, true, true});
     out << '\n';
 
@@ -166,6 +168,7 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
     j["policy"] = s.policy;
     j["execution"] = s.execution;
     j["application"] = s.application;
+    j["issue"] = s.issue;
     j["makespan_ns"] = ns_json(s.makespan);
     j["total_blocks"] = s.total_blocks;
     auto kernels = nlohmann::ordered_json::array();

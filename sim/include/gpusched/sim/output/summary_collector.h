@@ -48,6 +48,7 @@ struct RunSummary {
     std::string policy;
     std::string execution;
     std::string application;        ///< Application::description
+    std::string issue = "queued";   ///< Application::host_issue: "queued" or "host-calls"
     std::vector<KernelSummary> kernels;
     std::vector<CopySummary> copies;           ///< in the order they were handed to a copy engine
     std::vector<std::uint64_t> per_sm_blocks;  ///< indexed by SM id; blocks completed there
