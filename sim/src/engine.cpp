@@ -425,10 +425,9 @@ bool Engine::on_block_end(std::size_t at) {
     return false;
 }
 
-bool Engine::try_refill(int sm) {
+[[gnu::always_inline]] inline bool Engine::try_refill(int sm) {
     if (active_.size() != 1 || dispatch_pending_ || dispatch_interval_ != 0 || !room_changed_list_.empty()) return false;
     if (!queue_.empty() && queue_.top().time == now_) return false;  // the pass must wait for this instant's events
-    if (group_next_ < group_size_) return false;                      // so must the rest of a completion group
     const std::size_t index = active_.front();
     LaunchState& launch = *launches_[index];
     if (view_of(launch).room(sm) != 1) return false;
@@ -441,14 +440,36 @@ bool Engine::try_refill(int sm) {
     return true;
 }
 
-std::size_t Engine::next_group_member() {
-    std::vector<std::uint32_t>& members = groups_[group_];
-    const std::uint32_t at = members[group_next_++];
-    if (group_next_ == group_size_) {  // the group is done: its storage is free again
-        members.clear();
-        free_groups_.push_back(group_);
+void Engine::end_group(std::uint32_t group, Time time) {
+    // As on_block_end and the event loop do for each member's own event: fixed durations,
+    // no observers, no completion channel, one launch for all members, no member superseded
+    // (set_end exists only for durations that are not fixed); a member's try_refill would
+    // decline (more events at this instant, then a pending room change). Only the last member
+    // can end its launch, and on_launch_completed looks at no slot, so it comes after the
+    // last release here.
+    const std::vector<std::uint32_t>& members = groups_[group];
+    now_ = time;
+    last_end_ = std::max(last_end_, time);
+    units_done_ += members.size();
+    const std::uint32_t index = resident_[members.front()].launch;
+    const bool memo = memo_.recording && index == memo_.launch;
+    for (const std::uint32_t at : members) {
+        Resident& r = resident_[at];
+        r.launch = Resident::kFree;
+        const int sm = static_cast<int>(at & sm_mask_);
+        if (memo) {
+            ++memo_.totals.per_sm_units[static_cast<std::size_t>(sm)];
+            memo_.totals.per_sm_busy[static_cast<std::size_t>(sm)] += time - r.start;
+        }
+        pool_.release(sm, static_cast<int>(at >> sm_bits_));
+        mark_room_changed(sm);
     }
-    return at;
+    if (memo) memo_.totals.units += members.size();
+    LaunchState& launch = *launches_[index];
+    launch.completed += members.size();
+    groups_[group].clear();
+    free_groups_.push_back(group);
+    if (launch.completed == launch.dispatched && launch.dispatcher->finished()) on_launch_completed(index);
 }
 
 SimResult Engine::run() {
@@ -465,8 +486,8 @@ SimResult Engine::run() {
     // The dispatch pass is not a queued event: it runs once all events of its instant up to
     // the dispatch phase have been handled, exactly where a (time, dispatch-phase) event would.
     // No queued event has the dispatch phase (the last one), so that is before the first later event.
-    while (!queue_.empty() || dispatch_pending_ || group_next_ < group_size_) {
-        if (dispatch_pending_ && group_next_ == group_size_ && (queue_.empty() || queue_.top().time > dispatch_at_)) {
+    while (!queue_.empty() || dispatch_pending_) {
+        if (dispatch_pending_ && (queue_.empty() || queue_.top().time > dispatch_at_)) {
             now_ = dispatch_at_;
             run_dispatch_pass();
             continue;
@@ -475,49 +496,37 @@ SimResult Engine::run() {
         // they are handled here in one go, each releasing its slot at once: the pass waits
         // for them anyway, and after the first release a room change is pending, so no refill
         // would be tried. The calls below are their only calls (so they are inlined).
-        // A completion group's members come next, one by one, before the queue's next event.
         bool same_instant = false;
         do {
-            std::size_t at = 0;
-            Time time = now_;
-            bool completion = true;
-            if (group_next_ < group_size_) {
-                at = next_group_member();
-            } else {
-                const Event e = queue_.pop();
-                at = e.payload();
-                time = e.time;
-                if (e.phase() == Phase::operation) {
-                    now_ = e.time;
-                    on_operation_event(at);
+            const Event e = queue_.pop();
+            const std::size_t at = e.payload();
+            if (e.phase() == Phase::operation) {
+                now_ = e.time;
+                on_operation_event(at);
+                continue;
+            }
+            if (e.phase() == Phase::completion) {
+                if ((at & kGroup) != 0) {  // two members or more: a pass follows
+                    end_group(static_cast<std::uint32_t>(at & ~std::size_t{kGroup}), e.time);
+                    same_instant = true;
                     continue;
                 }
-                completion = e.phase() == Phase::completion;
-                if (completion && (at & kGroup) != 0) {
-                    group_ = static_cast<std::uint32_t>(at & ~std::size_t{kGroup});
-                    group_next_ = 0;
-                    group_size_ = groups_[group_].size();
-                    at = next_group_member();
-                }
-            }
-            if (completion) {
                 const Resident& r = resident_[at];
-                if (r.launch == Resident::kFree || r.end != time) continue;  // superseded by a later set_end
-                now_ = time;
+                if (r.launch == Resident::kFree || r.end != e.time) continue;  // superseded by a later set_end
+                now_ = e.time;
                 if (!on_block_end(at)) continue;
             } else {
-                now_ = time;
+                now_ = e.time;
             }
             const int sm = static_cast<int>(at & sm_mask_);
             pool_.release(sm, static_cast<int>(at >> sm_bits_));
             if (!same_instant) {
                 if (try_refill(sm)) continue;
-                same_instant = completion_interval_ == 0 &&
-                               (group_next_ < group_size_ || queue_.next_is(now_, Phase::completion));
+                same_instant = completion_interval_ == 0 && queue_.next_is(now_, Phase::completion);
             }
             mark_room_changed(sm);
             if (!same_instant && !active_.empty()) request_dispatch(now_);
-        } while (same_instant && (group_next_ < group_size_ || queue_.next_is(now_, Phase::completion)));
+        } while (same_instant && queue_.next_is(now_, Phase::completion));
         if (same_instant && !active_.empty()) request_dispatch(now_);
     }
     for (std::size_t i = 0; i < launches_.size(); ++i) {

@@ -73,6 +73,11 @@ struct SimResult {
 /// SM is the only one with room returns the placement the pass would have made (identical
 /// schedules: tests/scheduler/refill_fast_path_test.cpp).
 ///
+/// Same-instant completions: blocks that end at one instant (no completion channel) are
+/// ended and released together, then one pass runs; with fixed durations, no observers and
+/// one active launch, the blocks of one dispatch batch that end together share one completion
+/// event (a completion group). Both give exactly the schedule of one event per block.
+///
 /// Memoisation: when a launch becomes ready on an idle GPU (no resident block, nothing else
 /// queued, every other stream drained) and is identical to an earlier launch that started the
 /// same way and ran undisturbed, its run is that launch's run shifted in time, so it is not
@@ -150,8 +155,9 @@ private:
     void dispatch_units(LaunchState& launch, std::size_t index, std::span<const Placement> placements);
     /// An empty completion group's id.
     std::uint32_t open_group();
-    /// The open group's next member (its resident index); frees the group after its last.
-    std::size_t next_group_member();
+    /// Ends and releases the members of a completion group whose event came at `time`, in
+    /// order, then frees the group.
+    void end_group(std::uint32_t group, Time time);
     /// What a dispatch does beyond the fixed-duration, single-launch, unobserved case.
     void after_dispatch(LaunchState& launch, std::size_t index, const Placement& placement, int slot);
     [[noreturn]] void throw_no_room(int sm) const;
@@ -203,9 +209,6 @@ private:
     /// would have had consecutive sequence numbers, so no other event comes between them.
     std::vector<std::vector<std::uint32_t>> groups_;
     std::vector<std::uint32_t> free_groups_;
-    std::uint32_t group_ = 0;      ///< the group being handled
-    std::size_t group_next_ = 0;   ///< its next member
-    std::size_t group_size_ = 0;   ///< its size (group_next_ == group_size_: none open)
     EventQueue queue_;
     Time now_ = 0;
     Time launch_overhead_ = 0;
