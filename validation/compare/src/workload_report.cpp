@@ -75,6 +75,9 @@ std::string sssp_time_chart(const SsspComparison& s, bool speedup) {
         report::LineSeries simulated{graphs[g] + " simulated" + (speedup ? "" : " x " + fixed(s.factor, 2)), {}, true,
                                      "6 3", 1.5, g};
         report::LineSeries direct{graphs[g] + " measured (direct launches)", {}, true, "2 3", 1.0, g};
+        report::LineSeries direct_sim{graphs[g] + " simulated (direct)" +
+                                          (speedup ? "" : " x " + fixed(s.stream_factor, 2)),
+                                      {}, true, "8 2 2 2", 1.0, g};
         std::map<int, const SsspPoint*> one;
         for (const auto& p : s.points)
             if (p.config.graph == graphs[g] && p.config.threads == 256 && p.config.carveout == "max-l1" &&
@@ -92,11 +95,13 @@ std::string sssp_time_chart(const SsspComparison& s, bool speedup) {
                 simulated.points.push_back({x, sim});
             } else {
                 direct.points.push_back({x, m});
+                direct_sim.points.push_back({x, sim});
             }
         }
         chart.series.push_back(measured);
         chart.series.push_back(simulated);
         chart.series.push_back(direct);
+        chart.series.push_back(direct_sim);
     }
     return inline_svg(report::render_svg(chart));
 }
