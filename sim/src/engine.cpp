@@ -412,8 +412,10 @@ bool Engine::on_block_end(std::size_t at) {
     last_end_ = std::max(last_end_, now_);
     if (!observers_.empty()) report_block_completed(r, sm, slot);
     if (memo_.recording && r.launch == memo_.launch) {
-        ++memo_.totals.per_sm_units[static_cast<std::size_t>(sm)];
-        memo_.totals.per_sm_busy[static_cast<std::size_t>(sm)] += now_ - start;
+        if (!observers_.empty()) {  // the per-SM totals reach only observers (on_launch_repeated)
+            ++memo_.totals.per_sm_units[static_cast<std::size_t>(sm)];
+            memo_.totals.per_sm_busy[static_cast<std::size_t>(sm)] += now_ - start;
+        }
         ++memo_.totals.units;
     }
     if (++launch.completed == launch.dispatched && launch.dispatcher->finished()) on_launch_completed(r.launch);
@@ -446,25 +448,19 @@ void Engine::end_group(std::uint32_t group, Time time) {
     // (set_end exists only for durations that are not fixed); a member's try_refill would
     // decline (more events at this instant, then a pending room change). Only the last member
     // can end its launch, and on_launch_completed looks at no slot, so it comes after the
-    // last release here.
+    // last release here. Without observers the memo keeps no per-SM totals.
     const std::vector<std::uint32_t>& members = groups_[group];
     now_ = time;
     last_end_ = std::max(last_end_, time);
     units_done_ += members.size();
     const std::uint32_t index = resident_[members.front()].launch;
-    const bool memo = memo_.recording && index == memo_.launch;
     for (const std::uint32_t at : members) {
-        Resident& r = resident_[at];
-        r.launch = Resident::kFree;
+        resident_[at].launch = Resident::kFree;
         const int sm = static_cast<int>(at & sm_mask_);
-        if (memo) {
-            ++memo_.totals.per_sm_units[static_cast<std::size_t>(sm)];
-            memo_.totals.per_sm_busy[static_cast<std::size_t>(sm)] += time - r.start;
-        }
         pool_.release(sm, static_cast<int>(at >> sm_bits_));
         mark_room_changed(sm);
     }
-    if (memo) memo_.totals.units += members.size();
+    if (memo_.recording && index == memo_.launch) memo_.totals.units += members.size();
     LaunchState& launch = *launches_[index];
     launch.completed += members.size();
     groups_[group].clear();
