@@ -1,7 +1,6 @@
 // The saturated-GPU fast path (KernelDispatcher::refill) places exactly what a dispatch pass would.
 #include <doctest/doctest.h>
 
-#include <random>
 
 #include "support/sim_fixtures.h"
 
@@ -64,17 +63,6 @@ RunResult run_with(const hw::GpuSpec& gpu, const workloads::Application& app, co
     return r;
 }
 
-/// A launch whose durations are drawn from `values` distinct multiples of 1 us (few values:
-/// many blocks end at the same instant, which must disable the fast path).
-workloads::KernelLaunch random_launch(std::uint64_t blocks, int threads, int values, std::uint32_t seed, int stream) {
-    workloads::KernelLaunch k = test::launch(blocks, threads, 0, stream);
-    k.work = std::make_shared<test::LambdaWork>([values, seed](std::uint64_t b) {
-        std::mt19937_64 g(seed * 1000003ULL + b);
-        return static_cast<Time>(1 + g() % static_cast<std::uint64_t>(values)) * 1'000'000;
-    });
-    return k;
-}
-
 }  // namespace
 
 TEST_CASE("most-room's refill fast path gives the same schedule as dispatch passes") {
@@ -90,9 +78,9 @@ TEST_CASE("most-room's refill fast path gives the same schedule as dispatch pass
                 gpu.sm_count = 6;
                 gpu.sm_order.clear();
                 workloads::Application app;
-                app.launches.push_back(random_launch(200 + seed * 37, 256, values, seed, 0));
-                app.launches.push_back(random_launch(90, 1024, values, seed + 7, 1));
-                app.launches.push_back(random_launch(150, 96, values, seed + 11, 0));
+                app.launches.push_back(test::seeded_launch(200 + seed * 37, 256, values, seed, 0));
+                app.launches.push_back(test::seeded_launch(90, 1024, values, seed + 7, 1));
+                app.launches.push_back(test::seeded_launch(150, 96, values, seed + 11, 0));
                 const ForwardingPolicy with_refill("most-room", true);
                 const ForwardingPolicy general("most-room", false);
                 const RunResult fast = run_with(gpu, app, with_refill);

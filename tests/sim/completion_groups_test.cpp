@@ -2,7 +2,6 @@
 #include <doctest/doctest.h>
 
 #include <array>
-#include <random>
 
 #include "support/sim_fixtures.h"
 
@@ -70,16 +69,6 @@ public:
     [[nodiscard]] bool needs_every_block() const override { return false; }
 };
 
-/// Durations drawn from `values` distinct multiples of 1 us: few values, many equal ends.
-workloads::KernelLaunch few_durations(std::uint64_t blocks, int threads, int values, std::uint32_t seed, int stream) {
-    workloads::KernelLaunch k = test::launch(blocks, threads, 0, stream);
-    k.work = std::make_shared<test::LambdaWork>([values, seed](std::uint64_t b) {
-        std::mt19937_64 g(seed * 1000003ULL + b);
-        return static_cast<Time>(1 + g() % static_cast<std::uint64_t>(values)) * 1'000'000;
-    });
-    return k;
-}
-
 }  // namespace
 
 TEST_CASE("completion groups: the same dispatch decisions, makespan and block count as one event per block") {
@@ -93,10 +82,10 @@ TEST_CASE("completion groups: the same dispatch decisions, makespan and block co
                 for (int streams : {1, 2}) {  // one stream: one launch at a time, so groups throughout
                     const bool memoise = streams == 1;
                     workloads::Application app;
-                    const workloads::KernelLaunch first = few_durations(300, 256, values, 1, 0);
+                    const workloads::KernelLaunch first = test::seeded_launch(300, 256, values, 1, 0);
                     app.launches.push_back(first);
                     app.launches.push_back(first);  // identical: memoised on an idle GPU
-                    app.launches.push_back(few_durations(90, 1024, values, 7, streams - 1));
+                    app.launches.push_back(test::seeded_launch(90, 1024, values, 7, streams - 1));
                     app.launches.push_back(test::launch(200, 128, 3'000'000, 0));
                     const TracingPolicy grouped(policy);
                     const TracingPolicy per_block(policy);

@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <random>
 #include <vector>
 
 #include "gpusched/hw/gpu_spec_io.h"
@@ -85,6 +86,18 @@ inline Recorder run(const hw::GpuSpec& gpu, const workloads::Application& app, c
     if (extra) engine.add_observer(*extra);
     engine.run();
     return r;
+}
+
+/// Durations drawn from `values` distinct multiples of 1 us by a seeded generator per block
+/// (few values: many blocks end at the same instant).
+inline workloads::KernelLaunch seeded_launch(std::uint64_t blocks, int threads, int values, std::uint32_t seed,
+                                            int stream) {
+    workloads::KernelLaunch k = launch(blocks, threads, 0, stream);
+    k.work = std::make_shared<LambdaWork>([values, seed](std::uint64_t b) {
+        std::mt19937_64 g(seed * 1000003ULL + b);
+        return static_cast<Time>(1 + g() % static_cast<std::uint64_t>(values)) * 1'000'000;
+    });
+    return k;
 }
 
 inline workloads::Application app_of(std::vector<workloads::KernelLaunch> launches) {
