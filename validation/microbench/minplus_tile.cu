@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "../runner/minplus_argmin.cuh"
 #include "cuda_check.h"
 
 constexpr int kMaxTiles = 64;
@@ -33,16 +34,8 @@ __global__ void __launch_bounds__(BS * BS) minplus_tile_kernel(int n, int tiles,
     t2[ty][tx] = d[kr * n + col];
     __syncthreads();
     const long long c1 = clock64();
-    int best = t1[ty][0] + t2[0][tx];
-    int km = 0;
-#pragma unroll
-    for (int k = 1; k < BS; ++k) {
-      const int w = t1[ty][k] + t2[k][tx];
-      if (w < best) {
-        best = w;
-        km = k;
-      }
-    }
+    int best, km;
+    curves::minplus_tile_argmin<BS>(t1, t2, ty, tx, best, km);
     if (best < wmin) {
       wmin = best;
       kmin = b * BS + km;

@@ -3,6 +3,7 @@
 
 #include "curves.h"
 #include "device_probes.h"
+#include "minplus_argmin.cuh"
 #include "runner_common.h"
 
 namespace curves {
@@ -45,16 +46,8 @@ __global__ void __launch_bounds__(BS * BS) minplus_kernel(int n, int* d, int* p)
     t1[ty][tx] = (row < n && kc < n) ? d[row * n + kc] : kInf;
     t2[ty][tx] = (kr < n && col < n) ? d[kr * n + col] : kInf;
     __syncthreads();
-    int best = t1[ty][0] + t2[0][tx];
-    int km = 0;
-#pragma unroll
-    for (int k = 1; k < BS; ++k) {
-      const int w = t1[ty][k] + t2[k][tx];
-      if (w < best) {
-        best = w;
-        km = k;
-      }
-    }
+    int best, km;
+    curves::minplus_tile_argmin<BS>(t1, t2, ty, tx, best, km);
     if (best < wmin) {
       wmin = best;
       kmin = b * BS + km;
