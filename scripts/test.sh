@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds gpusched warning-free and runs the whole test suite with ctest.
 #   scripts/test.sh           AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/ (what CI runs),
-#                             then the CUDA runner (validation/runner) warning-free when nvcc is found
+#                             then the CUDA runner (validation/runner) warning-free when nvcc is found,
+#                             and its command-line usage errors (validation/scripts/check-runner-cli.sh)
 #   scripts/test.sh --plain   optimised Release build in build/ (as scripts/run.sh builds it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,4 +40,5 @@ if [ "$mode" = sanitize ] && { command -v nvcc >/dev/null || [ -x "$nvcc" ]; }; 
   cmake -S validation/runner -B build-runner-check -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_CUDA_COMPILER="$nvcc" -DGPUSCHED_RUNNER_WERROR=ON >/dev/null
   cmake --build build-runner-check --parallel "$(nproc)"
+  bash validation/scripts/check-runner-cli.sh build-runner-check/gpusched-runner
 fi

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Checks gpusched-runner's command line without a GPU: usage errors exit 2 naming the flag, --help exits 0.
+#   validation/scripts/check-runner-cli.sh build-runner-check/gpusched-runner
+set -uo pipefail
+runner=${1:?usage: check-runner-cli.sh PATH/TO/gpusched-runner}
+failures=0
+# expect CODE REGEX ARGS...: runs the runner, checks the exit code and that stdout+stderr match REGEX.
+expect() {
+  local code=$1 regex=$2
+  shift 2
+  local out rc
+  out=$("$runner" "$@" 2>&1)
+  rc=$?
+  if [ "$rc" -ne "$code" ] || ! grep -Eq -- "$regex" <<<"$out"; then
+    echo "FAIL: gpusched-runner $* -> exit $rc (expected $code), output:"
+    echo "$out" | head -5
+    failures=$((failures + 1))
+  fi
+}
+expect 2 "Usage"
+expect 0 "launch-rate"                               --help
+expect 2 "unknown subcommand 'bogus'"                bogus
+expect 0 "Usage: gpusched-runner launch-rate"        launch-rate --help
+expect 2 "launch-rate: --reps: expected 1..1000"     launch-rate --reps 0 --out-dir x
+expect 2 "launch-rate: unknown option '--bogus'"     launch-rate --bogus
+expect 2 "series-warps: --out-dir is required"       series-warps
+expect 2 "series-warps: --device: expected an integer" series-warps --device -1 --out-dir x
+expect 2 "curves: --reps needs an integer in \[1, 1000\], got 'abc'" curves --reps abc --out-dir x
+expect 2 "curves: --queued takes no value"           curves --queued=1 --out-dir x
+expect 2 "curves: missing required option --out-dir" curves --queued
+if [ "$failures" -ne 0 ]; then
+  echo "gpusched-runner command line: $failures check(s) failed"
+  exit 1
+fi
+echo "gpusched-runner command line: 11 checks passed (no GPU needed)"
