@@ -25,6 +25,8 @@ const runner::Subcommand kSubcommands[] = {
      &runner::series_warps_main},
     {"launch-rate", "N back-to-back launches timed like the curves: host launch interval, GPU gaps",
      &runner::launch_rate_main},
+    {"walk-state", "launch sequences: where each launch's first-wave SM walk starts (H100 walk)",
+     &runner::walk_state_main},
 };
 
 void print_help(std::FILE* out) {

@@ -36,6 +36,9 @@ int series_warps_main(int argc, char** argv);
 // launch_rate_experiment.cu: back-to-back launches timed with events, per-launch GPU stamps.
 int launch_rate_main(int argc, char** argv);
 
+// walk_state_experiment.cu: sequences of spin launches, the first-wave walk position of each.
+int walk_state_main(int argc, char** argv);
+
 // To add an experiment: implement `int <name>_main(int, char**)` in <name>_experiment.cu,
 // declare it above, add a row to kSubcommands in main.cu and the file to CMakeLists.txt.
 

@@ -28,8 +28,11 @@ expect 2 "series-warps: --device: expected an integer" series-warps --device -1 
 expect 2 "curves: --reps needs an integer in \[1, 1000\], got 'abc'" curves --reps abc --out-dir x
 expect 2 "curves: --queued takes no value"           curves --queued=1 --out-dir x
 expect 2 "curves: missing required option --out-dir" curves --queued
+expect 0 "Usage: gpusched-runner walk-state"         walk-state --help
+expect 2 "walk-state: --reps: expected 1..1000"      walk-state --reps 0 --out-dir x
+expect 2 "walk-state: unknown option '--bogus'"      walk-state --bogus
 if [ "$failures" -ne 0 ]; then
   echo "gpusched-runner command line: $failures check(s) failed"
   exit 1
 fi
-echo "gpusched-runner command line: 11 checks passed (no GPU needed)"
+echo "gpusched-runner command line: 14 checks passed (no GPU needed)"
