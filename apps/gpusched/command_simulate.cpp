@@ -29,6 +29,7 @@ const char* const kDefaultKernel = "apsp-minplus:n=1000,block=16,regs=32";
 struct SimulateOptions {
     std::string gpu = "h100";
     std::string policy = scheduler::default_policy();
+    std::string walk_start;
     std::string execution = "auto";
     std::string workload;
     std::vector<std::string> kernels;
@@ -75,8 +76,15 @@ workloads::Application load_application(const SimulateOptions& o) {
 }
 
 void run_simulation(const SimulateOptions& o) {
-    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const auto policy = scheduler::make_policy(o.policy);
+    if (!o.walk_start.empty()) {
+        if (o.policy != "walk") throw InputError("--walk-start sets where --policy walk starts; give --policy walk");
+        if (!gpu.dispatch_walk)
+            throw InputError("--walk-start: GPU '" + gpu.name + "' has no topology.dispatch_walk");
+        if (const auto problem = hw::set_walk_start(*gpu.dispatch_walk, o.walk_start, "--walk-start"); !problem.empty())
+            throw InputError(problem);
+    }
     const workloads::Application app = load_application(o);
     sim::Engine engine(gpu, app, *policy, sweep::resolve_execution(o.execution, app));
 
@@ -116,6 +124,9 @@ void add_simulate_command(CLI::App& app) {
                 "\nKernel spec syntax and workload files: docs/workloads.md; outputs: docs/outputs.md");
     cmd->add_option("--gpu", o->gpu, "Preset name (gpusched list gpus) or GPU YAML file")->capture_default_str();
     cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies)")->capture_default_str();
+    cmd->add_option("--walk-start", o->walk_start,
+                    "ROW[:LEAD]: where --policy walk starts the GPU's dispatch walk (hardware state that moves "
+                    "between launches; default the preset's start_row:lead_start)");
     cmd->add_option("--exec", o->execution,
                     "Execution model: fixed (each block runs its given duration), shared (blocks share an "
                     "SM's issue slots; needs per-warp work), or auto (shared when every launch has per-warp "

@@ -31,7 +31,7 @@ namespace {
 struct ValidateOptions {
     std::string dir;
     std::string gpu = "h100";
-    std::string policy = scheduler::default_policy();
+    std::string policy;  ///< empty: placement_policy() / the default policy
     bool json = false;
     std::string report;
     std::vector<std::string> sections{"all"};
@@ -86,8 +86,17 @@ void print_placement(const std::vector<validation::PlacementComparison>& results
 void print_curves(const std::vector<validation::CurveComparison>& curves, const std::string& curve_csv);
 void print_series(const validation::SeriesComparison& s, const std::string& csv);
 
-void run_validate(const ValidateOptions& o) {
+/// The placement replay's policy: --policy, else `walk` where the GPU has a measured
+/// dispatch walk (the replay reads each case's start state off its first blocks).
+std::string placement_policy(const ValidateOptions& o, const hw::GpuSpec& gpu) {
+    if (!o.policy.empty()) return o.policy;
+    return gpu.dispatch_walk ? "walk" : scheduler::default_policy();
+}
+
+void run_validate(ValidateOptions o) {
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    const std::string replay_policy = placement_policy(o, gpu);
+    if (o.policy.empty()) o.policy = scheduler::default_policy();
     const std::string placement = (std::filesystem::path(o.dir) / "placement").string();
     const std::string dir = std::filesystem::is_directory(placement) ? placement : o.dir;
     wanted(o, "all");  // rejects unknown sections before any work
@@ -96,7 +105,7 @@ void run_validate(const ValidateOptions& o) {
         report_file.open(o.report, std::ios::binary);
         if (!report_file) throw InputError("--report: cannot write '" + o.report + "'");
     }
-    const auto results = wanted(o, "placement") ? validation::validate_placement(dir, gpu, o.policy, !o.report.empty())
+    const auto results = wanted(o, "placement") ? validation::validate_placement(dir, gpu, replay_policy, !o.report.empty())
                                                 : std::vector<validation::PlacementComparison>{};
     const std::string curve_csv = (std::filesystem::path(o.dir) / "curves").string();  // apsp_minplus.csv, apsp_fw.csv
     const auto curves = wanted(o, "curves") ? validation::validate_curve_dir(curve_csv, gpu, o.policy)
@@ -119,7 +128,7 @@ void run_validate(const ValidateOptions& o) {
         streamcluster = validation::validate_streamcluster(streamcluster_dir, gpu, o.policy,
                                                            validation::kStreamclusterDocumentedKeys, !o.report.empty());
     if (!o.report.empty()) {
-        report_file << validation::render_validation_report(results, curves, series, {o.dir, o.gpu, o.policy}, spmv, sssp,
+        report_file << validation::render_validation_report(results, curves, series, {o.dir, o.gpu, o.policy == replay_policy ? o.policy : o.policy + "; placement replay: " + replay_policy}, spmv, sssp,
                                                             streamcluster);
         if (!report_file.flush()) throw InputError("--report: cannot write '" + o.report + "'");
     }
@@ -129,11 +138,12 @@ void run_validate(const ValidateOptions& o) {
         j["data"] = dir;
         j["gpu"] = gpu.name;
         j["policy"] = o.policy;
+        j["placement_policy"] = replay_policy;
         for (const auto& r : results)
             j["cases"].push_back({{"case", r.name}, {"blocks", r.blocks}, {"measured_us", r.measured_us},
                                   {"simulated_us", r.simulated_us}, {"error_percent", r.error_percent},
                                   {"misplaced_blocks", r.misplaced}, {"measured_waves", r.measured_waves},
-                                  {"simulated_waves", r.simulated_waves}, {"start_ks_distance", r.start_distance}});
+                                  {"simulated_waves", r.simulated_waves}, {"start_ks_distance", r.start_distance}, {"walk_start", r.walk_start}});
         j["within_1_percent"] = totals.within_1;
         j["exact_placements"] = totals.exact;
         j["worst_error_percent"] = totals.worst;
@@ -174,7 +184,7 @@ void run_validate(const ValidateOptions& o) {
         std::cout << j.dump(2) << "\n";
         return;
     }
-    if (!results.empty()) print_placement(results, dir, gpu.name, o.policy);
+    if (!results.empty()) print_placement(results, dir, gpu.name, replay_policy);
     print_curves(curves, curve_csv);
     if (series) print_series(*series, series_csv);
     if (spmv) print_spmv(std::cout, *spmv, spmv_dir);
@@ -186,14 +196,27 @@ void print_placement(const std::vector<validation::PlacementComparison>& results
                      const std::string& gpu, const std::string& policy) {
     const PlacementTotals totals = placement_totals(results);
     std::cout << "placement replay of " << dir << " on " << gpu << " with " << policy << "\n";
-    TextTable table({"case", "blocks", "measured_us", "simulated_us", "error_%", "misplaced", "waves", "start_ks"},
-                    {false, true, true, true, true, true, true, true});
-    for (const auto& r : results)
-        table.add_row({r.name, std::to_string(r.blocks), fixed(r.measured_us, 3), fixed(r.simulated_us, 3),
-                       fixed(r.error_percent, 2), std::to_string(r.misplaced),
-                       std::to_string(r.measured_waves) + "/" + std::to_string(r.simulated_waves),
-                       fixed(r.start_distance, 3)});
+    const bool walk = std::any_of(results.begin(), results.end(), [](const auto& r) { return !r.walk_start.empty(); });
+    std::vector<std::string> header{"case", "blocks", "measured_us", "simulated_us", "error_%", "misplaced", "waves", "start_ks"};
+    std::vector<bool> right{false, true, true, true, true, true, true, true};
+    if (walk) {
+        header.push_back("walk_start");
+        right.push_back(true);
+    }
+    TextTable table(header, right);
+    for (const auto& r : results) {
+        std::vector<std::string> row{r.name, std::to_string(r.blocks), fixed(r.measured_us, 3), fixed(r.simulated_us, 3),
+                                     fixed(r.error_percent, 2), std::to_string(r.misplaced),
+                                     std::to_string(r.measured_waves) + "/" + std::to_string(r.simulated_waves),
+                                     fixed(r.start_distance, 3)};
+        if (walk) row.push_back(r.walk_start);
+        table.add_row(row);
+    }
     table.print(std::cout);
+    if (walk)
+        std::cout << "walk_start: ROW:LEAD where each case's launch 0 began its dispatch walk (read off its blocks 0 "
+                     "and 8; reproduce one case with gpusched simulate --policy walk --walk-start ROW:LEAD --replay "
+                     "CASE.csv --threads T --smem S)\n";
     std::cout << results.size() << " cases: " << totals.within_1 << " within 1% of the measured span (worst "
               << fixed(totals.worst, 2) << "%), " << totals.exact << " with every block on its measured SM\n";
 }
@@ -253,7 +276,9 @@ void add_validate_command(CLI::App& app) {
     cmd->add_option("DATA_DIR", o->dir, "Measurement directory, e.g. validation/data/h100 (its placement/ timelines, curves/, spmv/, sssp/ and streamcluster/ tables)")
         ->required();
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file to simulate with")->capture_default_str();
-    cmd->add_option("--policy", o->policy, "Dispatch policy")->capture_default_str();
+    cmd->add_option("--policy", o->policy,
+                    "Dispatch policy (default: most-room; the placement replay uses walk where the GPU has a "
+                    "measured topology.dispatch_walk, starting each case where its measured launch did)");
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->add_option("--sections", o->sections,
                     "Comparisons to run, comma-separated: all, placement, curves, series, spmv, sssp, streamcluster (sssp "

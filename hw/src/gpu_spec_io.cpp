@@ -39,6 +39,33 @@ void parse_identity(YamlFields& top, GpuSpec& spec) {
     spec.sm_count = as_int(top.integer("sm_count", 1, 100000));
 }
 
+/// topology.dispatch_walk: lead (SM list), rows (list of SM lists), gaps and start state.
+DispatchWalk parse_dispatch_walk(const YAML::Node& node, const std::string& source, int sm_count) {
+    const std::string path = "topology.dispatch_walk";
+    YamlFields f(node, source, path);
+    DispatchWalk walk;
+    for (auto sm : f.integer_list("lead", 0, sm_count - 1)) walk.lead.push_back(as_int(sm));
+    const YAML::Node rows = f.child("rows");
+    if (!rows.IsSequence()) f.fail("rows", "expected a list of SM-id lists, e.g. [[0, 1], [2, 3]]");
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        YAML::Node holder;
+        holder["row"] = rows[r];
+        YamlFields row_fields(holder, source, path + ".rows[" + std::to_string(r) + "]");
+        std::vector<int> row;
+        for (auto sm : row_fields.integer_list("row", 0, sm_count - 1)) row.push_back(as_int(sm));
+        walk.rows.push_back(std::move(row));
+    }
+    walk.lead_first_gap = as_int(f.integer("lead_first_gap", 1, 1 << 20));
+    walk.lead_gap = as_int(f.integer("lead_gap", 1, 1 << 20));
+    walk.start_row = as_int(f.optional_integer("start_row", 0, 1 << 20).value_or(0));
+    walk.lead_start = as_int(f.optional_integer("lead_start", 0, 1 << 20).value_or(0));
+    walk.lead_step = as_int(f.optional_integer("lead_step", 1, 1 << 20).value_or(1));
+    f.finish();
+    if (const auto problem = dispatch_walk_problem(walk, sm_count, path); !problem.empty())
+        throw InputError(yaml_location(node, source) + ": " + problem);
+    return walk;
+}
+
 void parse_topology(YamlFields& top, GpuSpec& spec) {
     const auto node = top.optional_child("topology");
     if (!node) return;
@@ -58,6 +85,7 @@ void parse_topology(YamlFields& top, GpuSpec& spec) {
     } else {
         (void)f.optional_child("sm_order");
     }
+    if (auto node = f.optional_child("dispatch_walk")) spec.dispatch_walk = parse_dispatch_walk(*node, top.source(), spec.sm_count);
     f.finish();
 }
 
@@ -253,6 +281,29 @@ GpuSpec resolve_gpu(const std::string& name_or_path) {
     throw InputError("--gpu: unknown GPU '" + name_or_path + "' (presets: " + known + "; or a path to a .yaml file)");
 }
 
+namespace {
+
+void write_int_list(std::ostream& y, const std::vector<int>& list) {
+    y << "[";
+    for (std::size_t i = 0; i < list.size(); ++i) y << (i ? ", " : "") << list[i];
+    y << "]";
+}
+
+void write_dispatch_walk(std::ostream& y, const DispatchWalk& w) {
+    y << "  dispatch_walk:\n    lead: ";
+    write_int_list(y, w.lead);
+    y << "\n    rows:\n";
+    for (const auto& row : w.rows) {
+        y << "      - ";
+        write_int_list(y, row);
+        y << "\n";
+    }
+    y << "    lead_first_gap: " << w.lead_first_gap << "\n    lead_gap: " << w.lead_gap << "\n    start_row: "
+      << w.start_row << "\n    lead_start: " << w.lead_start << "\n    lead_step: " << w.lead_step << "\n";
+}
+
+}  // namespace
+
 std::string to_yaml(const GpuSpec& s) {
     std::ostringstream y;
     const auto opt_num = [&](const char* indent_key, const std::optional<double>& v) {
@@ -265,7 +316,7 @@ std::string to_yaml(const GpuSpec& s) {
     y << "full_name: " << quoted(s.full_name) << "\n";
     y << "compute_capability: \"" << s.compute_capability() << "\"\n";
     y << "sm_count: " << s.sm_count << "\n";
-    if (s.sms_per_tpc || s.tpcs_per_gpc || !s.sm_order.empty()) {
+    if (s.sms_per_tpc || s.tpcs_per_gpc || !s.sm_order.empty() || s.dispatch_walk) {
         y << "topology:\n";
         opt_int("  sms_per_tpc", s.sms_per_tpc);
         opt_int("  tpcs_per_gpc", s.tpcs_per_gpc);
@@ -274,6 +325,7 @@ std::string to_yaml(const GpuSpec& s) {
             for (std::size_t i = 0; i < s.sm_order.size(); ++i) y << (i ? ", " : "") << s.sm_order[i];
             y << "]\n";
         }
+        if (s.dispatch_walk) write_dispatch_walk(y, *s.dispatch_walk);
     }
     y << "limits:\n"
       << "  warp_size: " << s.warp_size << "\n"

@@ -13,9 +13,11 @@ namespace gpusched::scheduler {
 template <typename Dispatcher>
 class PolicyOf final : public sim::DispatchPolicy {
 public:
-    PolicyOf(std::string name, bool work_conserving) : name_(std::move(name)), work_conserving_(work_conserving) {}
+    PolicyOf(std::string name, bool work_conserving, bool keeps_state = false)
+        : name_(std::move(name)), work_conserving_(work_conserving), keeps_state_(keeps_state) {}
     [[nodiscard]] std::string name() const override { return name_; }
     [[nodiscard]] bool work_conserving() const override { return work_conserving_; }
+    [[nodiscard]] bool keeps_state() const override { return keeps_state_; }
     [[nodiscard]] std::unique_ptr<sim::KernelDispatcher> start(const sim::LaunchContext& c) const override {
         return std::make_unique<Dispatcher>(c);
     }
@@ -23,6 +25,7 @@ public:
 private:
     std::string name_;
     bool work_conserving_;
+    bool keeps_state_;
 };
 
 /// Gives a dispatcher next() and next_batch() from its non-virtual `place(sms)`, so a
@@ -51,5 +54,6 @@ std::unique_ptr<sim::DispatchPolicy> make_static_rr();
 std::unique_ptr<sim::DispatchPolicy> make_buckets();
 std::unique_ptr<sim::DispatchPolicy> make_sorted();
 std::unique_ptr<sim::DispatchPolicy> make_min_fluid();
+std::unique_ptr<sim::DispatchPolicy> make_walk();
 
 }  // namespace gpusched::scheduler

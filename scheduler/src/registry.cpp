@@ -32,6 +32,9 @@ const std::vector<Entry>& entries() {
         {{"min", "fluid lower bound: active warps spread evenly over SMs ignoring block boundaries "
                  "(interval paper: Min); outputs list warps, not blocks"},
          make_min_fluid},
+        {{"walk", "measured H100 distributor: blocks in order along the GPU's topology.dispatch_walk (a lead "
+                  "group of SMs, then rows of SMs in a cycle; first wave exact on the H100); work-conserving"},
+         make_walk},
     };
     return table;
 }

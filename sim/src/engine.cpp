@@ -207,7 +207,7 @@ bool same_launch(const workloads::KernelLaunch& a, const workloads::KernelLaunch
 
 bool Engine::idle_for_memo() const {
     // ops_in_flight_ == 1: the arriving kernel is the only operation started and not finished.
-    if (!memoise_ || !active_.empty() || units_dispatched_ != units_done_ || !queue_.empty() || dispatch_pending_ ||
+    if (!memoise_ || policy_.keeps_state() || !active_.empty() || units_dispatched_ != units_done_ || !queue_.empty() || dispatch_pending_ ||
         now_ < dispatcher_free_at_ || now_ < channel_next_ || ops_in_flight_ != 1)
         return false;
     for (const auto* o : observers_)
@@ -252,6 +252,7 @@ void Engine::on_kernel_ready(std::size_t index) {
     context.launch = launch.launch;
     context.occupancy = &occupancy_[index];
     context.sms_in_order = launch.sms_in_order;
+    context.distributor = &distributor_;
     launch.dispatcher = policy_.start(context);
     if (launch.dispatcher->warp_level()) {
         launch.unit_footprint = launch.block_footprint.single_warp();

@@ -335,3 +335,11 @@ gpusched_cli_test(calibrate_key_integer_key 2 stderr "--kernel: key 'regs': expe
                   calibrate key --data ${PROJECT_SOURCE_DIR}/validation/data/h100/streamcluster/runs.csv
                   --kernel streamcluster:points={points},dims={dim},rake={rake},copy=none --key regs --range 16:64
                   --time-column kernel_median_ms --out regs.yaml)
+gpusched_cli_test(walk_policy 0 stdout "policy +walk.*blocks per SM +min 2 / mean 2.008 / max 3"
+                  simulate --policy walk --walk-start 2:4 --kernel synthetic:blocks=265,threads=1024,duration=50us)
+gpusched_cli_test(walk_start_needs_walk 2 stderr "--walk-start sets where --policy walk starts; give --policy walk"
+                  simulate --walk-start 2 --kernel synthetic:blocks=265,threads=1024,duration=50us)
+gpusched_cli_test(walk_start_out_of_range 2 stderr "--walk-start: expected ROW or ROW:LEAD with ROW in 0..7 and LEAD in 0..7.*got '8:1'"
+                  simulate --policy walk --walk-start 8:1 --kernel synthetic:blocks=265,threads=1024,duration=50us)
+gpusched_cli_test(walk_needs_measured_walk 2 stderr "--policy walk: GPU 'a100' has no topology.dispatch_walk"
+                  simulate --policy walk --gpu a100 --kernel synthetic:blocks=265,threads=1024,duration=50us)

@@ -151,3 +151,37 @@ TEST_CASE("L2 bandwidth, memory latencies and SM latencies are range-checked by 
     CHECK(h100.l2_hit_latency_cycles.value_or(0) < h100.dram_latency_cycles.value_or(0));
     CHECK(hw::parse_gpu_spec(hw::to_yaml(h100), "again.yaml") == h100);
 }
+
+TEST_CASE("topology.dispatch_walk: each SM once over lead and rows, start state and gaps in range") {
+    const std::string base = h100_text();
+    const auto walk = hw::resolve_gpu("h100").dispatch_walk;
+    REQUIRE(walk);
+    CHECK(walk->lead.size() + 124 == 132);  // 8 lead SMs + 124 in the 8 rows
+    CHECK(walk->rows.size() == 8);
+    // SM 124 is in the lead: listing it in a row too is a duplicate.
+    CHECK(error_of(with_line(base, "lead", "lead: [124, 125, 126, 127, 128, 129, 130, 131, 0]"))
+              .find("topology.dispatch_walk.rows: SM 0 listed twice") != std::string::npos);
+    CHECK(error_of(with_line(base, "lead", "lead: [125, 126, 127, 128, 129, 130, 131]"))
+              .find("SM 124 is in neither lead nor rows") != std::string::npos);
+    CHECK(error_of(with_line(base, "start_row", "start_row: 8")).find("start_row: expected 0..7, got 8") !=
+          std::string::npos);
+    CHECK(error_of(with_line(base, "lead_start", "lead_start: 8")).find("lead_start: expected 0..7") !=
+          std::string::npos);
+    CHECK(error_of(with_line(base, "lead_step", "lead_step: 9")).find("lead_step: expected 1..8") != std::string::npos);
+    CHECK(error_of(with_line(base, "lead_gap", "lead_gap: 0")).find("dispatch_walk.lead_gap") != std::string::npos);
+    CHECK(error_of(with_line(base, "rows", "rows: 3")).find("dispatch_walk.rows") != std::string::npos);
+    CHECK(error_of(with_line(base, "lead_first_gap", "lead_first_gap: 5\n    lead_frist_gap: 5"))
+              .find("lead_frist_gap") != std::string::npos);
+}
+
+TEST_CASE("--walk-start values: ROW or ROW:LEAD within the walk") {
+    auto walk = *hw::resolve_gpu("h100").dispatch_walk;
+    CHECK(hw::set_walk_start(walk, "3:4", "--walk-start").empty());
+    CHECK(walk.start_row == 3);
+    CHECK(walk.lead_start == 4);
+    CHECK(hw::set_walk_start(walk, "5", "--walk-start").empty());
+    CHECK(walk.start_row == 5);
+    CHECK(walk.lead_start == 0);
+    for (const char* bad : {"8", "-1", "2:8", "x", "", "1:", "1:2:3"})
+        CHECK(hw::set_walk_start(walk, bad, "--walk-start").find("--walk-start: expected ROW or ROW:LEAD") == 0);
+}

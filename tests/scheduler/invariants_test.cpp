@@ -146,12 +146,13 @@ TEST_CASE("random workloads: limits hold at every instant and every block runs e
             CAPTURE(trial);
             CAPTURE(info.name);
             InvariantChecker checker;
-            test::run(test::small_gpu(sms), app, info.name, &checker);
+            const auto gpu = info.name == "walk" ? test::small_gpu_with_walk(sms) : test::small_gpu(sms);
+            test::run(gpu, app, info.name, &checker);
             checker.check_all_ran();
             ++runs;
         }
     }
-    CHECK(runs == 300);
+    CHECK(runs == 360);
 }
 
 TEST_CASE("work-conserving policies never leave a block waiting while an SM could take it") {
@@ -163,11 +164,12 @@ TEST_CASE("work-conserving policies never leave a block waiting while an SM coul
         k.registers_per_thread = static_cast<int>(pick(rng, 0, 64));
         const std::uint64_t seed = rng();
         k.work = std::make_shared<test::LambdaWork>([seed](std::uint64_t b) { return (1 + (seed + b * 7919) % 13) * us; });
-        for (const char* policy : {"most-room", "round-robin"}) {
+        for (const std::string policy : {"most-room", "round-robin", "walk"}) {
             CAPTURE(trial);
             CAPTURE(policy);
             WorkConservationChecker wc(blocks);
-            test::run(test::small_gpu(sms), test::app_of({k}), policy, &wc);
+            const auto gpu = policy == "walk" ? test::small_gpu_with_walk(sms) : test::small_gpu(sms);
+            test::run(gpu, test::app_of({k}), policy, &wc);
             CHECK(wc.violations == 0);
         }
     }

@@ -138,6 +138,6 @@ TEST_CASE("waves: 265 blocks of 1024 threads on 132 SMs take two waves plus a ta
 
 TEST_CASE("unknown policy names list the known ones") {
     CHECK_THROWS_WITH_AS(scheduler::make_policy("fifo"), doctest::Contains("most-room, round-robin"), InputError);
-    CHECK(scheduler::policies().size() == 6);
+    CHECK(scheduler::policies().size() == 7);
     CHECK(scheduler::default_policy() == "most-room");
 }

@@ -19,6 +19,7 @@ inline hw::GpuSpec small_gpu(int sms) {
     hw::GpuSpec g = hw::resolve_gpu("h100");
     g.sm_count = sms;
     g.sm_order.clear();
+    g.dispatch_walk.reset();
     g.kernel_launch_ns.reset();
     g.block_dispatch_latency_ns.reset();
     g.block_dispatch_interval_ns.reset();
@@ -27,6 +28,23 @@ inline hw::GpuSpec small_gpu(int sms) {
     g.block_completion_interval_ns.reset();
     g.host_launch_interval_ns.reset();
     g.issue_model = hw::GpuSpec::IssueModel::share;  // the hand-derived `shared` tests use equal shares
+    return g;
+}
+
+/// small_gpu(sms) with a dispatch walk for policy `walk`: lead = the last SM (when sms > 1),
+/// rows = pairs of the others in id order, the lead due after 2 rows and then every 3.
+inline hw::GpuSpec small_gpu_with_walk(int sms) {
+    hw::GpuSpec g = small_gpu(sms);
+    hw::DispatchWalk walk;
+    const int rows_end = sms > 1 ? sms - 1 : sms;
+    if (sms > 1) walk.lead = {sms - 1};
+    for (int sm = 0; sm < rows_end; sm += 2) {
+        walk.rows.push_back({sm});
+        if (sm + 1 < rows_end) walk.rows.back().push_back(sm + 1);
+    }
+    walk.lead_first_gap = 2;
+    walk.lead_gap = 3;
+    g.dispatch_walk = walk;
     return g;
 }
 

@@ -100,6 +100,20 @@ int misplaced_blocks(const std::vector<MeasuredBlock>& a, const std::vector<Meas
     return misplaced(sa, sb);
 }
 
+std::optional<std::pair<int, int>> walk_start_of(const std::vector<MeasuredBlock>& blocks, const hw::DispatchWalk& walk) {
+    std::optional<int> first_sm, row_sm;
+    for (const auto& b : blocks) {
+        if (b.launch != 0) continue;
+        if (b.block == 0) first_sm = b.sm;
+        if (b.block == walk.lead.size()) row_sm = b.sm;
+    }
+    if (!first_sm || !row_sm) return std::nullopt;
+    const auto lead = std::find(walk.lead.begin(), walk.lead.end(), *first_sm);
+    const auto row = std::find_if(walk.rows.begin(), walk.rows.end(), [&](const auto& r) { return r.front() == *row_sm; });
+    if (lead == walk.lead.end() || row == walk.rows.end()) return std::nullopt;
+    return std::pair{static_cast<int>(row - walk.rows.begin()), static_cast<int>(lead - walk.lead.begin())};
+}
+
 std::vector<PlacementComparison> validate_placement(const std::string& dir, const hw::GpuSpec& gpu,
                                                     const std::string& policy_name, bool keep_blocks) {
     namespace fs = std::filesystem;
@@ -122,7 +136,17 @@ std::vector<PlacementComparison> validate_placement(const std::string& dir, cons
         }
         const auto app = workloads::load_replay_timeline(file.string(), static_cast<int>(meta_integer(measured, "threads")),
                                                          0, meta_integer(measured, "smem"));
-        sim::Engine engine(gpu, app, *policy);
+        hw::GpuSpec case_gpu = gpu;
+        std::string walk_start;
+        if (policy_name == "walk" && case_gpu.dispatch_walk) {
+            if (const auto start = walk_start_of(measured.blocks, *case_gpu.dispatch_walk)) {
+                case_gpu.dispatch_walk->start_row = start->first;
+                case_gpu.dispatch_walk->lead_start = start->second;
+            }
+            walk_start = std::to_string(case_gpu.dispatch_walk->start_row) + ":" +
+                         std::to_string(case_gpu.dispatch_walk->lead_start);
+        }
+        sim::Engine engine(case_gpu, app, *policy);
         SpanRecorder recorder(keep_blocks);
         engine.add_observer(recorder);
         engine.run();
@@ -136,6 +160,7 @@ std::vector<PlacementComparison> validate_placement(const std::string& dir, cons
         const int per_sm = engine.occupancy().front().blocks_per_sm;
         c.measured_waves = waves(m, per_sm);
         c.simulated_waves = waves(recorder.span, per_sm);
+        c.walk_start = walk_start;
         c.start_distance = ks_distance(relative_to_first(measured_starts), relative_to_first(recorder.starts));
         if (keep_blocks) {
             c.measured_blocks = measured.blocks;

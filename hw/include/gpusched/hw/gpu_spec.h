@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "gpusched/hw/dispatch_walk.h"
+
 namespace gpusched::hw {
 
 /// How registers are charged to a block.
@@ -30,6 +32,8 @@ struct GpuSpec {
     std::optional<int> tpcs_per_gpc;
     /// SM ids in the order the hardware breaks dispatch ties; empty = 0,1,...,sm_count-1.
     std::vector<int> sm_order;
+    /// The measured first-wave walk of the block distributor (policy `walk`); absent = unknown.
+    std::optional<DispatchWalk> dispatch_walk;
 
     // --- per-SM and per-block limits ---
     int warp_size = 32;

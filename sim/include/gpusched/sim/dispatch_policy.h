@@ -31,6 +31,15 @@ private:
     const std::vector<std::uint8_t>& allowed_;
 };
 
+/// State of the GPU's block distributor that outlives one launch, owned by the engine for
+/// one run and shared by the dispatchers of a policy whose keeps_state() is true (the
+/// `walk` policy: where the next launch's walk starts). `known` is false until one sets it.
+struct DistributorState {
+    bool known = false;
+    int walk_row = 0;
+    int walk_lead = 0;
+};
+
 /// Everything a policy may know about a launch when its blocks become dispatchable.
 struct LaunchContext {
     const hw::GpuSpec* gpu = nullptr;
@@ -39,6 +48,8 @@ struct LaunchContext {
     /// SMs this launch may use, in the GPU's tie-breaking order (spec.dispatch_order()
     /// filtered by the stream's SM mask).
     std::vector<int> sms_in_order;
+    /// The run's distributor state (never null while the engine runs a launch).
+    DistributorState* distributor = nullptr;
 };
 
 /// A decision: run work unit `block` of the launch on `sm`. For block-level policies the
@@ -110,6 +121,9 @@ public:
     /// True if it dispatches whenever some allowed SM has room for the next block
     /// (invariant tests check this for work-conserving policies).
     [[nodiscard]] virtual bool work_conserving() const = 0;
+    /// True if its dispatchers read and move LaunchContext::distributor, so a launch's
+    /// placement depends on the launches before it (the engine then memoises nothing).
+    [[nodiscard]] virtual bool keeps_state() const { return false; }
     [[nodiscard]] virtual std::unique_ptr<KernelDispatcher> start(const LaunchContext& context) const = 0;
 };
 

@@ -83,7 +83,8 @@ struct SimResult {
 /// same way and ran undisturbed, its run is that launch's run shifted in time, so it is not
 /// simulated again: observers get on_launch_repeated with its per-SM totals. This happens
 /// only when no observer needs every block (timeline and trace writers do); results are
-/// identical to full simulation (tests/sim/memoisation_test.cpp).
+/// identical to full simulation (tests/sim/memoisation_test.cpp). Never with a policy that
+/// keeps distributor state between launches (DispatchPolicy::keeps_state).
 ///
 /// The engine formats nothing: observers receive events. Memory is O(SMs x slots +
 /// launches), independent of the number of blocks.
@@ -241,6 +242,7 @@ private:
         RepeatedLaunch totals;
     };
     bool memoise_ = true;
+    DistributorState distributor_;  ///< shared by the launches' dispatchers (policy `walk`)
     Memo memo_;
     Time last_memo_end_ = 0;
 };

@@ -1,7 +1,9 @@
 // Placement validation: replay each measured timeline of a data directory and compare span and per-SM counts.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
@@ -22,17 +24,27 @@ struct PlacementComparison {
     /// Kolmogorov-Smirnov distance (0..1) between the measured and simulated distributions of
     /// block start times, each relative to its run's first start.
     double start_distance = 0;
+    /// Policy `walk`: the walk's start state read off the measured first blocks ("ROW:LEAD",
+    /// see walk_start_of); empty for other policies.
+    std::string walk_start;
     /// Per-block timelines (launch, block, SM, start, end), kept only when asked for.
     std::vector<MeasuredBlock> measured_blocks;
     std::vector<MeasuredBlock> simulated_blocks;
 };
 
 /// Replays every timeline CSV in `dir` (except runs.csv and nvidia-smi.csv; each needs
-/// `# threads=` and `# smem=` metadata) with `policy` on `gpu`, in file-name order.
+/// `# threads=` and `# smem=` metadata) with `policy` on `gpu`, in file-name order. With
+/// policy `walk`, each case starts the GPU's dispatch walk where its measured launch 0 did
+/// (walk_start_of): that state is hardware history the data cannot predict.
 /// InputError if the directory is missing or holds no timelines.
 /// With `keep_blocks`, each comparison also carries both per-block timelines (for reports).
 std::vector<PlacementComparison> validate_placement(const std::string& dir, const hw::GpuSpec& gpu,
                                                     const std::string& policy, bool keep_blocks = false);
+
+/// The dispatch-walk start state of launch 0 of a measured timeline: lead_start = index of
+/// block 0's SM in walk.lead, start_row = the row whose first SM block lead.size() ran on.
+/// nullopt when the launch has too few blocks or those SMs do not fit the walk.
+std::optional<std::pair<int, int>> walk_start_of(const std::vector<MeasuredBlock>& blocks, const hw::DispatchWalk& walk);
 
 /// sup |F_a(t) - F_b(t)| over the empirical distributions of two samples; 0 when either is empty.
 double ks_distance(std::vector<Time> a, std::vector<Time> b);

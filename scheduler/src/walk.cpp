@@ -1,0 +1,161 @@
+// walk: blocks in index order along the GPU's measured distributor walk (topology.dispatch_walk).
+#include <algorithm>
+
+#include "gpusched/hw/input_error.h"
+#include "policies.h"
+
+namespace gpusched::scheduler {
+
+namespace {
+
+/// State machine (one step per SM visited; docs/scheduling.md "The dispatch walk"):
+///
+///     lead group (from lead_start) --> row start_row --> row +1 --> ...   (rows cyclic)
+///     after each row: rows_done += 1; at lead_first_gap, then every lead_gap rows,
+///     the lead is due; a due lead is visited after the current row if one of its SMs has
+///     room, and stays due until a visit places a block there.
+///
+/// A visited SM takes the next block if it has room and, during the initial fill, fewer
+/// than `limit` blocks of this launch, where limit starts at max(1, blocks / SMs) and
+/// grows by one at a group boundary once no SM with room is below it. The initial fill
+/// ends the first time no SM has room; from then on every SM with room is taken (a freed
+/// slot gets the next block when the walk reaches it).
+///
+/// Between launches (LaunchContext::distributor, measured in validation/data/h100/walk_state):
+/// the next launch starts at the row after the row of this launch's last block outside the
+/// lead, and its lead at the lead_step-aligned index at or below that of the lead SM of its
+/// last block in the lead. The first launch of a run starts at the spec's start_row/lead_start.
+class WalkDispatcher final : public InlinePlacement<WalkDispatcher> {
+public:
+    explicit WalkDispatcher(const sim::LaunchContext& c)
+        : room_(static_cast<std::size_t>(c.gpu->sm_count), 0),
+          count_(static_cast<std::size_t>(c.gpu->sm_count), 0),
+          blocks_(c.launch->blocks()) {
+        if (!c.gpu->dispatch_walk)
+            throw InputError("--policy walk: GPU '" + c.gpu->name +
+                             "' has no topology.dispatch_walk (measured only for the h100 preset; "
+                             "use most-room or add the walk to the GPU YAML)");
+        const hw::DispatchWalk& walk = *c.gpu->dispatch_walk;
+        state_ = c.distributor;
+        if (!state_->known) *state_ = sim::DistributorState{true, walk.start_row, walk.lead_start};
+        lead_order_ = walk.lead;
+        lead_step_ = walk.lead_step;
+        std::vector<std::uint8_t> allowed(static_cast<std::size_t>(c.gpu->sm_count), 0);
+        for (int sm : c.sms_in_order) allowed[static_cast<std::size_t>(sm)] = 1;
+        const auto keep_allowed = [&](const std::vector<int>& sms, std::size_t first) {
+            std::vector<int> out;
+            for (std::size_t i = 0; i < sms.size(); ++i) {
+                const int sm = sms[(first + i) % sms.size()];
+                if (allowed[static_cast<std::size_t>(sm)] != 0) out.push_back(sm);
+            }
+            return out;
+        };
+        groups_.push_back(keep_allowed(walk.lead, static_cast<std::size_t>(state_->walk_lead)));
+        for (const auto& row : walk.rows) groups_.push_back(keep_allowed(row, 0));
+        row_ = state_->walk_row;
+        next_due_ = walk.lead_first_gap;
+        lead_gap_ = walk.lead_gap;
+        const auto sms = static_cast<std::uint64_t>(std::max<std::size_t>(1, c.sms_in_order.size()));
+        limit_ = static_cast<int>(std::min<std::uint64_t>(std::max<std::uint64_t>(1, blocks_ / sms), 1u << 30));
+    }
+
+    std::optional<sim::Placement> place(const sim::SmView&) {
+        if (finished()) return std::nullopt;
+        if (with_room_ == 0) {
+            initial_ = false;
+            return std::nullopt;
+        }
+        for (;;) {
+            const auto& group = groups_[static_cast<std::size_t>(group_)];
+            if (index_ == group.size()) {
+                end_group();
+                continue;
+            }
+            const int sm = group[index_++];
+            if (!takes(sm)) continue;
+            placed_in_group_ = true;
+            set_room(sm, room_[static_cast<std::size_t>(sm)] - 1, +1);
+            move_state(sm);
+            return sim::Placement{next_block_++, sm};
+        }
+    }
+    void sm_changed(int sm, const sim::SmView& sms) override { set_room(sm, sms.room(sm), 0); }
+    [[nodiscard]] bool finished() const override { return next_block_ == blocks_; }
+
+private:
+    [[nodiscard]] bool takes(int sm) const {
+        const auto i = static_cast<std::size_t>(sm);
+        return room_[i] > 0 && (!initial_ || count_[i] < limit_);
+    }
+    /// Room of `sm` becomes `room`; `placed` (0 or 1) more blocks of this launch there.
+    void set_room(int sm, int room, int placed) {
+        const auto i = static_cast<std::size_t>(sm);
+        const bool had = room_[i] > 0, eligible = had && count_[i] < limit_;
+        room_[i] = room;
+        count_[i] += placed;
+        with_room_ += (room > 0 ? 1 : 0) - (had ? 1 : 0);
+        eligible_ += (room > 0 && count_[i] < limit_ ? 1 : 0) - (eligible ? 1 : 0);
+    }
+    /// The distributor state after placing a block on `sm` (see the class comment).
+    void move_state(int sm) {
+        if (group_ != 0) {
+            state_->walk_row = group_ % (static_cast<int>(groups_.size()) - 1);  // the row after row group_ - 1
+            return;
+        }
+        const auto at = std::find(lead_order_.begin(), lead_order_.end(), sm) - lead_order_.begin();
+        state_->walk_lead = static_cast<int>(at) / lead_step_ * lead_step_;
+    }
+    [[nodiscard]] bool lead_has_room() const {
+        return std::any_of(groups_[0].begin(), groups_[0].end(), [&](int sm) { return room_[static_cast<std::size_t>(sm)] > 0; });
+    }
+    void end_group() {
+        const auto rows = static_cast<int>(groups_.size()) - 1;
+        if (group_ == 0) {
+            if (placed_in_group_) lead_due_ = false;
+        } else {
+            row_ = (row_ + 1) % rows;
+            if (++rows_done_ == next_due_) {
+                lead_due_ = true;
+                next_due_ += lead_gap_;
+            }
+        }
+        raise_limit_if_stuck();
+        group_ = group_ != 0 && lead_due_ && lead_has_room() ? 0 : row_ + 1;
+        index_ = 0;
+        placed_in_group_ = false;
+    }
+    /// During the initial fill: every SM with room has `limit` blocks, so allow one more.
+    void raise_limit_if_stuck() {
+        if (!initial_ || eligible_ > 0 || with_room_ == 0) return;
+        ++limit_;
+        eligible_ = 0;
+        for (std::size_t i = 0; i < room_.size(); ++i) eligible_ += room_[i] > 0 && count_[i] < limit_ ? 1 : 0;
+    }
+
+    sim::DistributorState* state_ = nullptr;
+    std::vector<int> lead_order_;  ///< the spec's lead, unrotated
+    int lead_step_ = 1;
+    std::vector<std::vector<int>> groups_;  ///< [0] = lead (rotated), [1..] = rows; allowed SMs only
+    std::vector<int> room_;                 ///< by SM id
+    std::vector<int> count_;                ///< blocks of this launch placed, by SM id
+    std::uint64_t blocks_;
+    std::uint64_t next_block_ = 0;
+    int with_room_ = 0;  ///< SMs with room > 0
+    int eligible_ = 0;   ///< SMs with room > 0 and count < limit
+    int limit_ = 1;
+    bool initial_ = true;
+    int group_ = 0;
+    std::size_t index_ = 0;
+    bool placed_in_group_ = false;
+    int row_ = 0;
+    int rows_done_ = 0;
+    int next_due_ = 1;
+    int lead_gap_ = 1;
+    bool lead_due_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<sim::DispatchPolicy> make_walk() { return std::make_unique<PolicyOf<WalkDispatcher>>("walk", true, true); }
+
+}  // namespace gpusched::scheduler
