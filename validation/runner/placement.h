@@ -64,6 +64,9 @@ struct CaseResult {
   long failures = 0;         // blocks that failed the CPU check, over all repetitions
   std::string first_failure;
   std::vector<BlockRecord> last;      // records of the last timed repetition
+  // Per timed repetition (index = rep): blocks each SM ran, per launch; entry
+  // [launch * sm_count + sm]. Blocks with an SM id >= sm_count (failed check) are not counted.
+  std::vector<std::vector<int>> rep_counts;
   std::vector<uint32_t> duration_ns;  // per block, as given to the GPU
 };
 

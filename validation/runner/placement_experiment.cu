@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "placement.h"
@@ -118,9 +119,95 @@ void write_timeline(const std::string& path, const Case& c, int reps, int device
   if (!out) runner::fatal("error while writing '" + path + "'");
 }
 
+// Count distance of two per-(launch, SM) block-count vectors: sum |a - b| / 2 (blocks that
+// would have to move to turn one repetition's counts into the other's), summed over launches.
+long count_distance(const std::vector<int>& a, const std::vector<int>& b) {
+  long sum = 0;
+  for (size_t k = 0; k < a.size() && k < b.size(); ++k) {
+    sum += a[k] > b[k] ? a[k] - b[k] : b[k] - a[k];
+  }
+  return sum / 2;
+}
+
+// --rep-counts FILE -> FILE for the counts; the distances go beside it, FILE with ".csv"
+// replaced by "_distances.csv" (or "_distances.csv" appended).
+std::string distances_path(const std::string& counts_path) {
+  const std::string ext = ".csv";
+  std::string stem = counts_path;
+  if (stem.size() > ext.size() && stem.compare(stem.size() - ext.size(), ext.size(), ext) == 0) {
+    stem.resize(stem.size() - ext.size());
+  }
+  return stem + "_distances.csv";
+}
+
+// One case's per-repetition counts, kept for the --rep-counts files.
+struct RepCounts {
+  const Case* c = nullptr;
+  std::vector<std::vector<int>> counts;  // [rep][launch * sm_count + sm]
+};
+
+void write_rep_counts(const std::string& path, const std::vector<RepCounts>& all, int reps,
+                      int device, const cudaDeviceProp& prop,
+                      const placement::TimerProbe& probe) {
+  const int sms = prop.multiProcessorCount;
+  {
+    std::ofstream out(path, std::ios::out | std::ios::trunc);
+    if (!out) runner::fatal("cannot open '" + path + "' for writing");
+    runner::MetaWriter meta(out);
+    meta.put("experiment", "placement");
+    meta.put("table", "rep_counts");
+    runner::write_device_metadata(meta, device, prop);
+    meta.put("globaltimer_probe", probe_text(probe));
+    meta.put("reps", reps);
+    meta.put("rep_note", "rep = 0-based timed repetition of the instrumented kernel (1 untimed "
+                         "warm-up first, plain repetitions alternating); the case's timeline CSV "
+                         "holds rep " + std::to_string(reps - 1));
+    meta.put("rows_note", "one row per (case, rep, launch, SM) with blocks >= 1; SMs absent "
+                          "from a (case, rep, launch) ran 0 blocks");
+    out << "case,rep,launch,sm,blocks\n";
+    for (const RepCounts& rc : all) {
+      for (size_t rep = 0; rep < rc.counts.size(); ++rep) {
+        const std::vector<int>& v = rc.counts[rep];
+        for (size_t k = 0; k < v.size(); ++k) {
+          if (v[k] <= 0) continue;
+          out << rc.c->name << ',' << rep << ',' << k / static_cast<size_t>(sms) << ','
+              << k % static_cast<size_t>(sms) << ',' << v[k] << '\n';
+        }
+      }
+    }
+    out.flush();
+    if (!out) runner::fatal("error while writing '" + path + "'");
+  }
+  const std::string dpath = distances_path(path);
+  std::ofstream out(dpath, std::ios::out | std::ios::trunc);
+  if (!out) runner::fatal("cannot open '" + dpath + "' for writing");
+  runner::MetaWriter meta(out);
+  meta.put("experiment", "placement");
+  meta.put("table", "rep_count_distances");
+  runner::write_device_metadata(meta, device, prop);
+  meta.put("reps", reps);
+  meta.put("distance_note", "count distance(a, b) = sum over launches and SMs of "
+                            "|blocks_a - blocks_b| / 2 (blocks that would have to move); "
+                            "dist_rep0 = to rep 0, dist_last = to rep " +
+                                std::to_string(reps - 1) +
+                                " (the rep written to the case's timeline CSV)");
+  out << "case,rep,blocks,launches,dist_rep0,dist_last\n";
+  for (const RepCounts& rc : all) {
+    const size_t n = rc.counts.size();
+    for (size_t rep = 1; rep < n; ++rep) {
+      out << rc.c->name << ',' << rep << ',' << rc.c->blocks << ',' << rc.c->launches << ','
+          << count_distance(rc.counts[rep], rc.counts[0]) << ','
+          << count_distance(rc.counts[rep], rc.counts[n - 1]) << '\n';
+    }
+  }
+  out.flush();
+  if (!out) runner::fatal("error while writing '" + dpath + "'");
+}
+
 void print_help() {
   std::printf(
       "Usage: %s placement --out-dir DIR [--device N] [--reps N] [--only NAME[,NAME...]]\n"
+      "                                 [--rep-counts FILE]\n"
       "\n"
       "Runs synthetic spin kernels (every block sleep-spins on %%globaltimer for its duration)\n"
       "for wave boundaries, block sizes, shared-memory-limited occupancy, heterogeneous\n"
@@ -134,6 +221,11 @@ void print_help() {
       "  --device N      CUDA device index (default 0)\n"
       "  --reps N        timed repetitions per case after 1 warm-up (default 10)\n"
       "  --only NAMES    run only these cases (comma-separated exact names)\n"
+      "  --rep-counts FILE  also write FILE: case,rep,launch,sm,blocks for every timed\n"
+      "                  repetition (rows with blocks >= 1), and FILE with .csv replaced by\n"
+      "                  _distances.csv: per case and rep > 0 the count distance\n"
+      "                  (sum |count_a - count_b| / 2 over launches and SMs) to rep 0 and to\n"
+      "                  the last rep (the one in DIR/<case>.csv)\n"
       "  -h, --help      show this help\n",
       runner::kToolName);
 }
@@ -144,7 +236,7 @@ namespace runner {
 
 int placement_main(int argc, char** argv) {
   const char* const sub = "placement";
-  std::string out_dir, only;
+  std::string out_dir, only, rep_counts_path;
   int device = 0, reps = 10;
   for (int i = 1; i < argc; ++i) {
     const FlagArg flag = split_flag(argv[i]);
@@ -155,7 +247,8 @@ int placement_main(int argc, char** argv) {
       print_help();
       return kExitOk;
     }
-    if (arg != "--out-dir" && arg != "--device" && arg != "--reps" && arg != "--only") {
+    if (arg != "--out-dir" && arg != "--device" && arg != "--reps" && arg != "--only" &&
+        arg != "--rep-counts") {
       usage_error(sub, "unknown option '" + arg + "'");
     }
     if (!has_value) {
@@ -165,6 +258,9 @@ int placement_main(int argc, char** argv) {
     if (arg == "--out-dir") {
       if (value.empty()) usage_error(sub, "--out-dir needs a non-empty path");
       out_dir = value;
+    } else if (arg == "--rep-counts") {
+      if (value.empty()) usage_error(sub, "--rep-counts needs a non-empty path");
+      rep_counts_path = value;
     } else if (arg == "--only") {
       if (value.empty()) usage_error(sub, "--only needs a case name");
       only = value;
@@ -211,8 +307,10 @@ int placement_main(int argc, char** argv) {
               "check");
   std::vector<std::string> run_rows;
   long total_failures = 0;
+  std::vector<RepCounts> rep_counts;
   for (const Case& c : cases) {
-    const CaseResult r = placement::run_case(c, reps, prop.multiProcessorCount);
+    CaseResult r = placement::run_case(c, reps, prop.multiProcessorCount);
+    if (!rep_counts_path.empty()) rep_counts.push_back({&c, std::move(r.rep_counts)});
     write_timeline(out_dir + "/" + c.name + ".csv", c, reps, device, prop, probe_begin, r);
     const Shape s = shape_of(r.last, prop.multiProcessorCount);
     double mean_ns = 0;
@@ -260,6 +358,24 @@ int placement_main(int argc, char** argv) {
   for (const std::string& row : run_rows) out << row << '\n';
   out.flush();
   if (!out) fatal("error while writing '" + runs_path + "'");
+
+  if (!rep_counts_path.empty()) {
+    write_rep_counts(rep_counts_path, rep_counts, reps, device, prop, probe_begin);
+    std::printf("placement: per-rep SM counts -> %s, count distances -> %s\n",
+                rep_counts_path.c_str(), distances_path(rep_counts_path).c_str());
+    std::printf("%-18s %8s %8s %8s %8s\n", "case", "d0_med", "d0_max", "dL_med", "dL_max");
+    for (const RepCounts& rc : rep_counts) {
+      std::vector<float> d0, dl;
+      const size_t n = rc.counts.size();
+      for (size_t rep = 1; rep < n; ++rep) {
+        d0.push_back(static_cast<float>(count_distance(rc.counts[rep], rc.counts[0])));
+        dl.push_back(static_cast<float>(count_distance(rc.counts[rep - 1], rc.counts[n - 1])));
+      }
+      const Stats s0 = runner::stats_of(d0), sl = runner::stats_of(dl);
+      std::printf("%-18s %8.1f %8.0f %8.1f %8.0f\n", rc.c->name.c_str(), s0.median, s0.max,
+                  sl.median, sl.max);
+    }
+  }
 
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("placement: wrote %zu timelines + runs.csv to %s in %.2f s; globaltimer end %s\n",

@@ -1,6 +1,7 @@
 // Runs one `placement` case on the GPU: timed repetitions, CPU check of every block record.
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "placement.h"
@@ -94,6 +95,12 @@ CaseResult run_case(const Case& c, int reps, int sm_count) {
     for (size_t k = 0; k < n_rec; ++k) map[k] = rec[k].smid;
     if (std::find(maps.begin(), maps.end(), map) == maps.end()) maps.push_back(map);
     r.same_sm_map += map == maps.front() ? 1 : 0;
+    std::vector<int> counts(static_cast<size_t>(c.launches) * static_cast<size_t>(sm_count), 0);
+    for (size_t k = 0; k < n_rec; ++k) {
+      if (map[k] >= static_cast<unsigned>(sm_count)) continue;
+      counts[k / static_cast<size_t>(c.blocks) * static_cast<size_t>(sm_count) + map[k]]++;
+    }
+    r.rep_counts.push_back(std::move(counts));
   }
   r.distinct_sm_maps = static_cast<int>(maps.size());
   r.inst = stats_of(inst_ms);
