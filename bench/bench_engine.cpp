@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/hw/input_error.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/engine.h"
 
@@ -87,11 +88,13 @@ int main(int argc, char** argv) {
     int threads = 256;
     int repeats = 3;
     bool constant = false;
+    std::string policy_name = "most-room";
+    if (argc > 4) policy_name = argv[4];
     if (argc > 1) blocks = std::strtoull(argv[1], nullptr, 10);
     if (argc > 2) threads = std::atoi(argv[2]);
     if (argc > 3) constant = std::string(argv[3]) == "constant";
     if (blocks == 0 || threads <= 0 || (argc > 3 && !constant && std::string(argv[3]) != "random")) {
-        std::fprintf(stderr, "usage: bench_engine [BLOCKS] [THREADS_PER_BLOCK] [random|constant]\n");
+        std::fprintf(stderr, "usage: bench_engine [BLOCKS] [THREADS_PER_BLOCK] [random|constant] [POLICY]\n");
         return 2;
     }
     // The preset's measured launch and dispatch overheads are cleared so that the engine and the
@@ -111,7 +114,13 @@ int main(int argc, char** argv) {
     k.registers_per_thread = 32;
     k.work = std::make_shared<HashedDurations>(constant);
     app.launches.push_back(k);
-    const auto policy = scheduler::make_policy("most-room");
+    std::unique_ptr<sim::DispatchPolicy> policy;
+    try {
+        policy = scheduler::make_policy(policy_name);
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "bench_engine: %s\n", e.what());
+        return 2;
+    }
     sim::Engine probe(gpu, app, *policy);
     const auto slots = static_cast<std::size_t>(probe.occupancy()[0].blocks_per_sm) * gpu.sm_count;
 
@@ -123,8 +132,8 @@ int main(int argc, char** argv) {
     });
     const double floor_rate = static_cast<double>(k.blocks()) / floor.best_seconds;
     const double engine_rate = static_cast<double>(k.blocks()) / engine.best_seconds;
-    std::printf("blocks            %llu x %d threads on h100 (%zu resident), most-room, %s durations\n",
-                static_cast<unsigned long long>(k.blocks()), threads, slots, work.describe().c_str());
+    std::printf("blocks            %llu x %d threads on h100 (%zu resident), %s, %s durations\n",
+                static_cast<unsigned long long>(k.blocks()), threads, slots, policy_name.c_str(), work.describe().c_str());
     std::printf("%-28s %10s %14s %16s\n", "loop", "seconds", "blocks/s", "makespan (us)");
     std::printf("%-28s %10.3f %14.3e %16.3f\n", "bare binary-heap floor", floor.best_seconds, floor_rate,
                 static_cast<double>(floor.makespan) / 1e6);

@@ -15,3 +15,8 @@ for threads in 256 1024; do
     taskset -c 0 ./build-bench/bench/bench_engine "$blocks" "$threads" "$durations"
   done
 done
+# The measured H100 walk (policy walk: no memo, no refill fast path), once per duration kind.
+for durations in random constant; do
+  echo
+  taskset -c 0 ./build-bench/bench/bench_engine "$blocks" 256 "$durations" walk
+done

@@ -22,3 +22,11 @@ mkdir -p "$out_dir/launch_rate"
 # Per-warp SM, warp slot and times of the series kernel (seconds).
 mkdir -p "$out_dir/series_warps"
 ./build-runner/gpusched-runner series-warps --out-dir "$out_dir/series_warps"
+# Where each launch's dispatch walk starts, over launch sequences (under a second).
+mkdir -p "$out_dir/walk_state"
+./build-runner/gpusched-runner walk-state --out-dir "$out_dir/walk_state" --reps 5 | tee "$out_dir/walk_state/run.log"
+gzip -9f "$out_dir/walk_state/maps.csv"
+# The placement suite once more, keeping only per-SM counts of every repetition: the H100's own
+# run-to-run spread, compared with the timelines above by `gpusched validate` (a minute).
+mkdir -p "$out_dir/placement_reps"
+./build-runner/gpusched-runner placement --out-dir "$(mktemp -d)" --rep-counts "$out_dir/placement_reps/rep_counts.csv"

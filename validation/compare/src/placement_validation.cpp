@@ -12,6 +12,7 @@
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/engine.h"
 #include "gpusched/validation/measured_timeline.h"
+#include "measured_table.h"
 #include "gpusched/workloads/replay_timeline.h"
 
 namespace gpusched::validation {
@@ -66,6 +67,18 @@ int misplaced(const Span& a, const Span& b) {
     int distance = 0;
     for (const auto& [sm, d] : diff) distance += std::abs(d);
     return distance / 2;
+}
+
+/// case -> repetition -> SM -> blocks (all launches together), from the runner's
+/// `placement --rep-counts` file.
+using RepetitionCounts = std::map<std::string, std::map<std::int64_t, std::map<int, int>>>;
+
+RepetitionCounts read_repetition_counts(const std::string& path) {
+    RepetitionCounts out;
+    for (const auto& row : read_run_table(path, "placement repetition counts", {"case", "rep", "launch", "sm", "blocks"}))
+        out[row.text("case")][row.integer("rep", 0, 1 << 20)][static_cast<int>(row.integer("sm", 0, 1 << 20))] +=
+            static_cast<int>(row.integer("blocks", 0, 1 << 30));
+    return out;
 }
 
 std::int64_t meta_integer(const MeasuredTimeline& t, const std::string& key) {
@@ -125,6 +138,9 @@ std::vector<PlacementComparison> validate_placement(const std::string& dir, cons
     std::sort(files.begin(), files.end());
     if (files.empty()) throw InputError(dir + ": no timeline CSV files");
     const auto policy = scheduler::make_policy(policy_name);
+    const fs::path reps_file = fs::path(dir) / ".." / "placement_reps" / "rep_counts.csv";
+    const RepetitionCounts repetitions = fs::is_regular_file(reps_file) ? read_repetition_counts(reps_file.string())
+                                                                        : RepetitionCounts{};
     std::vector<PlacementComparison> out;
     for (const auto& file : files) {
         const MeasuredTimeline measured = read_measured_timeline(file.string());
@@ -161,6 +177,13 @@ std::vector<PlacementComparison> validate_placement(const std::string& dir, cons
         c.measured_waves = waves(m, per_sm);
         c.simulated_waves = waves(recorder.span, per_sm);
         c.walk_start = walk_start;
+        if (const auto reps = repetitions.find(c.name); reps != repetitions.end()) {
+            for (const auto& [rep, per_sm] : reps->second) {
+                Span counts;
+                counts.per_sm = per_sm;
+                c.repetition_distances.push_back(misplaced(counts, m));
+            }
+        }
         c.start_distance = ks_distance(relative_to_first(measured_starts), relative_to_first(recorder.starts));
         if (keep_blocks) {
             c.measured_blocks = measured.blocks;

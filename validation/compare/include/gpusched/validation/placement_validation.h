@@ -27,6 +27,10 @@ struct PlacementComparison {
     /// Policy `walk`: the walk's start state read off the measured first blocks ("ROW:LEAD",
     /// see walk_start_of); empty for other policies.
     std::string walk_start;
+    /// The H100's own run-to-run spread: for each repetition in `placement_reps/rep_counts.csv`
+    /// (a later run of the same cases, next to `dir`), the blocks that would have to move for its
+    /// per-SM counts to match this measured timeline; empty when that file is absent.
+    std::vector<int> repetition_distances;
     /// Per-block timelines (launch, block, SM, start, end), kept only when asked for.
     std::vector<MeasuredBlock> measured_blocks;
     std::vector<MeasuredBlock> simulated_blocks;
@@ -35,7 +39,8 @@ struct PlacementComparison {
 /// Replays every timeline CSV in `dir` (except runs.csv and nvidia-smi.csv; each needs
 /// `# threads=` and `# smem=` metadata) with `policy` on `gpu`, in file-name order. With
 /// policy `walk`, each case starts the GPU's dispatch walk where its measured launch 0 did
-/// (walk_start_of): that state is hardware history the data cannot predict.
+/// (walk_start_of): that state is hardware history the data cannot predict. Where
+/// `dir/../placement_reps/rep_counts.csv` exists, each case also gets repetition_distances.
 /// InputError if the directory is missing or holds no timelines.
 /// With `keep_blocks`, each comparison also carries both per-block timelines (for reports).
 std::vector<PlacementComparison> validate_placement(const std::string& dir, const hw::GpuSpec& gpu,
