@@ -52,6 +52,9 @@ public:
         };
         groups_.push_back(keep_allowed(walk.lead, static_cast<std::size_t>(state_->walk_lead)));
         for (const auto& row : walk.rows) groups_.push_back(keep_allowed(row, 0));
+        group_of_.assign(static_cast<std::size_t>(c.gpu->sm_count), -1);
+        for (std::size_t g = 0; g < groups_.size(); ++g)
+            for (int sm : groups_[g]) group_of_[static_cast<std::size_t>(sm)] = static_cast<int>(g);
         row_ = state_->walk_row;
         next_due_ = walk.lead_first_gap;
         lead_gap_ = walk.lead_gap;
@@ -65,8 +68,12 @@ public:
             initial_ = false;
             return std::nullopt;
         }
+        // After the initial fill, one SM with room (a freed slot on a full GPU) is the usual
+        // case: the walk then skips whole groups without it, which visits no SM with room.
+        const int only = !initial_ && with_room_ == 1 ? room_id_sum_ : -1;
         for (;;) {
             const auto& group = groups_[static_cast<std::size_t>(group_)];
+            if (only >= 0 && group_ != group_of_[static_cast<std::size_t>(only)]) index_ = group.size();
             if (index_ == group.size()) {
                 end_group();
                 continue;
@@ -94,6 +101,7 @@ private:
         room_[i] = room;
         count_[i] += placed;
         with_room_ += (room > 0 ? 1 : 0) - (had ? 1 : 0);
+        room_id_sum_ += ((room > 0 ? 1 : 0) - (had ? 1 : 0)) * sm;
         eligible_ += (room > 0 && count_[i] < limit_ ? 1 : 0) - (eligible ? 1 : 0);
     }
     /// The distributor state after placing a block on `sm` (see the class comment).
@@ -136,11 +144,13 @@ private:
     std::vector<int> lead_order_;  ///< the spec's lead, unrotated
     int lead_step_ = 1;
     std::vector<std::vector<int>> groups_;  ///< [0] = lead (rotated), [1..] = rows; allowed SMs only
+    std::vector<int> group_of_;             ///< by SM id: its index in groups_ (-1 outside the mask)
     std::vector<int> room_;                 ///< by SM id
     std::vector<int> count_;                ///< blocks of this launch placed, by SM id
     std::uint64_t blocks_;
     std::uint64_t next_block_ = 0;
     int with_room_ = 0;  ///< SMs with room > 0
+    long long room_id_sum_ = 0;  ///< sum of their ids (the SM itself when with_room_ == 1)
     int eligible_ = 0;   ///< SMs with room > 0 and count < limit
     int limit_ = 1;
     bool initial_ = true;
