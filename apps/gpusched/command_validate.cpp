@@ -194,12 +194,10 @@ void run_validate(ValidateOptions o) {
 }
 
 /// "median/max" of the H100's repetition distances, or "-" when there are none.
-std::string repeat_spread_text(std::vector<int> d) {
-    if (d.empty()) return "-";
-    std::sort(d.begin(), d.end());
-    const std::size_t n = d.size();
-    const double median = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2.0;
-    return fixed(median, median == std::floor(median) ? 0 : 1) + "/" + std::to_string(d.back());
+std::string repeat_spread_text(const validation::PlacementComparison& r) {
+    const auto spread = validation::repetition_spread(r);
+    if (!spread) return "-";
+    return fixed(spread->median, spread->median == std::floor(spread->median) ? 0 : 1) + "/" + std::to_string(spread->max);
 }
 
 void print_placement(const std::vector<validation::PlacementComparison>& results, const std::string& dir,
@@ -225,7 +223,7 @@ void print_placement(const std::vector<validation::PlacementComparison>& results
                                      std::to_string(r.measured_waves) + "/" + std::to_string(r.simulated_waves),
                                      fixed(r.start_distance, 3)};
         if (walk) row.push_back(r.walk_start);
-        if (spread) row.push_back(repeat_spread_text(r.repetition_distances));
+        if (spread) row.push_back(repeat_spread_text(r));
         table.add_row(row);
     }
     table.print(std::cout);
@@ -235,8 +233,8 @@ void print_placement(const std::vector<validation::PlacementComparison>& results
                      "CASE.csv --threads T --smem S)\n";
     if (spread) {
         const int within = static_cast<int>(std::count_if(results.begin(), results.end(), [](const auto& r) {
-            return !r.repetition_distances.empty() &&
-                   r.misplaced <= *std::max_element(r.repetition_distances.begin(), r.repetition_distances.end());
+            const auto s = validation::repetition_spread(r);
+            return s && r.misplaced <= s->max;
         }));
         std::cout << "h100_repeats: median/max over the repetitions of a later run of each case of the blocks on another "
                      "SM than in the measured timeline (the H100's own run-to-run spread); "

@@ -113,6 +113,15 @@ int misplaced_blocks(const std::vector<MeasuredBlock>& a, const std::vector<Meas
     return misplaced(sa, sb);
 }
 
+std::optional<RepetitionSpread> repetition_spread(const PlacementComparison& c) {
+    if (c.repetition_distances.empty()) return std::nullopt;
+    std::vector<int> d = c.repetition_distances;
+    std::sort(d.begin(), d.end());
+    const std::size_t n = d.size();
+    const double median = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2.0;
+    return RepetitionSpread{median, d.back()};
+}
+
 std::optional<std::pair<int, int>> walk_start_of(const std::vector<MeasuredBlock>& blocks, const hw::DispatchWalk& walk) {
     std::optional<int> first_sm, row_sm;
     for (const auto& b : blocks) {

@@ -95,19 +95,26 @@ std::string placement_section(const std::vector<PlacementComparison>& cases, int
                     std::to_string(exact) + " with per-SM block counts exactly as measured.</p>\n<table>\n";
     h += "<tr><th>case</th><th>blocks</th><th>measured us</th><th>simulated us</th>"
          "<th>error %</th><th>blocks on another SM</th><th>waves measured / simulated</th>"
-         "<th>start-time KS distance</th></tr>\n";
+         "<th>start-time KS distance</th><th>walk start</th><th>H100 repetitions: blocks on another SM, median / max</th></tr>\n";
     for (const auto& c : cases) {
         const bool bad = std::abs(c.error_percent) > 2.0;
+        const auto spread = repetition_spread(c);
+        const bool beyond = spread && c.misplaced > spread->max;
         h += "<tr><td><a href=\"#" + report::escape_xml(c.name) + "\">" + report::escape_xml(c.name) + "</a></td><td>" +
              std::to_string(c.blocks) + "</td><td>" + fixed(c.measured_us, 3) + "</td><td>" + fixed(c.simulated_us, 3) +
-             "</td><td" + (bad ? " class=\"bad\"" : "") + ">" + fixed(c.error_percent, 2) + "</td><td>" +
-             std::to_string(c.misplaced) + "</td><td>" + std::to_string(c.measured_waves) + " / " +
-             std::to_string(c.simulated_waves) + "</td><td>" + fixed(c.start_distance, 3) + "</td></tr>\n";
+             "</td><td" + (bad ? " class=\"bad\"" : "") + ">" + fixed(c.error_percent, 2) + "</td><td" +
+             (beyond ? " class=\"bad\"" : "") + ">" + std::to_string(c.misplaced) + "</td><td>" +
+             std::to_string(c.measured_waves) + " / " + std::to_string(c.simulated_waves) + "</td><td>" +
+             fixed(c.start_distance, 3) + "</td><td>" + (c.walk_start.empty() ? "-" : c.walk_start) + "</td><td>" +
+             (spread ? fixed(spread->median, 1) + " / " + std::to_string(spread->max) : "-") + "</td></tr>\n";
     }
     h += "</table>\n<p>Span: first block start to last block end. Blocks on another SM: how many blocks "
          "would have to move for the simulated per-SM block counts to equal the measured ones. Waves: the "
          "most blocks on one SM over the blocks that fit on an SM, rounded up. KS distance: the largest gap "
-         "between the two distributions of block start times (0 = identical, 1 = disjoint).</p>\n";
+         "between the two distributions of block start times (0 = identical, 1 = disjoint). Walk start: "
+         "ROW:LEAD where policy walk began the case (read off measured blocks 0 and 8). H100 repetitions: "
+         "the same count for 10 repetitions of the case in a later run against this measured run, the "
+         "hardware's own spread (red: the simulation is beyond its maximum).</p>\n";
     for (const auto& c : cases) {
         h += "<section id=\"" + report::escape_xml(c.name) + "\">\n<h2>" + report::escape_xml(c.name) + "</h2>\n<p>" +
              std::to_string(c.blocks) + " blocks; span " + fixed(c.measured_us, 3) + " us measured, " +

@@ -46,6 +46,13 @@ struct PlacementComparison {
 std::vector<PlacementComparison> validate_placement(const std::string& dir, const hw::GpuSpec& gpu,
                                                     const std::string& policy, bool keep_blocks = false);
 
+/// Median and maximum of a case's repetition_distances; nullopt when there are none.
+struct RepetitionSpread {
+    double median = 0;
+    int max = 0;
+};
+std::optional<RepetitionSpread> repetition_spread(const PlacementComparison& c);
+
 /// The dispatch-walk start state of launch 0 of a measured timeline: lead_start = index of
 /// block 0's SM in walk.lead, start_row = the row whose first SM block lead.size() ran on.
 /// nullopt when the launch has too few blocks or those SMs do not fit the walk.
