@@ -39,22 +39,30 @@ void parse_identity(YamlFields& top, GpuSpec& spec) {
     spec.sm_count = as_int(top.integer("sm_count", 1, 100000));
 }
 
-/// topology.dispatch_walk: lead (SM list), rows (list of SM lists), gaps and start state.
+/// A list of SM-id lists (dispatch_walk.rows / groups), each entry checked like integer_list.
+std::vector<std::vector<int>> sm_lists(YamlFields& f, const YAML::Node& node, const std::string& key,
+                                       const std::string& path, int sm_count) {
+    if (!node.IsSequence()) f.fail(key, "expected a list of SM-id lists, e.g. [[0, 1], [2, 3]]");
+    std::vector<std::vector<int>> out;
+    for (std::size_t r = 0; r < node.size(); ++r) {
+        YAML::Node holder;
+        holder["list"] = node[r];
+        YamlFields entry(holder, f.source(), path + "." + key + "[" + std::to_string(r) + "]");
+        std::vector<int> list;
+        for (auto sm : entry.integer_list("list", 0, sm_count - 1)) list.push_back(as_int(sm));
+        out.push_back(std::move(list));
+    }
+    return out;
+}
+
+/// topology.dispatch_walk: lead (SM list), rows and groups (lists of SM lists), gaps, start state.
 DispatchWalk parse_dispatch_walk(const YAML::Node& node, const std::string& source, int sm_count) {
     const std::string path = "topology.dispatch_walk";
     YamlFields f(node, source, path);
     DispatchWalk walk;
     for (auto sm : f.integer_list("lead", 0, sm_count - 1)) walk.lead.push_back(as_int(sm));
-    const YAML::Node rows = f.child("rows");
-    if (!rows.IsSequence()) f.fail("rows", "expected a list of SM-id lists, e.g. [[0, 1], [2, 3]]");
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        YAML::Node holder;
-        holder["row"] = rows[r];
-        YamlFields row_fields(holder, source, path + ".rows[" + std::to_string(r) + "]");
-        std::vector<int> row;
-        for (auto sm : row_fields.integer_list("row", 0, sm_count - 1)) row.push_back(as_int(sm));
-        walk.rows.push_back(std::move(row));
-    }
+    walk.rows = sm_lists(f, f.child("rows"), "rows", path, sm_count);
+    if (auto groups = f.optional_child("groups")) walk.groups = sm_lists(f, *groups, "groups", path, sm_count);
     walk.lead_first_gap = as_int(f.integer("lead_first_gap", 1, 1 << 20));
     walk.lead_gap = as_int(f.integer("lead_gap", 1, 1 << 20));
     walk.start_row = as_int(f.optional_integer("start_row", 0, 1 << 20).value_or(0));
@@ -292,11 +300,14 @@ void write_int_list(std::ostream& y, const std::vector<int>& list) {
 void write_dispatch_walk(std::ostream& y, const DispatchWalk& w) {
     y << "  dispatch_walk:\n    lead: ";
     write_int_list(y, w.lead);
-    y << "\n    rows:\n";
-    for (const auto& row : w.rows) {
-        y << "      - ";
-        write_int_list(y, row);
-        y << "\n";
+    for (const auto* lists : {&w.rows, &w.groups}) {
+        if (lists->empty()) continue;
+        y << (lists == &w.rows ? "\n    rows:\n" : "    groups:\n");
+        for (const auto& list : *lists) {
+            y << "      - ";
+            write_int_list(y, list);
+            y << "\n";
+        }
     }
     y << "    lead_first_gap: " << w.lead_first_gap << "\n    lead_gap: " << w.lead_gap << "\n    start_row: "
       << w.start_row << "\n    lead_start: " << w.lead_start << "\n    lead_step: " << w.lead_step << "\n";

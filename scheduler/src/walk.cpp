@@ -17,7 +17,11 @@ namespace {
 ///
 /// A visited SM takes the next block if it has room and, during the initial fill, fewer
 /// than `limit` blocks of this launch, where limit starts at max(1, blocks / SMs) and
-/// grows by one at a group boundary once no SM with room is below it. The initial fill
+/// grows by one at a group boundary once no SM with room is below it. When such a round
+/// (the first, or one after a rise) has fewer blocks left than SMs that could take one,
+/// only a quota of them may: the first of those SMs in quota order (lead SMs one per TPC,
+/// then its second SMs, then the groups' first SMs of each TPC, then their second SMs;
+/// see hw::DispatchWalk). The initial fill
 /// ends the first time no SM has room; from then on every SM with room is taken (a freed
 /// slot gets the next block when the walk reaches it).
 ///
@@ -52,6 +56,17 @@ public:
         };
         groups_.push_back(keep_allowed(walk.lead, static_cast<std::size_t>(state_->walk_lead)));
         for (const auto& row : walk.rows) groups_.push_back(keep_allowed(row, 0));
+        const int per_tpc = std::max(1, c.gpu->sms_per_tpc.value_or(1));
+        const auto add_quota = [&](const std::vector<int>& sms, int pass) {
+            for (std::size_t i = static_cast<std::size_t>(pass); i < sms.size(); i += static_cast<std::size_t>(per_tpc))
+                if (allowed[static_cast<std::size_t>(sms[i])] != 0) quota_order_.push_back(sms[i]);
+        };
+        if (!walk.groups.empty()) {
+            for (int pass = 0; pass < per_tpc; ++pass) add_quota(walk.lead, pass);
+            for (int pass = 0; pass < per_tpc; ++pass)
+                for (const auto& group : walk.groups) add_quota(group, pass);
+        }
+        in_quota_.assign(static_cast<std::size_t>(c.gpu->sm_count), 0);
         group_of_.assign(static_cast<std::size_t>(c.gpu->sm_count), -1);
         for (std::size_t g = 0; g < groups_.size(); ++g)
             for (int sm : groups_[g]) group_of_[static_cast<std::size_t>(sm)] = static_cast<int>(g);
@@ -68,6 +83,7 @@ public:
             initial_ = false;
             return std::nullopt;
         }
+        if (round_pending_ || (partial_round_ && !quota_has_room())) start_round();
         // After the initial fill, one SM with room (a freed slot on a full GPU) is the usual
         // case: the walk then skips whole groups without it, which visits no SM with room.
         const int only = !initial_ && with_room_ == 1 ? room_id_sum_ : -1;
@@ -92,7 +108,32 @@ public:
 private:
     [[nodiscard]] bool takes(int sm) const {
         const auto i = static_cast<std::size_t>(sm);
-        return room_[i] > 0 && (!initial_ || count_[i] < limit_);
+        return room_[i] > 0 && (!initial_ || (count_[i] < limit_ && (!partial_round_ || in_quota_[i] != 0)));
+    }
+    /// Whether a quota SM can still take a block (another launch may have filled them).
+    [[nodiscard]] bool quota_has_room() const {
+        return std::any_of(quota_order_.begin(), quota_order_.end(), [&](int sm) {
+            const auto i = static_cast<std::size_t>(sm);
+            return in_quota_[i] != 0 && room_[i] > 0 && count_[i] < limit_;
+        });
+    }
+    /// A new round of the initial fill: with fewer blocks left than SMs that could take one,
+    /// mark the quota (the first of them in quota order).
+    void start_round() {
+        round_pending_ = false;
+        partial_round_ = false;
+        if (quota_order_.empty() || blocks_ - next_block_ >= static_cast<std::uint64_t>(eligible_)) return;
+        partial_round_ = true;
+        std::fill(in_quota_.begin(), in_quota_.end(), 0);
+        std::uint64_t left = blocks_ - next_block_;
+        for (int sm : quota_order_) {
+            if (left == 0) break;
+            const auto i = static_cast<std::size_t>(sm);
+            if (room_[i] > 0 && count_[i] < limit_) {
+                in_quota_[i] = 1;
+                --left;
+            }
+        }
     }
     /// Room of `sm` becomes `room`; `placed` (0 or 1) more blocks of this launch there.
     void set_room(int sm, int room, int placed) {
@@ -138,6 +179,7 @@ private:
         ++limit_;
         eligible_ = 0;
         for (std::size_t i = 0; i < room_.size(); ++i) eligible_ += room_[i] > 0 && count_[i] < limit_ ? 1 : 0;
+        start_round();
     }
 
     sim::DistributorState* state_ = nullptr;
@@ -145,6 +187,10 @@ private:
     int lead_step_ = 1;
     std::vector<std::vector<int>> groups_;  ///< [0] = lead (rotated), [1..] = rows; allowed SMs only
     std::vector<int> group_of_;             ///< by SM id: its index in groups_ (-1 outside the mask)
+    std::vector<int> quota_order_;          ///< allowed SMs in quota order (empty: no quota rule)
+    std::vector<std::uint8_t> in_quota_;    ///< by SM id, during a partial round
+    bool round_pending_ = true;
+    bool partial_round_ = false;
     std::vector<int> room_;                 ///< by SM id
     std::vector<int> count_;                ///< blocks of this launch placed, by SM id
     std::uint64_t blocks_;

@@ -132,7 +132,7 @@ gpusched_cli_test(simulate_replay_flags_alone 2 stderr "need --replay" simulate 
 gpusched_cli_test(simulate_trace_cap 0 stderr "shows 10 of 1200 blocks" simulate --trace ${CMAKE_CURRENT_BINARY_DIR}/t_cap.json
                   --trace-limit 10 --kernel synthetic:blocks=1200,threads=1024,duration=20us~40us)
 
-foreach(policy most-room round-robin static-rr buckets sorted)
+foreach(policy most-room round-robin static-rr buckets sorted walk)
   add_test(NAME cli.deterministic_${policy}
            COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/determinism_${policy}
                    "-DSPEC=synthetic:blocks=700,threads=256,regs=40,duration=5us~30us,seed=3" -DPOLICY=${policy}

@@ -170,6 +170,11 @@ TEST_CASE("topology.dispatch_walk: each SM once over lead and rows, start state 
     CHECK(error_of(with_line(base, "lead_step", "lead_step: 9")).find("lead_step: expected 1..8") != std::string::npos);
     CHECK(error_of(with_line(base, "lead_gap", "lead_gap: 0")).find("dispatch_walk.lead_gap") != std::string::npos);
     CHECK(error_of(with_line(base, "rows", "rows: 3")).find("dispatch_walk.rows") != std::string::npos);
+    std::string short_group = base;
+    const std::string last_group = "      - [120, 121, 122, 123]\n";
+    REQUIRE(short_group.find(last_group) != std::string::npos);
+    short_group.replace(short_group.find(last_group), last_group.size(), "      - [120, 121, 122]\n");
+    CHECK(error_of(short_group).find("SM 123 is in neither lead nor groups") != std::string::npos);
     CHECK(error_of(with_line(base, "lead_first_gap", "lead_first_gap: 5\n    lead_frist_gap: 5"))
               .find("lead_frist_gap") != std::string::npos);
 }

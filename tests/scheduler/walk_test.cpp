@@ -14,7 +14,7 @@ constexpr Time us = 1'000'000;  // ps
 hw::GpuSpec gpu_with(int sms, std::vector<int> lead, std::vector<std::vector<int>> rows, int first_gap, int gap,
                      int start_row = 0, int lead_start = 0, int lead_step = 1) {
     hw::GpuSpec g = test::small_gpu(sms);
-    g.dispatch_walk = hw::DispatchWalk{std::move(lead), std::move(rows), first_gap, gap, start_row, lead_start, lead_step};
+    g.dispatch_walk = hw::DispatchWalk{std::move(lead), std::move(rows), {}, first_gap, gap, start_row, lead_start, lead_step};
     return g;
 }
 
@@ -73,6 +73,20 @@ TEST_CASE("walk: lead_step aligns the next lead start down to a multiple of the 
     const auto r = test::run(gpu, test::app_of({test::launch(4, 1024, 10 * us), test::launch(5, 1024, 10 * us)}), "walk");
     CHECK(sms_by_block(r, 0) == std::vector<int>{4, 5, 6, 7});
     CHECK(sms_by_block(r, 1) == std::vector<int>{6, 7, 4, 5, 0});
+}
+
+TEST_CASE("walk: a round with fewer blocks than SMs fills a quota, one SM per TPC first") {
+    // 5 SMs, TPCs of 2 (the h100 limits): lead [4]; rows [0 1] [2 3]; groups [0 1 2 3].
+    // Quota order: lead 4, then the first SM of each TPC (0, 2), then the second (1, 3).
+    // 3 blocks (< 5 SMs): quota {4, 0, 2}: 4 | 0 (1 not in it) | 2.
+    hw::GpuSpec gpu = gpu_with(5, {4}, {{0, 1}, {2, 3}}, 2, 3);
+    gpu.dispatch_walk->groups = {{0, 1, 2, 3}};
+    const auto three = test::run(gpu, test::app_of({test::launch(3, 1024, 10 * us)}), "walk");
+    CHECK(sms_by_block(three) == std::vector<int>{4, 0, 2});
+    // 6 blocks: the first round (limit 1) is full: 4 | 0 1 | 2 3; the lead is due; the second
+    // round has 1 block for 5 SMs: quota {4}: the lead takes it.
+    const auto six = test::run(gpu, test::app_of({test::launch(6, 1024, 10 * us)}), "walk");
+    CHECK(sms_by_block(six) == std::vector<int>{4, 0, 1, 2, 3, 4});
 }
 
 TEST_CASE("walk: SMs outside the stream's mask are skipped, rows left empty still count") {

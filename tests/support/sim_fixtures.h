@@ -32,7 +32,8 @@ inline hw::GpuSpec small_gpu(int sms) {
 }
 
 /// small_gpu(sms) with a dispatch walk for policy `walk`: lead = the last SM (when sms > 1),
-/// rows = pairs of the others in id order, the lead due after 2 rows and then every 3.
+/// rows = pairs of the others in id order (also the quota groups), the lead due after 2 rows
+/// and then every 3.
 inline hw::GpuSpec small_gpu_with_walk(int sms) {
     hw::GpuSpec g = small_gpu(sms);
     hw::DispatchWalk walk;
@@ -42,6 +43,7 @@ inline hw::GpuSpec small_gpu_with_walk(int sms) {
         walk.rows.push_back({sm});
         if (sm + 1 < rows_end) walk.rows.back().push_back(sm + 1);
     }
+    walk.groups = walk.rows;
     walk.lead_first_gap = 2;
     walk.lead_gap = 3;
     g.dispatch_walk = walk;

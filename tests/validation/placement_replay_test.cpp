@@ -12,6 +12,8 @@
 #include "gpusched/hw/input_error.h"
 #include "gpusched/validation/measured_timeline.h"
 #include "gpusched/validation/placement_validation.h"
+#include "../support/csv_table.h"
+#include "../support/sim_fixtures.h"
 
 using namespace gpusched;
 
@@ -100,6 +102,43 @@ TEST_CASE("malformed measured timelines are input errors naming file and line") 
     CHECK(validation::read_measured_timeline(dir + "replay_plain.csv").blocks.size() > 0);
     CHECK_THROWS_AS(validation::read_measured_timeline(dir + "nope.csv"), InputError);
     CHECK_THROWS_AS(validation::validate_placement(dir + "nope", hw::resolve_gpu("h100"), "most-room"), InputError);
+}
+
+TEST_CASE("walk: every grid size of the walk-state experiment, block for block") {
+    // One launch per (blocks, threads) of validation/data/h100/walk_state (1..2,000 blocks of 32,
+    // 256 or 1024 threads), with its measured start (lead_start from block 0, start_row from
+    // block 8), written from maps.csv.gz by validation/scripts/extract-first-waves.py.
+    // Grids under one block per SM exercise the quota rule (lead, then one SM per TPC).
+    const auto table = test::read_csv_table(std::string(GPUSCHED_SOURCE_DIR) +
+                                            "/tests/validation/data/walk_state_first_waves.csv");
+    REQUIRE(table.rows.size() == 36);
+    for (const auto& row : table.rows) {
+        const auto blocks = std::stoull(row[table.column("blocks")]);
+        const int threads = std::stoi(row[table.column("threads")]);
+        CAPTURE(blocks);
+        CAPTURE(threads);
+        hw::GpuSpec gpu = hw::resolve_gpu("h100");
+        gpu.dispatch_walk->lead_start = std::stoi(row[table.column("lead_start")]);
+        gpu.dispatch_walk->start_row = std::stoi(row[table.column("start_row")]);
+        workloads::KernelLaunch k;
+        k.grid.x = static_cast<std::uint32_t>(blocks);
+        k.block.x = static_cast<std::uint32_t>(threads);
+        k.work = std::make_shared<test::LambdaWork>([](std::uint64_t) { return Time{1'000'000'000}; });
+        const auto r = test::run(gpu, test::app_of({k}), "walk");
+        std::map<std::uint64_t, int> simulated;
+        for (const auto& b : r.blocks) simulated[b.block] = b.sm;
+        std::string measured = row[table.column("sms")], wrong;
+        std::uint64_t block = 0;
+        for (std::size_t at = 0; at <= measured.size(); ++block) {
+            const std::size_t end = std::min(measured.find(';', at), measured.size());
+            const int sm = std::stoi(measured.substr(at, end - at));
+            if (simulated.at(block) != sm && wrong.empty())
+                wrong = "block " + std::to_string(block) + ": measured SM " + std::to_string(sm) + ", simulated " +
+                        std::to_string(simulated.at(block));
+            at = end + 1;
+        }
+        CHECK_MESSAGE(wrong.empty(), wrong);
+    }
 }
 
 TEST_CASE("a malformed placement_reps/rep_counts.csv is an input error naming it") {
