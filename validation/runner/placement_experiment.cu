@@ -146,17 +146,24 @@ struct RepCounts {
   std::vector<std::vector<int>> counts;  // [rep][launch * sm_count + sm]
 };
 
+// Opens `path` for one of the --rep-counts tables and writes the metadata lines they share.
+std::ofstream open_table(const std::string& path, const char* table, int device, const cudaDeviceProp& prop) {
+  std::ofstream out(path, std::ios::out | std::ios::trunc);
+  if (!out) runner::fatal("cannot open '" + path + "' for writing");
+  runner::MetaWriter meta(out);
+  meta.put("experiment", "placement");
+  meta.put("table", table);
+  runner::write_device_metadata(meta, device, prop);
+  return out;
+}
+
 void write_rep_counts(const std::string& path, const std::vector<RepCounts>& all, int reps,
                       int device, const cudaDeviceProp& prop,
                       const placement::TimerProbe& probe) {
   const int sms = prop.multiProcessorCount;
   {
-    std::ofstream out(path, std::ios::out | std::ios::trunc);
-    if (!out) runner::fatal("cannot open '" + path + "' for writing");
+    std::ofstream out = open_table(path, "rep_counts", device, prop);
     runner::MetaWriter meta(out);
-    meta.put("experiment", "placement");
-    meta.put("table", "rep_counts");
-    runner::write_device_metadata(meta, device, prop);
     meta.put("globaltimer_probe", probe_text(probe));
     meta.put("reps", reps);
     meta.put("rep_note", "rep = 0-based timed repetition of the instrumented kernel (1 untimed "
@@ -179,12 +186,8 @@ void write_rep_counts(const std::string& path, const std::vector<RepCounts>& all
     if (!out) runner::fatal("error while writing '" + path + "'");
   }
   const std::string dpath = distances_path(path);
-  std::ofstream out(dpath, std::ios::out | std::ios::trunc);
-  if (!out) runner::fatal("cannot open '" + dpath + "' for writing");
+  std::ofstream out = open_table(dpath, "rep_count_distances", device, prop);
   runner::MetaWriter meta(out);
-  meta.put("experiment", "placement");
-  meta.put("table", "rep_count_distances");
-  runner::write_device_metadata(meta, device, prop);
   meta.put("reps", reps);
   meta.put("distance_note", "count distance(a, b) = sum over launches and SMs of "
                             "|blocks_a - blocks_b| / 2 (blocks that would have to move); "
