@@ -19,11 +19,11 @@ namespace {
 /// than `limit` blocks of this launch, where limit starts at max(1, blocks / SMs) and
 /// grows by one at a group boundary once no SM with room is below it. When such a round
 /// (the first, or one after a rise) has fewer blocks left than SMs that could take one,
-/// only a quota of them may: the first of those SMs in quota order (lead SMs one per TPC,
-/// then its second SMs, then the groups' first SMs of each TPC, then their second SMs;
-/// see hw::DispatchWalk). The initial fill
-/// ends the first time no SM has room; from then on every SM with room is taken (a freed
-/// slot gets the next block when the walk reaches it).
+/// only a quota of them may: the first of those SMs in quota order (the lead's first SM of
+/// each TPC, then its second SMs, then the groups' first SMs of each TPC, then their
+/// second SMs; see hw::DispatchWalk). The initial fill ends the first time no SM has room;
+/// from then on every SM with room is taken (a freed slot gets the next block when the
+/// walk reaches it).
 ///
 /// Between launches (LaunchContext::distributor, measured in validation/data/h100/walk_state):
 /// the next launch starts at the row after the row of this launch's last block outside the
