@@ -27,6 +27,8 @@ const runner::Subcommand kSubcommands[] = {
      &runner::launch_rate_main},
     {"walk-state", "launch sequences: where each launch's first-wave SM walk starts (H100 walk)",
      &runner::walk_state_main},
+    {"refill-latency", "spin launches: delay from a block's end to the refill of its slot (isolated/bursts)",
+     &runner::refill_latency_main},
 };
 
 void print_help(std::FILE* out) {

@@ -39,6 +39,9 @@ int launch_rate_main(int argc, char** argv);
 // walk_state_experiment.cu: sequences of spin launches, the first-wave walk position of each.
 int walk_state_main(int argc, char** argv);
 
+// refill_latency_experiment.cu: block end -> refill start gaps (isolated refills, bursts, k per SM).
+int refill_latency_main(int argc, char** argv);
+
 // To add an experiment: implement `int <name>_main(int, char**)` in <name>_experiment.cu,
 // declare it above, add a row to kSubcommands in main.cu and the file to CMakeLists.txt.
 

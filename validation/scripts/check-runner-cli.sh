@@ -31,6 +31,9 @@ expect 2 "curves: missing required option --out-dir" curves --queued
 expect 0 "Usage: gpusched-runner walk-state"         walk-state --help
 expect 2 "walk-state: --reps: expected 1..1000"      walk-state --reps 0 --out-dir x
 expect 2 "walk-state: unknown option '--bogus'"      walk-state --bogus
+expect 0 "Usage: gpusched-runner refill-latency"     refill-latency --help
+expect 2 "refill-latency: --reps: expected 1..1000"  refill-latency --reps 0 --out-dir x
+expect 2 "refill-latency: --out-dir is required"     refill-latency
 expect 0 "--rep-counts FILE"                         placement --help
 expect 2 "placement: option '--rep-counts' needs a value" placement --out-dir x --rep-counts
 expect 2 "placement: --rep-counts needs a non-empty path" placement --out-dir x --rep-counts=
@@ -38,4 +41,4 @@ if [ "$failures" -ne 0 ]; then
   echo "gpusched-runner command line: $failures check(s) failed"
   exit 1
 fi
-echo "gpusched-runner command line: 17 checks passed (no GPU needed)"
+echo "gpusched-runner command line: 20 checks passed (no GPU needed)"
