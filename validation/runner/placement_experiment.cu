@@ -66,12 +66,7 @@ void write_timeline(const std::string& path, const Case& c, int reps, int device
   meta.put("experiment", "placement");
   runner::write_device_metadata(meta, device, prop);
   meta.put("globaltimer_probe", probe_text(probe));
-  meta.put("case", c.name);
-  meta.put("group", c.group);
-  meta.put("case_note", c.note);
-  meta.put("blocks", c.blocks);
-  meta.put("threads", c.threads);
-  meta.put("smem", c.smem);
+  runner::put_case_shape(meta, c);
   meta.put("launches", c.launches);
   meta.put("durations", placement::duration_description(c));
   meta.put("workload_spec", placement::workload_spec(c));

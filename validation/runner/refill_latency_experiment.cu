@@ -122,6 +122,20 @@ struct Case {
   std::vector<uint32_t> duration_ns;  // per block; kAbsolute flag = deadline after the origin
 };
 
+// A case's shape: name, group, block size, dynamic smem, blocks per SM, capacity, grid size.
+Case case_of(const std::string& name, const char* group, int threads, int smem, int bps, int capacity,
+             int blocks) {
+  Case c;
+  c.name = name;
+  c.group = group;
+  c.threads = threads;
+  c.smem = smem;
+  c.bps = bps;
+  c.capacity = capacity;
+  c.blocks = blocks;
+  return c;
+}
+
 std::vector<Case> build_cases(const cudaDeviceProp& prop) {
   const int sms = prop.multiProcessorCount;
   std::vector<Case> cases;
@@ -129,13 +143,7 @@ std::vector<Case> build_cases(const cudaDeviceProp& prop) {
     const int bps = occupancy(threads, 0);
     if (bps < 1) continue;
     const int cap = sms * bps;
-    Case c;
-    c.name = "isolated_bs" + std::to_string(threads);
-    c.group = "isolated";
-    c.threads = threads;
-    c.bps = bps;
-    c.capacity = cap;
-    c.blocks = cap + cap / 2;
+    Case c = case_of("isolated_bs" + std::to_string(threads), "isolated", threads, 0, bps, cap, cap + cap / 2);
     c.note = "first-wave ends 500 ns apart in a random order; each refill happens alone";
     c.durations = "blocks 0..capacity-1: end at origin + 20us + rank * 500ns (rank: std::mt19937(" +
                   std::to_string(threads) + ") shuffle); later blocks: 20us each";
@@ -152,13 +160,7 @@ std::vector<Case> build_cases(const cudaDeviceProp& prop) {
     const int bps = occupancy(threads, 0);
     if (bps < 1) continue;
     const int cap = sms * bps;
-    Case c;
-    c.name = "burst_bs" + std::to_string(threads);
-    c.group = "burst";
-    c.threads = threads;
-    c.bps = bps;
-    c.capacity = cap;
-    c.blocks = 3 * cap;
+    Case c = case_of("burst_bs" + std::to_string(threads), "burst", threads, 0, bps, cap, 3 * cap);
     c.note = "the whole first wave ends at once; C slots free together, then 2 us blocks";
     c.durations = "blocks 0..capacity-1: end at origin + 6us; later blocks: 2us each";
     for (int i = 0; i < c.blocks; ++i) c.duration_ns.push_back(i < cap ? kAbsolute | kBurstDeadlineNs : kBurstNs);
@@ -182,14 +184,7 @@ std::vector<Case> build_cases(const cudaDeviceProp& prop) {
       continue;
     }
     const int cap = sms * k;
-    Case c;
-    c.name = "sizes_k" + std::to_string(k);
-    c.group = "burst_sizes";
-    c.threads = 32;
-    c.smem = smem;
-    c.bps = k;
-    c.capacity = cap;
-    c.blocks = 5 * cap;
+    Case c = case_of("sizes_k" + std::to_string(k), "burst_sizes", 32, smem, k, cap, 5 * cap);
     c.note = "32-thread blocks limited to k per SM by dynamic shared memory: sustained refill rate vs k";
     c.durations = "constant 1us (relative to each block's entry)";
     c.duration_ns.assign(static_cast<size_t>(c.blocks), kSizesNs);
@@ -376,12 +371,7 @@ void write_timeline(const std::string& path, const Case& c, int reps, int device
   runner::write_device_metadata(meta, device, prop);
   meta.put("globaltimer_probe", "min_step_ns=" + fmt(probe.min_step_ns, 0) + " mean_step_ns=" +
                                     fmt(probe.mean_step_ns, 2) + " sm_clock_mhz=" + fmt(probe.sm_clock_mhz, 1));
-  meta.put("case", c.name);
-  meta.put("group", c.group);
-  meta.put("case_note", c.note);
-  meta.put("blocks", c.blocks);
-  meta.put("threads", c.threads);
-  meta.put("smem", c.smem);
+  runner::put_case_shape(meta, c);
   meta.put("static_smem", 33 * sizeof(unsigned long long));
   meta.put("launches", 1);
   meta.put("durations", c.durations);

@@ -88,6 +88,17 @@ void write_device_metadata(MetaWriter& meta, int device, const cudaDeviceProp& p
 // Selects `device` (validated against cudaGetDeviceCount) and returns its properties.
 cudaDeviceProp select_device(int device);
 
+// The metadata lines every per-case timeline of a spin-kernel experiment starts with.
+template <typename Case>
+void put_case_shape(MetaWriter& meta, const Case& c) {
+  meta.put("case", c.name);
+  meta.put("group", c.group);
+  meta.put("case_note", c.note);
+  meta.put("blocks", c.blocks);
+  meta.put("threads", c.threads);
+  meta.put("smem", c.smem);
+}
+
 }  // namespace runner
 
 // Checks a CUDA runtime call; on failure prints the call, location and error, then exits 1.
