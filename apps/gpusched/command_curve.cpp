@@ -126,7 +126,7 @@ ModelTimes interval_times(const hw::GpuSpec& gpu, const std::string& spec) {
                                        [&](std::uint64_t b) { return k.work->active_warps(b, warps); }};
     const scheduler::WarpsPerSm w = scheduler::interval_warps_per_sm(ik);
     const double warp_us = work->issue_slots / (gpu.issue_slots_per_cycle() * *gpu.clock_mhz);
-    const double launch_us = gpu.kernel_launch_ns.value_or(0) / 1000.0;
+    const double launch_us = gpu.launch_to_first_block_ns() / 1000.0;
     const auto app_us = [&](std::uint64_t warps_per_sm) {
         return static_cast<double>(parsed.count) * (launch_us + warp_us * static_cast<double>(warps_per_sm));
     };

@@ -45,7 +45,7 @@ struct IntervalPrediction {
     scheduler::WarpsPerSm warps;
     std::uint64_t launches = 0;
     double warp_us = 0;    ///< one warp's SM time: W / (C f)
-    double launch_us = 0;  ///< T_launch from the spec's kernel_launch_ns
+    double launch_us = 0;  ///< T_launch: the spec's launch to first block (GpuSpec::launch_to_first_block_ns)
     [[nodiscard]] double app_us(std::uint64_t warps_per_sm) const {
         return static_cast<double>(launches) * (launch_us + warp_us * static_cast<double>(warps_per_sm));
     }
@@ -88,7 +88,7 @@ IntervalPrediction predict(const hw::GpuSpec& gpu, const std::string& spec) {
     // T_warp x 32 / #CoresPerSM of eq. 2 is one warp's share of the SM's issue: W / (C f).
     const double slots_per_us = gpu.issue_slots_per_cycle() * *gpu.clock_mhz;
     p.warp_us = work->issue_slots / slots_per_us;
-    p.launch_us = gpu.kernel_launch_ns.value_or(0) / 1000.0;
+    p.launch_us = gpu.launch_to_first_block_ns() / 1000.0;
     return p;
 }
 

@@ -48,7 +48,7 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
       sm_block_launch_(overhead_ps(gpu.sm_block_launch_ns)),
       sm_warp_launch_ps_(gpu.sm_warp_launch_ns.value_or(0) * 1000.0),
       launch_pipeline_(sm_block_launch_ > 0 || sm_warp_launch_ps_ > 0),
-      sm_last_start_(static_cast<std::size_t>(gpu.sm_count), 0),
+      sm_launch_free_(static_cast<std::size_t>(gpu.sm_count), 0),
       completion_interval_(overhead_ps(gpu.block_completion_interval_ns)),
       room_changed_(static_cast<std::size_t>(gpu.sm_count), 0) {
     if (app.launches.empty()) throw InputError("the workload has no kernel launches");
@@ -298,10 +298,10 @@ void Engine::flush_room_changes() {
 }
 
 Time Engine::pipeline_start(const LaunchState& launch, int sm) {
-    Time& last = sm_last_start_[static_cast<std::size_t>(sm)];
-    last = std::max(now_ + dispatch_latency_, last) + sm_block_launch_ +
-           static_cast<Time>(std::llround(sm_warp_launch_ps_ * launch.unit_footprint.warps));
-    return last;
+    Time& free_at = sm_launch_free_[static_cast<std::size_t>(sm)];
+    const Time start = std::max(now_ + dispatch_latency_, free_at);
+    free_at = start + sm_block_launch_ + static_cast<Time>(std::llround(sm_warp_launch_ps_ * launch.unit_footprint.warps));
+    return start;
 }
 
 /// What starting a unit reads of the engine: read once per batch, since the loop's stores could alias it.

@@ -27,12 +27,12 @@ TEST_CASE("tune picks the hand-derived optimum: one wave of 264 blocks beats two
     r.policy = scheduler::default_policy();
     const TuneResult t = tune(gpu, r);
     REQUIRE(t.candidates.size() == 2);
-    // h100: 2 blocks of 1024 threads per SM, 264 in the first wave. The first block on an idle SM
-    // starts D + a + b w = 191.82 ns after dispatch, the second 141.82 ns later (333.64); plus
-    // the 1600 ns launch: 264 blocks end at 1600 + 333.64 + 60000 = 61933.64 ns. Block 264 waits
-    // for a slot: 121983.64 ns (tests/cli/cli_tests.cmake, simulate_json).
-    CHECK(*t.candidates[0].makespan_us == doctest::Approx(121.98364));
-    CHECK(*t.candidates[1].makespan_us == doctest::Approx(61.93364));
+    // h100: 2 blocks of 1024 threads per SM, 264 in the first wave. The launch is ready at 1418 ns;
+    // the first block on an idle SM starts D = 182 ns after dispatch (1600), the second
+    // a + b w = 141.82 ns later (1741.82): 264 blocks end at 1741.82 + 60000 = 61741.82 ns. Block
+    // 264 waits for a slot: 61600 + 182 + 60000 = 121782 ns (tests/cli/cli_tests.cmake, simulate_json).
+    CHECK(*t.candidates[0].makespan_us == doctest::Approx(121.782));
+    CHECK(*t.candidates[1].makespan_us == doctest::Approx(61.74182));
     REQUIRE(t.best);
     CHECK(*t.best == 1);
     CHECK(t.candidates[1].spec == "synthetic:blocks=264,threads=1024,duration=60us");

@@ -53,12 +53,12 @@ gpusched_cli_test(simulate_default 0 stdout "makespan" simulate)
 gpusched_cli_test(simulate_default_says_what 0 stderr "built-in default" simulate)
 gpusched_cli_test(simulate_help 0 stdout "--replay" simulate --help)
 # 265 blocks of 1024 threads: 2 per SM x 132 = 264 in the first 60us wave; block 264 waits.
-# h100 overheads: launch 1600 ns; a 32-warp block starts D + a + b w = 50 + 5.5 + 136.32 = 191.82 ns
-# after its dispatch on an idle SM, the second of its SM 141.82 ns later (333.64). Block 264 takes
-# the slot freed at 191.82 + 60000, starts max(60191.82 + 50, 333.64) + 141.82 = 60383.64 and ends
-# at 120383.64; plus the 1600 ns launch: 121983.64 ns. Block 264 takes SM 124, the first in the
-# preset's SM order, so SM 0 runs 2 blocks.
-gpusched_cli_test(simulate_json 0 stdout "\"makespan_ns\":121983.64,.*\"waves\":2.*\"per_sm_blocks\":\\[2,2,"
+# h100 overheads: the launch is ready at 1418 ns; a block starts D = 182 ns after its dispatch on
+# an idle SM (1600), the second of its SM a + b w = 5.5 + 32 x 4.26 = 141.82 ns later (1741.82).
+# Block 264 takes the slot freed at 1600 + 60000, starts max(61600 + 182, 1741.82 + 141.82) =
+# 61782 and ends at 121782 ns. Block 264 takes SM 124, the first in the preset's SM order, so
+# SM 0 runs 2 blocks.
+gpusched_cli_test(simulate_json 0 stdout "\"makespan_ns\":121782.0,.*\"waves\":2.*\"per_sm_blocks\":\\[2,2,"
                   simulate --kernel synthetic:blocks=265,threads=1024,duration=60us --json)
 gpusched_cli_test(simulate_policy 0 stdout "static-rr" simulate --policy static-rr --kernel synthetic:blocks=10,threads=64,duration=1us)
 gpusched_cli_test(simulate_workload_file 0 stdout "makespan" simulate --workload ${PROJECT_SOURCE_DIR}/tests/workloads/data/workload_example.yaml)
@@ -269,10 +269,10 @@ gpusched_cli_test(copy_overlap_example 0 stdout "d2h +2 +33554432 +pinned +1"
                   simulate --workload ${PROJECT_SOURCE_DIR}/examples/copy-overlap.yaml)
 gpusched_cli_test(copy_overlap_json 0 stdout "\"copies\":\\[{\"operation\":0,\"direction\":\"h2d\""
                   simulate --workload ${PROJECT_SOURCE_DIR}/examples/copy-overlap.yaml --json)
-# Host-issued launches: launch i is issued at i x 3.466 us, ready 1.6 us later, starts 0.09 us
-# after that (dispatch latency + launch pipeline) and runs 1 us: the last (i = 199) ends at
-# 199 x 3.466 + 1.6 + 0.09 + 1 = 692.424 us.
-gpusched_cli_test(host_launches_example 0 stdout "makespan +692.424 us"
+# Host-issued launches: launch i is issued at i x 3.466 us, ready 1.418 us later, starts 0.182 us
+# after that (dispatch latency) and runs 1 us: the last (i = 199) ends at
+# 199 x 3.466 + 1.418 + 0.182 + 1 = 692.334 us.
+gpusched_cli_test(host_launches_example 0 stdout "makespan +692.334 us"
                   simulate --workload ${PROJECT_SOURCE_DIR}/examples/host-launches.yaml --exec fixed)
 gpusched_cli_test(host_calls_need_interval 2 stderr "issue: host-calls.*a100 has no overheads.host_launch_interval_ns"
                   simulate --workload ${PROJECT_SOURCE_DIR}/examples/host-launches.yaml --exec fixed --gpu a100)
@@ -322,7 +322,7 @@ gpusched_cli_test(simulate_calibration_needs_kernel 2 stderr "--calibration sets
 gpusched_cli_test(predict_calibration_no_interval 2 stderr "calibrate_series.yaml: no 'interval' section"
                   predict --model interval --calibration calibrate_series.yaml --kernel apsp-minplus:n=100,block=16)
 # One wave of 264 blocks of 1024 threads (2 per SM) beats two waves of 265 (tests/calibrate/tune_test.cpp).
-gpusched_cli_test(tune_waves 0 stdout "265 +121\\.984.*264 +61\\.934 .*<- best.*best: blocks=264"
+gpusched_cli_test(tune_waves 0 stdout "265 +121\\.782.*264 +61\\.742 .*<- best.*best: blocks=264"
                   tune --kernel synthetic:blocks=1,threads=1024,duration=60us --param blocks=265,264)
 gpusched_cli_test(tune_guideline 0 stdout "64 .*guideline.*smallest block size that maximises occupancy -> threads=64"
                   tune --kernel synthetic:threads=32,duration=10us --total-threads 8448 --param threads=32,64,128)

@@ -32,7 +32,7 @@ IntervalTerms interval_terms(const hw::GpuSpec& gpu, const std::string& base, st
     const double mean_warps = static_cast<double>(w.min + w.sorted + w.full + w.buckets) / 4.0;
     IntervalTerms t;
     t.launches = static_cast<double>(parsed.count);
-    t.launch_us = gpu.kernel_launch_ns.value_or(0) / 1000.0;
+    t.launch_us = gpu.launch_to_first_block_ns() / 1000.0;
     t.issue_us = t.launches * warp_us * mean_warps;
     t.average_us = t.launches * t.launch_us + t.issue_us;
     return t;

@@ -95,8 +95,8 @@ struct GpuSpec {
     std::optional<int> copy_engines;
 
     // --- overheads ---
-    std::optional<double> kernel_launch_ns;            ///< launch-to-first-block latency
-    std::optional<double> block_dispatch_latency_ns;   ///< block dispatched -> running
+    std::optional<double> kernel_launch_ns;            ///< launch -> ready to dispatch (execution-engine queue)
+    std::optional<double> block_dispatch_latency_ns;   ///< block dispatched -> running on an idle SM
     std::optional<double> block_dispatch_interval_ns;  ///< minimum gap between block dispatches (throughput)
     /// Per-SM block-launch pipeline: launching a block of w warps on an SM takes
     /// sm_block_launch_ns + w x sm_warp_launch_ns, one block at a time per SM.
@@ -115,6 +115,10 @@ struct GpuSpec {
     [[nodiscard]] std::string compute_capability() const;
     /// C: warp-instructions an SM can issue per cycle (schedulers x issue width).
     [[nodiscard]] int issue_slots_per_cycle() const { return warp_schedulers_per_sm * issue_width; }
+    /// T_launch of the closed-form models: a launch's time to its first running block.
+    [[nodiscard]] double launch_to_first_block_ns() const {
+        return kernel_launch_ns.value_or(0) + block_dispatch_latency_ns.value_or(0);
+    }
     /// Volta and later choose shared memory per SM by carveout percentage; older GPUs by cache config.
     [[nodiscard]] bool has_carveout() const { return cc_major >= 7; }
 

@@ -49,10 +49,11 @@ struct SimResult {
 /// Launch pipeline (when the spec has sm_block_launch_ns / sm_warp_launch_ns): each SM
 /// launches one block at a time; a block of w warps dispatched at t starts at
 ///
-///     start = max(t + block_dispatch_latency_ns, previous start on that SM) + a + b w
+///     start = max(t + block_dispatch_latency_ns, previous start on that SM + a + b' w')
 ///
-/// with a = sm_block_launch_ns, b = sm_warp_launch_ns. So the blocks of one SM in a first
-/// wave start a + b w apart, and a refill starts latency + a + b w after its slot was freed.
+/// with a = sm_block_launch_ns, b = sm_warp_launch_ns and w' the previous block's warps. So
+/// the blocks of one SM in a first wave start a + b w apart, and a lone refill starts
+/// block_dispatch_latency_ns after its slot was freed (the H100 measures 182 ns for 1..32 warps).
 ///
 /// Completion channel (block_completion_interval_ns = c > 0): a block ends at its end time
 /// (observers see it then), but its SM learns the slot is free only when the completion has
@@ -218,7 +219,7 @@ private:
     Time sm_block_launch_ = 0;
     double sm_warp_launch_ps_ = 0;
     bool launch_pipeline_;             ///< sm_block_launch_ or sm_warp_launch_ps_ is set
-    std::vector<Time> sm_last_start_;  ///< per SM: start of its latest block (launch pipeline)
+    std::vector<Time> sm_launch_free_;  ///< per SM: when its launch pipeline takes the next block
     Time completion_interval_ = 0;
     Time channel_next_ = 0;            ///< earliest time the completion channel takes the next completion
     Time last_end_ = 0;                ///< latest block end so far

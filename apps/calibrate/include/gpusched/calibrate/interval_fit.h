@@ -16,7 +16,7 @@ namespace gpusched::calibrate {
 /// --model interval` computes them (launches x (T_launch + T_warp x #WarpsPerSM)).
 struct IntervalTerms {
     double launches = 0;
-    double launch_us = 0;    ///< the GPU spec's kernel_launch_ns, per launch
+    double launch_us = 0;    ///< the GPU spec's launch to first block, per launch
     double average_us = 0;   ///< mean of the Min, Sorted, Full and Buckets predictions, T_launch included
     double issue_us = 0;     ///< the same without T_launch: launches x T_warp x mean #WarpsPerSM
 };
