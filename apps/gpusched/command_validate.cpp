@@ -160,6 +160,12 @@ void run_validate(ValidateOptions o) {
                                          {"simulated_jumps_located", c.simulated_jumps_located}};
             for (const auto& jump : c.measured_jumps) curve["measured_jumps"].push_back(jump.n);
             for (const auto& jump : c.simulated_jumps) curve["simulated_jumps"].push_back(jump.n);
+            if (c.repeat_sweeps > 0) {
+                curve["repeat_sweeps"] = c.repeat_sweeps;
+                curve["reproducible_jumps"] = nlohmann::ordered_json::array();
+                for (const auto& jump : c.reproducible_jumps) curve["reproducible_jumps"].push_back(jump.n);
+                curve["reproducible_jumps_located"] = c.reproducible_jumps_located;
+            }
             for (const auto& p : c.points)
                 curve["points"].push_back({{"n", p.n}, {"measured_us", p.measured_us}, {"simulated_us", p.simulated_us},
                                            {"calibrated_us", p.calibrated_us}, {"error_percent", p.error_percent}});
@@ -248,8 +254,8 @@ void print_curves(const std::vector<validation::CurveComparison>& curves, const 
     if (curves.empty()) return;
     std::cout << "\nruntime curves of " << curve_csv << " (shared execution, one-point calibration at the reference n)\n";
     TextTable curve_table({"kernel", "issue", "block", "points", "ref_n", "factor", "median_|err|_%", "max_|err|_%",
-                           "measured_jumps", "simulated_jumps"},
-                          {false, false, true, true, true, true, true, true, false, false});
+                           "measured_jumps", "simulated_jumps", "reproducible_jumps"},
+                          {false, false, true, true, true, true, true, true, false, false, false});
     auto jump_list = [](const std::vector<validation::CurveJump>& jumps, int located) {
         std::string s = std::to_string(located) + "/" + std::to_string(jumps.size()) + " located:";
         for (const auto& j : jumps) s += " " + std::to_string(j.n);
@@ -259,9 +265,11 @@ void print_curves(const std::vector<validation::CurveComparison>& curves, const 
         curve_table.add_row({c.kernel, c.issue, std::to_string(c.block), std::to_string(c.points.size()),
                              std::to_string(c.reference_n), fixed(c.factor, 3), fixed(c.median_abs_error_percent, 1),
                              fixed(c.max_abs_error_percent, 1), jump_list(c.measured_jumps, c.measured_jumps_located),
-                             jump_list(c.simulated_jumps, c.simulated_jumps_located)});
+                             jump_list(c.simulated_jumps, c.simulated_jumps_located),
+                             c.repeat_sweeps == 0 ? "-" : jump_list(c.reproducible_jumps, c.reproducible_jumps_located)});
     curve_table.print(std::cout);
     std::cout << "A jump is a step of more than 4% from n-1 to n; located = the other curve jumps within one step.\n"
+                 "reproducible_jumps: the measured jumps that every repeated sweep (curves/repeats/) has at the same n too.\n"
                  "issue: host-calls = launched by the host inside the timed region; queued = every launch queued first.\n";
 }
 

@@ -59,6 +59,19 @@ int located(const std::vector<CurveJump>& jumps, const std::vector<CurveJump>& o
     return count;
 }
 
+/// `<curves_dir>/repeats/<stem>*.csv` in name order: further host-timed sweeps of one curve file.
+std::vector<std::string> repeat_sweeps(const std::string& curves_dir, const std::string& stem) {
+    std::vector<std::string> paths;
+    const std::filesystem::path dir = std::filesystem::path(curves_dir) / "repeats";
+    if (!std::filesystem::is_directory(dir)) return paths;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.is_regular_file() && name.starts_with(stem) && name.ends_with(".csv")) paths.push_back(entry.path().string());
+    }
+    std::sort(paths.begin(), paths.end());
+    return paths;
+}
+
 }  // namespace
 
 std::vector<CurveJump> find_jumps(const std::vector<std::pair<int, double>>& curve, double threshold_percent) {
@@ -81,6 +94,26 @@ std::vector<CurveComparison> validate_fw_curves(const std::string& csv_path, con
     return validate_curves(csv_path, "apsp-fw", gpu, policy_name, jump_threshold_percent);
 }
 
+void mark_reproducible_jumps(CurveComparison& c, const std::vector<std::string>& repeat_csvs,
+                             double jump_threshold_percent) {
+    c.reproducible_jumps = c.measured_jumps;
+    c.repeat_sweeps = 0;
+    for (const auto& path : repeat_csvs) {
+        std::vector<std::pair<int, double>> curve;
+        for (const auto& r : read_curve_csv(path))
+            if (r.block == c.block) curve.emplace_back(r.n, r.ms);
+        if (curve.empty()) continue;
+        std::sort(curve.begin(), curve.end());
+        const auto jumps = find_jumps(curve, jump_threshold_percent);
+        std::erase_if(c.reproducible_jumps, [&](const CurveJump& j) {
+            return std::none_of(jumps.begin(), jumps.end(), [&](const CurveJump& o) { return o.n == j.n; });
+        });
+        ++c.repeat_sweeps;
+    }
+    if (c.repeat_sweeps == 0) c.reproducible_jumps.clear();
+    c.reproducible_jumps_located = located(c.reproducible_jumps, c.simulated_jumps);
+}
+
 std::vector<CurveComparison> validate_curve_dir(const std::string& curves_dir, const hw::GpuSpec& gpu,
                                                 const std::string& policy_name) {
     std::vector<CurveComparison> out;
@@ -90,7 +123,11 @@ std::vector<CurveComparison> validate_curve_dir(const std::string& curves_dir, c
             const std::string file = std::string(stem) + (queued ? "_queued.csv" : ".csv");
             const std::string path = (std::filesystem::path(curves_dir) / file).string();
             if (!std::filesystem::is_regular_file(path)) continue;
-            for (auto& c : validate_curves(path, kernel, gpu, policy_name, 4.0, queued)) out.push_back(std::move(c));
+            const std::vector<std::string> repeats = queued ? std::vector<std::string>{} : repeat_sweeps(curves_dir, stem);
+            for (auto& c : validate_curves(path, kernel, gpu, policy_name, 4.0, queued)) {
+                if (!repeats.empty()) mark_reproducible_jumps(c, repeats);
+                out.push_back(std::move(c));
+            }
         }
     return out;
 }

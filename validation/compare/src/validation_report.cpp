@@ -45,7 +45,13 @@ std::string curve_section(const CurveComparison& c) {
     for (const auto& j : c.measured_jumps) h += " " + std::to_string(j.n);
     h += " (" + std::to_string(c.measured_jumps_located) + " located by the simulation), simulated at";
     for (const auto& j : c.simulated_jumps) h += " " + std::to_string(j.n);
-    h += " (" + std::to_string(c.simulated_jumps_located) + " found in the measurement). Markers: m = measured jump, s = simulated jump.</p>\n";
+    h += " (" + std::to_string(c.simulated_jumps_located) + " found in the measurement).";
+    if (c.repeat_sweeps > 0) {
+        h += " Reproducible in all " + std::to_string(c.repeat_sweeps + 1) + " sweeps:";
+        for (const auto& j : c.reproducible_jumps) h += " " + std::to_string(j.n);
+        h += " (" + std::to_string(c.reproducible_jumps_located) + " located by the simulation).";
+    }
+    h += " Markers: m = measured jump, s = simulated jump.</p>\n";
     h += curve_chart(c, title + ": the dense sweep, jumps marked", 0, 200, false, true) + "\n";
     h += curve_chart(c, title + ": every size", 0, 1 << 30, true, false) + "\n</section>\n";
     return h;

@@ -43,9 +43,20 @@ struct CurveComparison {
     std::vector<CurveJump> simulated_jumps;
     int measured_jumps_located = 0;     ///< measured jumps with a simulated jump within one step
     int simulated_jumps_located = 0;    ///< simulated jumps with a measured jump within one step
+    /// Repeated sweeps of the same curve (`repeats/` beside the CSV, same kernel and block) and
+    /// the measured jumps that every one of them has at the same n too: the reproducible jumps,
+    /// a property of the hardware rather than of one sweep's launch jitter (none without repeats).
+    int repeat_sweeps = 0;
+    std::vector<CurveJump> reproducible_jumps;
+    int reproducible_jumps_located = 0;  ///< reproducible jumps with a simulated jump within one step
     double median_abs_error_percent = 0;
     double max_abs_error_percent = 0;
 };
+
+/// Marks the measured jumps of `c` that each repeated sweep (runtime curve CSVs of the same
+/// kernel; their rows of c.block) also has at the same n. InputError names a malformed file.
+void mark_reproducible_jumps(CurveComparison& c, const std::vector<std::string>& repeat_csvs,
+                             double jump_threshold_percent = 4.0);
 
 /// Jumps of a curve given as (n, y) points sorted by n.
 std::vector<CurveJump> find_jumps(const std::vector<std::pair<int, double>>& curve, double threshold_percent);
