@@ -43,6 +43,22 @@ TEST_CASE("Min-plus on the H100 preset: D and P fit in L2, every access hits") {
                               "(2112 B L2 hits), latency 5103 cycles");
 }
 
+TEST_CASE("Min-plus 8x8 on the H100 preset: the per-tile latency is one warp's dependent path") {
+    // n = 100, BS = 8: 13 x 13 tiles, 2 warps per block. Per tile: L2 hit 280 + shared load 29 +
+    // 2 barriers of 12 + 2 x 2 warps, and lines 5-8 alone: the path of 2 more shared loads (3
+    // exposed) and 8 + 4 dependent instructions of 5 + 1 cycles = 130, above the block's 2 x 26
+    // wavefronts and 42 issue slots; plus 1.5 L2 hits for lines 3 and 11.
+    const hw::GpuSpec h100 = hw::resolve_gpu("h100");
+    std::shared_ptr<const BlockWork> keep;
+    const ApspWarpCost c = bound_work(parse_kernel_spec("apsp-minplus:n=100,block=8", "--kernel"), h100, keep).cost();
+    CHECK(c.latency_cycles == doctest::Approx(13 * (280 + 29 + 32 + 2 * 29 + 12 * 6) + 1.5 * 280));
+    // The SASS counts are keys: one exposed shared load and no address chain leave 8 x 6 = 48,
+    // under the 52 wavefronts.
+    const KernelLaunch bare =
+        parse_kernel_spec("apsp-minplus:n=100,block=8,exposed_shared_loads=1,address_chain_instr=0", "--kernel");
+    CHECK(bound_work(bare, h100, keep).cost().latency_cycles == doctest::Approx(13 * (280 + 29 + 32 + 52) + 1.5 * 280));
+}
+
 TEST_CASE("Min-plus beyond L2: row strips miss once per block row, column strips once per wave") {
     hw::GpuSpec gpu = hw::resolve_gpu("h100");
     gpu.l2_bytes = 1 << 20;  // D and P (8 MB at n = 1000) no longer fit
