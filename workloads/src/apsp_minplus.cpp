@@ -55,15 +55,18 @@ std::optional<ApspWarpCost> minplus_cost_on_gpu(const ApspGrid& grid, const Minp
     const double warp = kApspWarpSize;
     const double rows_per_warp = bs >= warp ? 1 : std::ceil(warp / bs);
     const double load_wavefronts = rows_per_warp * std::ceil(std::min(bs, warp) * e / 128);
-    const double tile_wavefronts = 2 * bs + 2 + 2 * load_wavefronts;
+    const double fill_wavefronts = 2 + 2 * load_wavefronts;  // line 5: two shared stores, two global loads
+    const double tile_wavefronts = 2 * bs + fill_wavefronts;
     if (l1) cost.l1_wavefronts = gw * tile_wavefronts + load_wavefronts * (1 + 3 * p);
     if (latency) {
+        const double block_warps = std::ceil(bs * bs / warp);
         const double l2_latency = *gpu.l2_hit_latency_cycles;
         const double dram_latency = gpu.dram_latency_cycles.value_or(l2_latency);
         const double both_hit = (1 - miss_row) * (1 - miss_col);
-        const double tile_wait = both_hit * l2_latency + (1 - both_hit) * dram_latency;
+        // Line 5 up to the barrier: the loads, the fill's measured extra and the block's load and store wavefronts.
+        double tile_wait = both_hit * l2_latency + (1 - both_hit) * dram_latency + gpu.tile_fill_extra_cycles.value_or(0);
+        if (l1) tile_wait += block_warps * fill_wavefronts / *gpu.l1_wavefronts_per_cycle;
         const double other_wait = (1 - miss_other) * l2_latency + miss_other * dram_latency;
-        const double block_warps = std::ceil(bs * bs / warp);
         // Line 5's stores, the barrier of line 6, line 7's first shared load, the barrier of line 10.
         const double sync = gpu.shared_memory_latency_cycles.value_or(0) +
                             2 * (gpu.barrier_cycles.value_or(0) + block_warps * gpu.barrier_cycles_per_warp.value_or(0));
@@ -75,7 +78,7 @@ std::optional<ApspWarpCost> minplus_cost_on_gpu(const ApspGrid& grid, const Minp
         const double path = std::max(0.0, keys.exposed_shared_loads - 1) * gpu.shared_memory_latency_cycles.value_or(0) +
                             (bs + keys.address_chain_instr) * (gpu.alu_latency_cycles.value_or(0) + 1.0 / gpu.issue_width);
         double alone = std::max({path, tile_slots / gpu.issue_width, block_warps * tile_slots / gpu.issue_slots_per_cycle()});
-        if (l1) alone = std::max(alone, block_warps * tile_wavefronts / *gpu.l1_wavefronts_per_cycle);
+        if (l1) alone = std::max(alone, block_warps * 2 * bs / *gpu.l1_wavefronts_per_cycle);
         // Line 3's load before the loop; line 11's load of P(gx, kmin) before its stores.
         cost.latency_cycles = gw * (tile_wait + sync + alone) + (1 + p) * other_wait;
     }

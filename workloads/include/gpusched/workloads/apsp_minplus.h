@@ -43,10 +43,11 @@ ApspWarpCost minplus_warp_cost(const ApspGrid& grid, const MinplusKeys& keys, co
 ///   line 11 miss. Hits go to l2_bytes, misses to dram_bytes.
 /// - Latency (needs l2_hit_latency_cycles; unless tile_latency_cycles was given: then GW x it):
 ///   what one block alone on an SM waits for. Per tile: the two tile loads (L2 hit latency when
-///   both hit, else dram_latency_cycles, weighted by the hit probabilities); a shared-memory load
+///   both hit, else dram_latency_cycles, weighted by the hit probabilities) with the fill's
+///   tile_fill_extra_cycles and the block's load and store wavefronts; a shared-memory load
 ///   latency and two barriers (barrier_cycles + barrier_cycles_per_warp x warps); and lines 5-8,
 ///   the longest of one warp's dependent path, one warp's issue slots at issue_width, the block's
-///   slots at the SM's issue rate and the block's L1 wavefronts at l1_wavefronts_per_cycle. The
+///   slots at the SM's issue rate and the block's k-loop L1 wavefronts at l1_wavefronts_per_cycle. The
 ///   path (the compiled kernel's in-order issue, counted in its SASS) waits out
 ///   exposed_shared_loads - 1 more shared-load latencies and BS + address_chain_instr dependent
 ///   instructions (the BS - 1 running-minimum updates, line 9's compare, the address arithmetic of
