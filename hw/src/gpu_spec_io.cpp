@@ -168,6 +168,7 @@ void parse_optional_sections(YamlFields& top, GpuSpec& spec) {
         spec.l2_bandwidth_gbps = f.optional_number("l2_bandwidth_gbps", 1e-3, kMaxRate);
         spec.l2_hit_latency_cycles = f.optional_number("l2_hit_latency_cycles", 1, 1e6);
         spec.dram_latency_cycles = f.optional_number("dram_latency_cycles", 1, 1e6);
+        spec.tile_fill_extra_cycles = f.optional_number("tile_fill_extra_cycles", 0, 1e6);
         f.finish();
     }
     if (auto node = top.optional_child("host_link")) {
@@ -382,13 +383,15 @@ std::string to_yaml(const GpuSpec& s) {
     opt_num("  shared_memory_latency_cycles", s.shared_memory_latency_cycles);
     opt_num("  barrier_cycles", s.barrier_cycles);
     opt_num("  barrier_cycles_per_warp", s.barrier_cycles_per_warp);
-    if (s.dram_bandwidth_gbps || s.l2_bytes || s.l2_bandwidth_gbps || s.l2_hit_latency_cycles || s.dram_latency_cycles) {
+    if (s.dram_bandwidth_gbps || s.l2_bytes || s.l2_bandwidth_gbps || s.l2_hit_latency_cycles || s.dram_latency_cycles ||
+        s.tile_fill_extra_cycles) {
         y << "memory:\n";
         opt_num("  dram_bandwidth_gbps", s.dram_bandwidth_gbps);
         opt_int("  l2_bytes", s.l2_bytes);
         opt_num("  l2_bandwidth_gbps", s.l2_bandwidth_gbps);
         opt_num("  l2_hit_latency_cycles", s.l2_hit_latency_cycles);
         opt_num("  dram_latency_cycles", s.dram_latency_cycles);
+        opt_num("  tile_fill_extra_cycles", s.tile_fill_extra_cycles);
     }
     if (s.host_link_gbps || s.host_link_pageable_gbps || s.host_link_latency_ns || s.copy_engines) {
         y << "host_link:\n";

@@ -130,6 +130,7 @@ TEST_CASE("L2 bandwidth, memory latencies and SM latencies are range-checked by 
     };
     for (const Key k : {Key{"memory", "l2_bandwidth_gbps", "0", "2e9"}, Key{"memory", "l2_hit_latency_cycles", "0", "2e6"},
                         Key{"memory", "dram_latency_cycles", "0.5", "2e6"},
+                        Key{"memory", "tile_fill_extra_cycles", "-1", "2e6"},
                         Key{"execution", "l1_wavefronts_per_cycle", "0", "2000"},
                         Key{"execution", "alu_latency_cycles", "0", "2e6"},
                         Key{"execution", "shared_memory_latency_cycles", "0", "2e6"},

@@ -31,16 +31,34 @@ TEST_CASE("Min-plus on the H100 preset: D and P fit in L2, every access hits") {
     // Per tile 2 x 16 shared loads, 2 stores, 2 global loads of 2 lines (2 tile rows per warp);
     // line 3 and p_min x line 11 (load, 2 stores) at 2 lines each: 7 x 38 + 2 x 2.5.
     CHECK(c.l1_wavefronts == doctest::Approx(7 * 38 + 5));
-    // Per tile: L2 hit 280 + shared load 29 + 2 barriers of 12 + 2 x 8 warps + lines 7-8 alone,
-    // max(16 x 5, 74, 8 x 74 / 4, 8 x 38 / 1) = 304; plus 1.5 L2 hits for lines 3 and 11.
-    CHECK(c.latency_cycles == doctest::Approx(7 * (280 + 29 + 56 + 304) + 1.5 * 280));
+    // Per tile: L2 hit 280 + the fill's extra 155 + the block's 8 x 6 fill wavefronts + shared
+    // load 29 + 2 barriers of 12 + 2 x 8 warps + lines 5-8 alone, max(path 2 x 29 + 20 x 6, 42,
+    // 8 x 42 / 4, 8 x 32 / 1) = 256; plus 1.5 L2 hits for lines 3 and 11.
+    CHECK(c.latency_cycles == doctest::Approx(7 * (280 + 155 + 48 + 29 + 56 + 256) + 1.5 * 280));
     const auto w = keep->warp_work(0);
     REQUIRE(w);
     CHECK(w->dram_bytes == 0);
     CHECK(w->l2_bytes == doctest::Approx(66 * 32));
     CHECK(w->l1_wavefronts == doctest::Approx(271));
     CHECK(keep->describe() == "apsp-minplus n=100 block=16: 7x7 grid, 7 launches; per warp 521.5 issue slots, 2112 B "
-                              "(2112 B L2 hits), latency 5103 cycles");
+                              "(2112 B L2 hits), latency 6188 cycles");
+}
+
+TEST_CASE("Min-plus 8x8 on the H100 preset: the per-tile latency is one warp's dependent path") {
+    // n = 100, BS = 8: 13 x 13 tiles, 2 warps per block. Per tile: L2 hit 280 + the fill's extra
+    // 155 + the block's 2 x 10 fill wavefronts + shared load 29 + 2 barriers of 12 + 2 x 2 warps,
+    // and lines 5-8 alone: the path of 2 more shared loads (3 exposed) and 8 + 4 dependent
+    // instructions of 5 + 1 cycles = 130, above the k loop's 2 x 16 wavefronts and 42 issue
+    // slots; plus 1.5 L2 hits for lines 3 and 11.
+    const hw::GpuSpec h100 = hw::resolve_gpu("h100");
+    std::shared_ptr<const BlockWork> keep;
+    const ApspWarpCost c = bound_work(parse_kernel_spec("apsp-minplus:n=100,block=8", "--kernel"), h100, keep).cost();
+    CHECK(c.latency_cycles == doctest::Approx(13 * (280 + 155 + 20 + 29 + 32 + 2 * 29 + 12 * 6) + 1.5 * 280));
+    // The SASS counts are keys: one exposed shared load and no address chain leave 8 x 6 = 48,
+    // still above the 32 wavefronts.
+    const KernelLaunch bare =
+        parse_kernel_spec("apsp-minplus:n=100,block=8,exposed_shared_loads=1,address_chain_instr=0", "--kernel");
+    CHECK(bound_work(bare, h100, keep).cost().latency_cycles == doctest::Approx(13 * (280 + 155 + 20 + 29 + 32 + 48) + 1.5 * 280));
 }
 
 TEST_CASE("Min-plus beyond L2: row strips miss once per block row, column strips once per wave") {
@@ -56,7 +74,7 @@ TEST_CASE("Min-plus beyond L2: row strips miss once per block row, column strips
     CHECK(c.dram_bytes_per_thread + c.l2_bytes_per_thread == doctest::Approx(4 * (2.5 + 126)));
     const double both_hit = (1 - miss_row) * (1 - miss_col);
     const double tile_wait = both_hit * 280 + (1 - both_hit) * 685;
-    CHECK(c.latency_cycles == doctest::Approx(63 * (tile_wait + 29 + 56 + 304) + 1.5 * 685));
+    CHECK(c.latency_cycles == doctest::Approx(63 * (tile_wait + 155 + 48 + 29 + 56 + 256) + 1.5 * 685));
 }
 
 TEST_CASE("a given tile_latency_cycles wins; GPUs without the memory keys keep the paper's counts") {

@@ -55,24 +55,30 @@ std::optional<ApspWarpCost> minplus_cost_on_gpu(const ApspGrid& grid, const Minp
     const double warp = kApspWarpSize;
     const double rows_per_warp = bs >= warp ? 1 : std::ceil(warp / bs);
     const double load_wavefronts = rows_per_warp * std::ceil(std::min(bs, warp) * e / 128);
-    const double tile_wavefronts = 2 * bs + 2 + 2 * load_wavefronts;
+    const double fill_wavefronts = 2 + 2 * load_wavefronts;  // line 5: two shared stores, two global loads
+    const double tile_wavefronts = 2 * bs + fill_wavefronts;
     if (l1) cost.l1_wavefronts = gw * tile_wavefronts + load_wavefronts * (1 + 3 * p);
     if (latency) {
+        const double block_warps = std::ceil(bs * bs / warp);
         const double l2_latency = *gpu.l2_hit_latency_cycles;
         const double dram_latency = gpu.dram_latency_cycles.value_or(l2_latency);
         const double both_hit = (1 - miss_row) * (1 - miss_col);
-        const double tile_wait = both_hit * l2_latency + (1 - both_hit) * dram_latency;
+        // Line 5 up to the barrier: the loads, the fill's measured extra and the block's load and store wavefronts.
+        double tile_wait = both_hit * l2_latency + (1 - both_hit) * dram_latency + gpu.tile_fill_extra_cycles.value_or(0);
+        if (l1) tile_wait += block_warps * fill_wavefronts / *gpu.l1_wavefronts_per_cycle;
         const double other_wait = (1 - miss_other) * l2_latency + miss_other * dram_latency;
-        const double block_warps = std::ceil(bs * bs / warp);
         // Line 5's stores, the barrier of line 6, line 7's first shared load, the barrier of line 10.
         const double sync = gpu.shared_memory_latency_cycles.value_or(0) +
                             2 * (gpu.barrier_cycles.value_or(0) + block_warps * gpu.barrier_cycles_per_warp.value_or(0));
-        // Lines 7-8 alone: the running minimum is one dependent instruction per step k; the
-        // block's issue slots and L1 wavefronts at the SM's rates; one warp's slots at issue_width.
+        // Lines 5-8 alone: one warp's dependent path (SASS: the running minimum, line 9's compare
+        // and the next loads' addresses, each with the interleaved argmin select's issue slot, and
+        // the shared loads the minimum waits for); the block's issue slots and L1 wavefronts at
+        // the SM's rates; one warp's slots at issue_width.
         const double tile_slots = bs * keys.instr_per_step + keys.instr_per_tile;
-        double alone = std::max({bs * gpu.alu_latency_cycles.value_or(0), tile_slots / gpu.issue_width,
-                                 block_warps * tile_slots / gpu.issue_slots_per_cycle()});
-        if (l1) alone = std::max(alone, block_warps * tile_wavefronts / *gpu.l1_wavefronts_per_cycle);
+        const double path = std::max(0.0, keys.exposed_shared_loads - 1) * gpu.shared_memory_latency_cycles.value_or(0) +
+                            (bs + keys.address_chain_instr) * (gpu.alu_latency_cycles.value_or(0) + 1.0 / gpu.issue_width);
+        double alone = std::max({path, tile_slots / gpu.issue_width, block_warps * tile_slots / gpu.issue_slots_per_cycle()});
+        if (l1) alone = std::max(alone, block_warps * 2 * bs / *gpu.l1_wavefronts_per_cycle);
         // Line 3's load before the loop; line 11's load of P(gx, kmin) before its stores.
         cost.latency_cycles = gw * (tile_wait + sync + alone) + (1 + p) * other_wait;
     }
@@ -88,6 +94,8 @@ void build_minplus(SpecArgs& args, KernelLaunch& launch) {
     keys.instr_per_tile = spec_number(args, "instr_per_tile", 0, 1e6, keys.instr_per_tile);
     keys.tile_latency_given = args.has("tile_latency_cycles");
     keys.tile_latency_cycles = spec_number(args, "tile_latency_cycles", 0, 1e9, keys.tile_latency_cycles);
+    keys.exposed_shared_loads = spec_number(args, "exposed_shared_loads", 0, 1e6, keys.exposed_shared_loads);
+    keys.address_chain_instr = spec_number(args, "address_chain_instr", 0, 1e6, keys.address_chain_instr);
     const ApspCommonKeys common = parse_apsp_common_keys(args);
     const auto steps = static_cast<std::uint64_t>(
         args.optional_integer("steps", 1, static_cast<std::int64_t>(kMaxSpecApplicationLaunches))
@@ -116,6 +124,8 @@ KernelGeneratorInfo apsp_minplus_generator() {
         {"instr_per_step", "I", "warp-instructions per min-plus step k (Alg. 2 lines 7-8), 0..10^6 (default 4)"},
         {"instr_per_tile", "I", "other warp-instructions per tile (loads, barriers, line 9), 0..10^6 (default 10)"},
         {"tile_latency_cycles", "C", "latency-bound cycles per tile per warp, 0..10^9 (default: from the GPU's memory latencies, else 0)"},
+        {"exposed_shared_loads", "E", "shared-load latencies one warp waits out per tile (SASS), 0..10^6 (default 3)"},
+        {"address_chain_instr", "A", "dependent address instructions before a tile's last global load (SASS), 0..10^6 (default 4)"},
     };
     for (auto& key : apsp_common_key_info()) info.keys.push_back(key);
     info.example = "apsp-minplus:n=500,block=16";

@@ -87,6 +87,7 @@ struct GpuSpec {
     std::optional<double> l2_bandwidth_gbps;           ///< L2 -> SMs read bandwidth, GB/s (all SMs together)
     std::optional<double> l2_hit_latency_cycles;       ///< dependent global load that hits L2, SM cycles
     std::optional<double> dram_latency_cycles;         ///< dependent global load that misses L2, SM cycles
+    std::optional<double> tile_fill_extra_cycles;      ///< a block's shared tile filled from L2 through a barrier: cycles beyond the load, barrier and wavefronts
 
     // --- host link ---
     std::optional<double> host_link_gbps;              ///< per direction, GB/s

@@ -21,6 +21,8 @@ struct MinplusKeys {
     double instr_per_tile = 10;       ///< per tile: 2 global loads, 2 shared stores, 2 barriers,
                                       ///< 2 for line 9 (compare, predicated update), 2 loop control
     double tile_latency_cycles = 0;   ///< dependency-chain cycles per tile (0: no latency bound)
+    double exposed_shared_loads = 3;  ///< shared-load latencies on one warp's path through lines 7-8
+    double address_chain_instr = 4;   ///< dependent instructions from the loop top to line 5's last load
     bool tile_latency_given = false;  ///< tile_latency_cycles was given: the GPU does not derive it
 };
 
@@ -41,13 +43,17 @@ ApspWarpCost minplus_warp_cost(const ApspGrid& grid, const MinplusKeys& keys, co
 ///   line 11 miss. Hits go to l2_bytes, misses to dram_bytes.
 /// - Latency (needs l2_hit_latency_cycles; unless tile_latency_cycles was given: then GW x it):
 ///   what one block alone on an SM waits for. Per tile: the two tile loads (L2 hit latency when
-///   both hit, else dram_latency_cycles, weighted by the hit probabilities); a shared-memory load
-///   latency and two barriers (barrier_cycles + barrier_cycles_per_warp x warps); and lines 7-8,
-///   the longest of BS dependent instructions (alu_latency_cycles: the running minimum), one
-///   warp's issue slots at issue_width, the block's slots at the SM's issue rate and the block's
-///   L1 wavefronts at l1_wavefronts_per_cycle. The barriers keep one block's loads and compute
-///   from overlapping. Plus line 3's load and, with probability p_min, line 11's. Absent keys
-///   count 0.
+///   both hit, else dram_latency_cycles, weighted by the hit probabilities) with the fill's
+///   tile_fill_extra_cycles and the block's load and store wavefronts; a shared-memory load
+///   latency and two barriers (barrier_cycles + barrier_cycles_per_warp x warps); and lines 5-8,
+///   the longest of one warp's dependent path, one warp's issue slots at issue_width, the block's
+///   slots at the SM's issue rate and the block's k-loop L1 wavefronts at l1_wavefronts_per_cycle. The
+///   path (the compiled kernel's in-order issue, counted in its SASS) waits out
+///   exposed_shared_loads - 1 more shared-load latencies and BS + address_chain_instr dependent
+///   instructions (the BS - 1 running-minimum updates, line 9's compare, the address arithmetic of
+///   the next tile's loads), each alu_latency_cycles plus the issue slot of the argmin select
+///   interleaved with it. The barriers keep one block's loads and compute from overlapping. Plus
+///   line 3's load and, with probability p_min, line 11's. Absent keys count 0.
 /// - L1 wavefronts (needs l1_wavefronts_per_cycle): per tile 2 BS shared loads (lines 7-8), 2
 ///   shared stores and 2 global loads of one wavefront per 128-byte line a warp touches (line 5);
 ///   plus lines 3 and 11.
@@ -55,7 +61,7 @@ std::optional<ApspWarpCost> minplus_cost_on_gpu(const ApspGrid& grid, const Minp
                                                 const ApspCommonKeys& common, const GpuContext& context);
 
 /// The `apsp-minplus` generator: keys n, block, steps, instr_per_step, instr_per_tile,
-/// tile_latency_cycles, p_min, elem_bytes, ns_per_instr.
+/// tile_latency_cycles, exposed_shared_loads, address_chain_instr, p_min, elem_bytes, ns_per_instr.
 KernelGeneratorInfo apsp_minplus_generator();
 
 }  // namespace gpusched::workloads
