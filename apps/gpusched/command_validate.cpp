@@ -1,4 +1,4 @@
-// `gpusched validate DATA_DIR`: measured placement timelines, APSP curves, the series table, SpMV, n x SSSP and streamcluster against the simulation.
+// `gpusched validate DATA_DIR`: measured placement timelines, APSP curves and block timelines, the series table, SpMV, n x SSSP and streamcluster against the simulation.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -14,6 +14,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/hw/input_error.h"
+#include "gpusched/validation/apsp_timeline_validation.h"
 #include "gpusched/validation/curve_validation.h"
 #include "gpusched/validation/placement_validation.h"
 #include "gpusched/validation/series_validation.h"
@@ -37,7 +38,8 @@ struct ValidateOptions {
     std::vector<std::string> sections{"all"};
 };
 
-constexpr std::array<const char*, 6> kSections{"placement", "curves", "series", "spmv", "sssp", "streamcluster"};
+constexpr std::array<const char*, 7> kSections{"placement", "curves", "series", "spmv", "sssp", "streamcluster",
+                                               "apsp-timelines"};
 
 /// Whether `name` is among the --sections; InputError for an unknown section.
 bool wanted(const ValidateOptions& o, const std::string& name) {
@@ -45,18 +47,18 @@ bool wanted(const ValidateOptions& o, const std::string& name) {
     for (const auto& s : o.sections) {
         if (s != "all" && std::find(kSections.begin(), kSections.end(), s) == kSections.end())
             throw InputError("--sections: unknown section '" + s +
-                             "' (expected all, placement, curves, series, spmv, sssp or streamcluster)");
+                             "' (expected all, placement, curves, series, spmv, sssp, streamcluster or apsp-timelines)");
         found = found || s == "all" || s == name;
     }
     return found;
 }
 
-/// Whether to run section `name` whose input is the file `input`: wanted and present. A section
+/// Whether to run section `name` whose input is the file (or directory) `input`: wanted and present. A section
 /// named in --sections whose input is missing is an InputError naming the file; one that only
 /// "all" asked for is skipped with a note on stderr.
 bool run_section(const ValidateOptions& o, const std::string& name, const std::string& input) {
     if (!wanted(o, name)) return false;
-    if (std::filesystem::is_regular_file(input)) return true;
+    if (std::filesystem::exists(input)) return true;
     if (std::find(o.sections.begin(), o.sections.end(), name) != o.sections.end())
         throw InputError("--sections " + name + ": no measurements at '" + input + "'");
     std::cerr << "gpusched validate: no " << name << " section: '" << input << "' does not exist\n";
@@ -127,9 +129,13 @@ void run_validate(ValidateOptions o) {
     if (run_section(o, "streamcluster", streamcluster_dir + "/runs.csv"))
         streamcluster = validation::validate_streamcluster(streamcluster_dir, gpu, o.policy,
                                                            validation::kStreamclusterDocumentedKeys, !o.report.empty());
+    const std::string apsp_timeline_dir = (std::filesystem::path(o.dir) / "apsp_timeline").string();
+    std::optional<validation::ApspTimelineComparison> apsp_timelines;
+    if (run_section(o, "apsp-timelines", apsp_timeline_dir))
+        apsp_timelines = validation::validate_apsp_timelines(apsp_timeline_dir, gpu, o.policy, !o.report.empty());
     if (!o.report.empty()) {
         report_file << validation::render_validation_report(results, curves, series, {o.dir, o.gpu, o.policy == replay_policy ? o.policy : o.policy + "; placement replay: " + replay_policy}, spmv, sssp,
-                                                            streamcluster);
+                                                            streamcluster, apsp_timelines);
         if (!report_file.flush()) throw InputError("--report: cannot write '" + o.report + "'");
     }
     const PlacementTotals totals = placement_totals(results);
@@ -188,6 +194,7 @@ void run_validate(ValidateOptions o) {
         if (spmv) j["spmv"] = spmv_json(*spmv);
         if (sssp) j["sssp"] = sssp_json(*sssp);
         if (streamcluster) j["streamcluster"] = streamcluster_json(*streamcluster);
+        if (apsp_timelines) j["apsp_timelines"] = apsp_timelines_json(*apsp_timelines);
         std::cout << j.dump(2) << "\n";
         return;
     }
@@ -197,6 +204,7 @@ void run_validate(ValidateOptions o) {
     if (spmv) print_spmv(std::cout, *spmv, spmv_dir);
     if (sssp) print_sssp(std::cout, *sssp, sssp_dir);
     if (streamcluster) print_streamcluster(std::cout, *streamcluster, streamcluster_dir);
+    if (apsp_timelines) print_apsp_timelines(std::cout, *apsp_timelines, apsp_timeline_dir);
 }
 
 /// "median/max" of the H100's repetition distances, or "-" when there are none.
@@ -304,7 +312,7 @@ void print_series(const validation::SeriesComparison& s, const std::string& csv)
 void add_validate_command(CLI::App& app) {
     auto o = std::make_shared<ValidateOptions>();
     auto* cmd = app.add_subcommand("validate", "Compare simulations with measured timelines (validation/data/<gpu>)");
-    cmd->add_option("DATA_DIR", o->dir, "Measurement directory, e.g. validation/data/h100 (its placement/ timelines, curves/, spmv/, sssp/ and streamcluster/ tables)")
+    cmd->add_option("DATA_DIR", o->dir, "Measurement directory, e.g. validation/data/h100 (its placement/ timelines, curves/, spmv/, sssp/, streamcluster/ and apsp_timeline/ data)")
         ->required();
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file to simulate with")->capture_default_str();
     cmd->add_option("--policy", o->policy,
@@ -312,7 +320,8 @@ void add_validate_command(CLI::App& app) {
                     "measured topology.dispatch_walk, starting each case where its measured launch did)");
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->add_option("--sections", o->sections,
-                    "Comparisons to run, comma-separated: all, placement, curves, series, spmv, sssp, streamcluster (sssp "
+                    "Comparisons to run, comma-separated: all, placement, curves, series, spmv, sssp, streamcluster, "
+                    "apsp-timelines (sssp "
                     "simulates 75 configurations: minutes)")
         ->delimiter(',')
         ->capture_default_str();

@@ -1,4 +1,4 @@
-// SpMV, n x SSSP and streamcluster comparison tables of `gpusched validate`, as text and JSON.
+// SpMV, n x SSSP, streamcluster and APSP block-timeline comparison tables of `gpusched validate`, as text and JSON.
 #include "validate_workloads.h"
 
 #include <string>
@@ -285,6 +285,60 @@ nlohmann::ordered_json streamcluster_json(const validation::StreamclusterCompari
                              {"simulated_max_per_sm", p.simulated_max_per_sm}};
         j["points"].push_back(q);
     }
+    return j;
+}
+
+void print_apsp_timelines(std::ostream& out, const validation::ApspTimelineComparison& s, const std::string& dir) {
+    out << "\nAPSP block timelines of " << dir << " (whole runs, every launch queued; Init + the APSP launches "
+           "simulated uncalibrated, shared execution); columns measured/simulated, us\n";
+    const auto pair = [](double m, double sim) { return fixed(m, 2) + "/" + fixed(sim, 2); };
+    TextTable t({"case", "launches", "blocks", "overhead_%", "span_us", "span_err_%", "launch_span_us", "block_us",
+                 "gap_us", "waves", "misplaced"},
+                {false, true, true, true, true, true, true, true, true, true, true});
+    for (const auto& c : s.cases)
+        t.add_row({c.name, std::to_string(c.launches), std::to_string(c.measured.blocks), fixed(c.overhead_percent, 2),
+                   pair(c.measured.span_us, c.simulated.span_us), fixed(c.span_error_percent, 1),
+                   pair(c.measured.launch_span_median_us, c.simulated.launch_span_median_us),
+                   pair(c.measured.block_median_us, c.simulated.block_median_us),
+                   pair(c.measured.gap_median_us, c.simulated.gap_median_us),
+                   std::to_string(c.measured.waves) + "/" + std::to_string(c.simulated.waves), std::to_string(c.misplaced)});
+    t.print(out);
+    out << "launch_span, block, gap: medians over the APSP launches (gap: last block end of launch k -> first block start "
+           "of k+1); overhead: instrumented vs plain whole run (runner); misplaced: blocks on another SM, per launch, "
+           "summed; block counts "
+        << (s.blocks_match ? "identical to the runner's" : "DIFFER from the runner's") << "\n";
+}
+
+nlohmann::ordered_json apsp_timelines_json(const validation::ApspTimelineComparison& s) {
+    const auto stats = [](const validation::ApspTimelineStats& x) {
+        return nlohmann::ordered_json{{"blocks", x.blocks},
+                                      {"span_us", x.span_us},
+                                      {"launch_span_median_us", x.launch_span_median_us},
+                                      {"block_median_us", x.block_median_us},
+                                      {"gap_median_us", x.gap_median_us},
+                                      {"gap_min_us", x.gap_min_us},
+                                      {"gap_max_us", x.gap_max_us},
+                                      {"waves", x.waves},
+                                      {"sms", x.sms}};
+    };
+    nlohmann::ordered_json j{{"blocks_match", s.blocks_match}, {"misplaced_blocks", s.total_misplaced}};
+    for (const auto& c : s.cases)
+        j["cases"].push_back({{"case", c.name},
+                              {"workload_spec", c.workload_spec},
+                              {"n", c.n},
+                              {"block", c.block},
+                              {"launches", c.launches},
+                              {"blocks_per_launch", c.blocks_per_launch},
+                              {"blocks_per_sm", c.blocks_per_sm},
+                              {"blocks_match", c.blocks_match},
+                              {"overhead_percent", c.overhead_percent},
+                              {"measured", stats(c.measured)},
+                              {"simulated", stats(c.simulated)},
+                              {"span_error_percent", c.span_error_percent},
+                              {"launch_span_error_percent", c.launch_span_error_percent},
+                              {"block_error_percent", c.block_error_percent},
+                              {"gap_error_percent", c.gap_error_percent},
+                              {"misplaced_blocks", c.misplaced}});
     return j;
 }
 

@@ -174,6 +174,14 @@ gpusched_cli_test(validate_streamcluster_json 0 stdout "\"streamcluster\": {.*\"
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --json --sections streamcluster)
 gpusched_cli_test(validate_streamcluster_bad_column 2 stderr "bad_streamcluster/streamcluster/runs.csv:3: missing column 'total_pinned_median_ms'"
                   validate ./bad_streamcluster --sections streamcluster)
+gpusched_cli_test(validate_apsp_timelines 0 stdout "APSP block timelines of .*minplus_n90_bs8 +8 +1152 .*fw_n128_bs16 +129 +8256 .*block counts identical to the runner's"
+                  validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --sections apsp-timelines)
+gpusched_cli_test(validate_apsp_timelines_json 0 stdout "\"apsp_timelines\": {\n *\"blocks_match\": true"
+                  validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --json --sections apsp-timelines)
+gpusched_cli_test(validate_apsp_timelines_bad_row 2 stderr "bad_apsp_timeline/apsp_timeline/minplus_n90_bs32.csv:7: column 'sm': expected a non-negative integer"
+                  validate ./bad_apsp_timeline --sections apsp-timelines)
+gpusched_cli_test(validate_apsp_timelines_missing 2 stderr "--sections apsp-timelines: no measurements at '.*bad_streamcluster/apsp_timeline'"
+                  validate ./bad_streamcluster --sections apsp-timelines)
 
 # --- curve ---
 gpusched_cli_test(curve_help 0 stdout "Example:.*--n 50\\.\\.100" curve --help)

@@ -29,6 +29,8 @@ const runner::Subcommand kSubcommands[] = {
      &runner::walk_state_main},
     {"refill-latency", "spin launches: delay from a block's end to the refill of its slot (isolated/bursts)",
      &runner::refill_latency_main},
+    {"apsp-timeline", "APSP min-plus/Floyd-Warshall whole runs queued: per-block SM/start/end of every launch",
+     &runner::apsp_timeline_main},
 };
 
 void print_help(std::FILE* out) {

@@ -42,6 +42,9 @@ int walk_state_main(int argc, char** argv);
 // refill_latency_experiment.cu: block end -> refill start gaps (isolated refills, bursts, k per SM).
 int refill_latency_main(int argc, char** argv);
 
+// apsp_timeline_experiment.cu: per-block timelines of whole queued APSP runs (min-plus, Floyd-Warshall).
+int apsp_timeline_main(int argc, char** argv);
+
 // To add an experiment: implement `int <name>_main(int, char**)` in <name>_experiment.cu,
 // declare it above, add a row to kSubcommands in main.cu and the file to CMakeLists.txt.
 

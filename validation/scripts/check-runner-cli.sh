@@ -37,8 +37,14 @@ expect 2 "refill-latency: --out-dir is required"     refill-latency
 expect 0 "--rep-counts FILE"                         placement --help
 expect 2 "placement: option '--rep-counts' needs a value" placement --out-dir x --rep-counts
 expect 2 "placement: --rep-counts needs a non-empty path" placement --out-dir x --rep-counts=
+expect 0 "apsp-timeline"                             --help
+expect 0 "Usage: gpusched-runner apsp-timeline"      apsp-timeline --help
+expect 2 "apsp-timeline: --out-dir is required"      apsp-timeline
+expect 2 "apsp-timeline: --reps: expected 1..1000"   apsp-timeline --reps 0 --out-dir x
+expect 2 "apsp-timeline: unknown option '--queued'"  apsp-timeline --queued --out-dir x
+expect 2 "apsp-timeline: --out-dir needs a value"    apsp-timeline --out-dir
 if [ "$failures" -ne 0 ]; then
   echo "gpusched-runner command line: $failures check(s) failed"
   exit 1
 fi
-echo "gpusched-runner command line: 20 checks passed (no GPU needed)"
+echo "gpusched-runner command line: 26 checks passed (no GPU needed)"

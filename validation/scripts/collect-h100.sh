@@ -16,6 +16,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 ./build-runner/gpusched-runner curves --out-dir "$out_dir/curves"
 # The same APSP curves with every launch queued behind a gate kernel first (GPU-side time, seconds).
 ./build-runner/gpusched-runner curves --queued --reps 30 --out-dir "$out_dir/curves"
+# Per-block timelines of five whole queued APSP runs, instrumented vs plain times (about a second).
+mkdir -p "$out_dir/apsp_timeline"
+./build-runner/gpusched-runner apsp-timeline --out-dir "$out_dir/apsp_timeline" | tee "$out_dir/apsp_timeline/run.log"
 # Back-to-back launches timed like the curves: the host's launch interval (seconds).
 mkdir -p "$out_dir/launch_rate"
 ./build-runner/gpusched-runner launch-rate --out-dir "$out_dir/launch_rate" | tee "$out_dir/launch_rate/run.log"

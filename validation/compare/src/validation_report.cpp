@@ -6,6 +6,7 @@
 
 #include "gpusched/report/line_chart.h"
 #include "gpusched/report/svg_format.h"
+#include "apsp_timeline_report.h"
 #include "report_html.h"
 #include "workload_report.h"
 
@@ -144,7 +145,8 @@ std::string render_validation_report(const std::vector<PlacementComparison>& cas
                                      const std::vector<CurveComparison>& curves,
                                      const std::optional<SeriesComparison>& series, const ReportContext& context,
                                      const std::optional<SpmvComparison>& spmv, const std::optional<SsspComparison>& sssp,
-                                     const std::optional<StreamclusterComparison>& streamcluster) {
+                                     const std::optional<StreamclusterComparison>& streamcluster,
+                                     const std::optional<ApspTimelineComparison>& apsp_timelines) {
     int within_1 = 0, exact = 0;
     for (const auto& c : cases) {
         within_1 += std::abs(c.error_percent) <= 1.0 ? 1 : 0;
@@ -166,6 +168,7 @@ std::string render_validation_report(const std::vector<PlacementComparison>& cas
     if (spmv) h += spmv_section(*spmv);
     if (sssp) h += sssp_section(*sssp);
     if (streamcluster) h += streamcluster_section(*streamcluster);
+    if (apsp_timelines) h += apsp_timeline_section(*apsp_timelines);
     h += "</body></html>\n";
     return h;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gpusched/validation/apsp_timeline_validation.h"
 #include "gpusched/validation/curve_validation.h"
 #include "gpusched/validation/placement_validation.h"
 #include "gpusched/validation/series_validation.h"
@@ -27,12 +28,14 @@ struct ReportContext {
 /// external resources; byte-identical for equal inputs.
 /// Runtime curves, when given, follow: per curve a table and a chart of the measured and the
 /// calibrated simulated times with every jump of either curve marked; then the series table.
-/// SpMV, n x SSSP and streamcluster, when given, come last (workload_report.h: tables, charts, timelines).
+/// SpMV, n x SSSP and streamcluster, when given, come next (workload_report.h: tables, charts, timelines),
+/// then the APSP block timelines (apsp_timeline_report.h).
 std::string render_validation_report(const std::vector<PlacementComparison>& cases,
                                      const std::vector<CurveComparison>& curves,
                                      const std::optional<SeriesComparison>& series, const ReportContext& context,
                                      const std::optional<SpmvComparison>& spmv = std::nullopt,
                                      const std::optional<SsspComparison>& sssp = std::nullopt,
-                                     const std::optional<StreamclusterComparison>& streamcluster = std::nullopt);
+                                     const std::optional<StreamclusterComparison>& streamcluster = std::nullopt,
+                                     const std::optional<ApspTimelineComparison>& apsp_timelines = std::nullopt);
 
 }  // namespace gpusched::validation
