@@ -132,7 +132,7 @@ void run_validate(ValidateOptions o) {
     const std::string apsp_timeline_dir = (std::filesystem::path(o.dir) / "apsp_timeline").string();
     std::optional<validation::ApspTimelineComparison> apsp_timelines;
     if (run_section(o, "apsp-timelines", apsp_timeline_dir))
-        apsp_timelines = validation::validate_apsp_timelines(apsp_timeline_dir, gpu, o.policy, !o.report.empty());
+        apsp_timelines = validation::validate_apsp_timelines(apsp_timeline_dir, gpu, replay_policy, !o.report.empty());
     if (!o.report.empty()) {
         report_file << validation::render_validation_report(results, curves, series, {o.dir, o.gpu, o.policy == replay_policy ? o.policy : o.policy + "; placement replay: " + replay_policy}, spmv, sssp,
                                                             streamcluster, apsp_timelines);
@@ -204,7 +204,7 @@ void run_validate(ValidateOptions o) {
     if (spmv) print_spmv(std::cout, *spmv, spmv_dir);
     if (sssp) print_sssp(std::cout, *sssp, sssp_dir);
     if (streamcluster) print_streamcluster(std::cout, *streamcluster, streamcluster_dir);
-    if (apsp_timelines) print_apsp_timelines(std::cout, *apsp_timelines, apsp_timeline_dir);
+    if (apsp_timelines) print_apsp_timelines(std::cout, *apsp_timelines, apsp_timeline_dir, replay_policy);
 }
 
 /// "median/max" of the H100's repetition distances, or "-" when there are none.

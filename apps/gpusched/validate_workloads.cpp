@@ -288,9 +288,10 @@ nlohmann::ordered_json streamcluster_json(const validation::StreamclusterCompari
     return j;
 }
 
-void print_apsp_timelines(std::ostream& out, const validation::ApspTimelineComparison& s, const std::string& dir) {
+void print_apsp_timelines(std::ostream& out, const validation::ApspTimelineComparison& s, const std::string& dir,
+                          const std::string& policy) {
     out << "\nAPSP block timelines of " << dir << " (whole runs, every launch queued; Init + the APSP launches "
-           "simulated uncalibrated, shared execution); columns measured/simulated, us\n";
+           "simulated uncalibrated, shared execution, " << policy << "); columns measured/simulated, us\n";
     const auto pair = [](double m, double sim) { return fixed(m, 2) + "/" + fixed(sim, 2); };
     TextTable t({"case", "launches", "blocks", "overhead_%", "span_us", "span_err_%", "launch_span_us", "block_us",
                  "gap_us", "waves", "misplaced"},

@@ -18,7 +18,8 @@ nlohmann::ordered_json spmv_json(const validation::SpmvComparison& s);
 nlohmann::ordered_json sssp_json(const validation::SsspComparison& s);
 void print_streamcluster(std::ostream& out, const validation::StreamclusterComparison& s, const std::string& dir);
 nlohmann::ordered_json streamcluster_json(const validation::StreamclusterComparison& s);
-void print_apsp_timelines(std::ostream& out, const validation::ApspTimelineComparison& s, const std::string& dir);
+void print_apsp_timelines(std::ostream& out, const validation::ApspTimelineComparison& s, const std::string& dir,
+                          const std::string& policy);
 nlohmann::ordered_json apsp_timelines_json(const validation::ApspTimelineComparison& s);
 
 }  // namespace gpusched::cli

@@ -55,7 +55,7 @@ doctest::String str(const std::string& text) { return text.c_str(); }
 }  // namespace
 
 TEST_CASE("APSP timelines on the H100: every case parsed, block counts equal, spans, blocks and gaps as measured today") {
-    const auto s = validation::validate_apsp_timelines(kData, hw::resolve_gpu("h100"), "most-room");
+    const auto s = validation::validate_apsp_timelines(kData, hw::resolve_gpu("h100"), "walk");
     REQUIRE(s.cases.size() == 5);
     CHECK(s.blocks_match);
     std::map<std::string, const validation::ApspTimelineCase*> by_name;
@@ -88,29 +88,34 @@ TEST_CASE("APSP timelines on the H100: every case parsed, block counts equal, sp
     CHECK(bs16.measured.block_median_us == doctest::Approx(2.59).epsilon(0.02));
     CHECK(bs32.measured.block_median_us == doctest::Approx(4.10).epsilon(0.02));
     CHECK(big.measured.waves == 4);
-    // Today's simulation (uncalibrated, h100 preset, queued issue): the launch gap is right
-    // (1.66-1.79 us simulated against 1.63-1.76 us measured), the 8x8 and 16x16 blocks are short
-    // (2.59 us against 3.52, 2.26 against 2.59: the per-tile latency of small blocks, as in the
-    // curves), 32x32 is 5% long, n = 1000 15% long (the L1 data path at large n).
+    // Today's simulation (uncalibrated, h100 preset, queued issue, policy walk): the launch gap
+    // is 1.60 us (the b2b132x5 gap) against 1.63-1.76 us measured; the blocks at n = 90 are long
+    // (4.13 us against 3.52 for 8x8, 2.73 against 2.59, 4.54 against 4.10), n = 1000 12% long, FW's
+    // 0.51 us blocks are simulated at 0.22 us.
     for (const auto& c : s.cases) {
         CAPTURE(c.name);
-        CHECK(std::abs(c.gap_error_percent) <= 7.0);
+        CHECK(std::abs(c.gap_error_percent) <= 10.0);
     }
-    CHECK(bs8.simulated.block_median_us == doctest::Approx(2.59).epsilon(0.05));
-    CHECK(bs16.simulated.block_median_us == doctest::Approx(2.26).epsilon(0.05));
-    CHECK(bs32.simulated.block_median_us == doctest::Approx(4.31).epsilon(0.05));
-    CHECK(big.simulated.block_median_us == doctest::Approx(75.9).epsilon(0.05));
-    // Whole spans: -23.6%, -13.0%, +1.6%, +10.7%, -21.2% (FW: 128 gaps of ~1.7 us are 70% of the
-    // run, its 0.5 us blocks are simulated at 0.22 us).
-    CHECK(std::abs(bs8.span_error_percent) <= 25.0);
-    CHECK(std::abs(bs16.span_error_percent) <= 15.0);
+    CHECK(bs8.simulated.block_median_us == doctest::Approx(4.13).epsilon(0.05));
+    CHECK(bs16.simulated.block_median_us == doctest::Approx(2.73).epsilon(0.05));
+    CHECK(bs32.simulated.block_median_us == doctest::Approx(4.54).epsilon(0.05));
+    CHECK(big.simulated.block_median_us == doctest::Approx(73.8).epsilon(0.05));
+    // Whole spans: +2.6%, -4.8%, +2.2%, +9.3%, -24.9% (FW: 128 gaps of ~1.7 us are 70% of the
+    // run, its blocks are simulated too short).
+    CHECK(std::abs(bs8.span_error_percent) <= 4.0);
+    CHECK(std::abs(bs16.span_error_percent) <= 6.0);
     CHECK(std::abs(bs32.span_error_percent) <= 3.0);
-    CHECK(std::abs(big.span_error_percent) <= 12.0);
-    CHECK(std::abs(fw.span_error_percent) <= 23.0);
-    // Per-SM counts: the 9 blocks of 32x32 land on as many SMs either way (0 to move); most-room
-    // keeps one SM set for every launch where the H100 moves on (FW: 3612 of 8256 blocks).
-    CHECK(bs32.misplaced == 0);
-    CHECK(s.total_misplaced <= 4000);
+    CHECK(std::abs(big.span_error_percent) <= 11.0);
+    CHECK(std::abs(fw.span_error_percent) <= 26.0);
+    // Per-SM counts: with the walk every block of every launch at n = 90 and of all 129
+    // Floyd-Warshall launches lands on its measured SM (the walk carries its position from launch
+    // to launch; most-room reused one SM set and misplaced 3612 of FW's 8256 blocks); at n = 1000
+    // the refills leave 135 of 43,659 elsewhere.
+    for (const auto* c : {&bs8, &bs16, &bs32, &fw}) {
+        CAPTURE(c->name);
+        CHECK(c->misplaced == 0);
+    }
+    CHECK(s.total_misplaced <= 150);
 }
 
 TEST_CASE("APSP timelines: the report shows each case's table row and both Gantt charts") {
