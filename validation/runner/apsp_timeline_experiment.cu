@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -36,8 +35,6 @@ using runner::Stats;
 using runner::stats_of;
 
 // The `curves` graph generator (curves_experiment.cu), so a case is the same input as the curve point.
-constexpr unsigned kGraphSeed = 20240611u;
-constexpr double kEdgeProbability = 0.8;
 
 const char* const kHelp =
     "Usage: gpusched-runner apsp-timeline --out-dir DIR [--device N] [--reps N]\n"
@@ -167,46 +164,6 @@ std::string kernel_name(const CaseDef& c) { return c.minplus ? "minplus_bs" + st
 
 // ---- host side ----
 
-std::vector<int> make_graph(int n) {
-  std::mt19937 rng(kGraphSeed + static_cast<unsigned>(n));
-  std::uniform_int_distribution<int> weight(1, 100);
-  std::uniform_real_distribution<double> coin(0.0, 1.0);
-  std::vector<int> a(static_cast<size_t>(n) * n);
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) {
-      const bool edge = coin(rng) < kEdgeProbability;
-      const int w = weight(rng);
-      a[static_cast<size_t>(i) * n + j] = i == j ? 0 : (edge ? w : curves::kInf);
-    }
-  }
-  return a;
-}
-
-std::vector<int> cpu_floyd_warshall(std::vector<int> d, int n) {
-  for (int k = 0; k < n; ++k) {
-    for (int i = 0; i < n; ++i) {
-      const int dik = d[static_cast<size_t>(i) * n + k];
-      if (dik >= curves::kInf) continue;
-      for (int j = 0; j < n; ++j) {
-        int& dij = d[static_cast<size_t>(i) * n + j];
-        dij = std::min(dij, dik + d[static_cast<size_t>(k) * n + j]);
-      }
-    }
-  }
-  return d;
-}
-
-// "" when equal, else the first mismatch.
-std::string compare(const std::vector<int>& got, const std::vector<int>& want, int n) {
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (got[i] != want[i]) {
-      return "D[" + std::to_string(i / n) + "][" + std::to_string(i % n) + "]=" + std::to_string(got[i]) +
-             " expected " + std::to_string(want[i]);
-    }
-  }
-  return "";
-}
-
 int apsp_launches(const CaseDef& c) { return c.minplus ? curves::minplus_launches(c.n) : c.n; }
 int grid_side(const CaseDef& c) { return (c.n + c.block - 1) / c.block; }
 
@@ -288,8 +245,8 @@ struct CaseResult {
 
 CaseResult run_case(const CaseDef& c, const runner::CommonOptions& opt, const cudaDeviceProp& prop,
                     const std::vector<curves::KernelInfo>& infos, const placement::TimerProbe& probe) {
-  const std::vector<int> a = make_graph(c.n);
-  const std::vector<int> ref = cpu_floyd_warshall(a, c.n);
+  const std::vector<int> a = curves::make_graph(c.n);
+  const std::vector<int> ref = curves::cpu_floyd_warshall(a, c.n);
   curves::ApspBuffers buf = curves::apsp_alloc(a, c.n);
   const int g = grid_side(c), launches = apsp_launches(c) + 1;
   const size_t blocks = static_cast<size_t>(g) * g, n_rec = blocks * static_cast<size_t>(launches);
@@ -299,7 +256,7 @@ CaseResult run_case(const CaseDef& c, const runner::CommonOptions& opt, const cu
   CaseResult res;
   std::string first_bad;
   const auto check = [&](const char* what) {
-    const std::string bad = compare(curves::copy_distances(buf), ref, c.n);
+    const std::string bad = curves::compare_distances(curves::copy_distances(buf), ref, c.n);
     if (bad.empty()) return;
     if (res.failures++ == 0) first_bad = std::string(what) + ": " + bad;
   };

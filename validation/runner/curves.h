@@ -12,6 +12,16 @@ namespace curves {
 // "No edge" weight. INF + INF still fits in an int, so min-plus sums never overflow.
 constexpr int kInf = 1 << 29;
 
+// The APSP input graph of n nodes (apsp_reference.cu): seeded with kGraphSeed + n, an edge of
+// weight 1..100 with probability kEdgeProbability, else kInf; 0 on the diagonal.
+constexpr unsigned kGraphSeed = 20240611u;
+constexpr double kEdgeProbability = 0.8;
+std::vector<int> make_graph(int n);
+// The CPU reference: Floyd-Warshall over the n x n weight matrix d.
+std::vector<int> cpu_floyd_warshall(std::vector<int> d, int n);
+// "" when got equals want, else the first mismatching D[i][j].
+std::string compare_distances(const std::vector<int>& got, const std::vector<int>& want, int n);
+
 // cudaFuncGetAttributes of one kernel, for the "# kernel.<name>.*" metadata lines.
 struct KernelInfo {
   std::string name;

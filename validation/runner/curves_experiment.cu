@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -21,8 +20,6 @@
 
 namespace {
 
-constexpr unsigned kGraphSeed = 20240611u;
-constexpr double kEdgeProbability = 0.8;
 constexpr int kSeriesTerms = 1000;
 constexpr double kLargeRepLimitS = 10.0;
 
@@ -30,46 +27,6 @@ using runner::fmt;
 using runner::Stats;
 using runner::stats_of;
 
-// Seeded random digraph: weight 1..100 with probability 0.8, else INF; 0 on the diagonal.
-std::vector<int> make_graph(int n) {
-  std::mt19937 rng(kGraphSeed + static_cast<unsigned>(n));
-  std::uniform_int_distribution<int> weight(1, 100);
-  std::uniform_real_distribution<double> coin(0.0, 1.0);
-  std::vector<int> a(static_cast<size_t>(n) * n);
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) {
-      const bool edge = coin(rng) < kEdgeProbability;
-      const int w = weight(rng);
-      a[static_cast<size_t>(i) * n + j] = i == j ? 0 : (edge ? w : curves::kInf);
-    }
-  }
-  return a;
-}
-
-std::vector<int> cpu_floyd_warshall(std::vector<int> d, int n) {
-  for (int k = 0; k < n; ++k) {
-    for (int i = 0; i < n; ++i) {
-      const int dik = d[static_cast<size_t>(i) * n + k];
-      if (dik >= curves::kInf) continue;
-      for (int j = 0; j < n; ++j) {
-        int& dij = d[static_cast<size_t>(i) * n + j];
-        dij = std::min(dij, dik + d[static_cast<size_t>(k) * n + j]);
-      }
-    }
-  }
-  return d;
-}
-
-// Returns "" when equal, else a description of the first mismatch.
-std::string compare(const std::vector<int>& got, const std::vector<int>& want, int n) {
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (got[i] != want[i]) {
-      return "D[" + std::to_string(i / n) + "][" + std::to_string(i % n) + "]=" +
-             std::to_string(got[i]) + " expected " + std::to_string(want[i]);
-    }
-  }
-  return "";
-}
 
 void print_help() {
   std::printf(
@@ -142,9 +99,9 @@ void minplus_curves(Ctx& ctx, const std::string& path) {
   std::vector<std::string> rows, notes;
   double t2000[33] = {};
   auto run_size = [&](int n) {
-    const std::vector<int> a = make_graph(n);
+    const std::vector<int> a = curves::make_graph(n);
     const bool check = n <= 300;
-    const std::vector<int> ref = check ? cpu_floyd_warshall(a, n) : std::vector<int>{};
+    const std::vector<int> ref = check ? curves::cpu_floyd_warshall(a, n) : std::vector<int>{};
     curves::ApspBuffers buf = curves::apsp_alloc(a, n);
     for (int bs : blocks) {
       if (bs * bs > max_threads_of(ctx, "minplus_bs" + std::to_string(bs))) {
@@ -172,7 +129,7 @@ void minplus_curves(Ctx& ctx, const std::string& path) {
       std::string bad;
       for (int r = 0; r < reps; ++r) {
         t.push_back(curves::run_minplus(buf, bs, gate));
-        if (check && bad.empty()) bad = compare(curves::copy_distances(buf), ref, n);
+        if (check && bad.empty()) bad = curves::compare_distances(curves::copy_distances(buf), ref, n);
       }
       const Stats s = stats_of(t);
       if (n == 2000) t2000[bs] = s.median;
@@ -197,7 +154,7 @@ void minplus_curves(Ctx& ctx, const std::string& path) {
 
   std::ofstream out = open_csv(path, ctx, "curves.apsp_minplus");
   runner::MetaWriter meta(out);
-  meta.put("graph", "mt19937 seed " + std::to_string(kGraphSeed) + "+n; edge prob 0.8, weight "
+  meta.put("graph", "mt19937 seed " + std::to_string(curves::kGraphSeed) + "+n; edge prob 0.8, weight "
                     "uniform 1..100, no edge = INF = 2^29, diagonal 0; int32 D and P");
   meta.put("timing", "CUDA events around one whole run: Init + `launches` APSP launches "
                      "(launches = ceil(log2(n-1))); 1 warm-up run; median/min/max over reps");
@@ -214,9 +171,9 @@ void fw_curves(Ctx& ctx, const std::string& path) {
   const int bs = 16, reps = ctx.quick ? 3 : ctx.reps;
   std::vector<std::string> rows;
   for (int n : ns) {
-    const std::vector<int> a = make_graph(n);
+    const std::vector<int> a = curves::make_graph(n);
     const bool check = n <= 256;
-    const std::vector<int> ref = check ? cpu_floyd_warshall(a, n) : std::vector<int>{};
+    const std::vector<int> ref = check ? curves::cpu_floyd_warshall(a, n) : std::vector<int>{};
     curves::ApspBuffers buf = curves::apsp_alloc(a, n);
     const unsigned gate = ctx.queued ? 20000u + 5000u * static_cast<unsigned>(n + 1) : 0u;
     curves::run_fw(buf, bs, gate);
@@ -224,7 +181,7 @@ void fw_curves(Ctx& ctx, const std::string& path) {
     std::string bad;
     for (int r = 0; r < reps; ++r) {
       t.push_back(curves::run_fw(buf, bs, gate));
-      if (check && bad.empty()) bad = compare(curves::copy_distances(buf), ref, n);
+      if (check && bad.empty()) bad = curves::compare_distances(curves::copy_distances(buf), ref, n);
     }
     curves::apsp_free(buf);
     const Stats s = stats_of(t);
