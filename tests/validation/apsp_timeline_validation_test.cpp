@@ -11,6 +11,7 @@
 #include "gpusched/hw/input_error.h"
 #include "gpusched/validation/apsp_timeline_validation.h"
 #include "gpusched/validation/validation_report.h"
+#include "../support/corrupted_copy.h"
 
 using namespace gpusched;
 
@@ -22,22 +23,7 @@ const std::string kData = std::string(GPUSCHED_SOURCE_DIR) + "/validation/data/h
 /// `to` once on line `at_line` (0: no change).
 std::filesystem::path corrupted_copy(const std::string& name, const std::string& file, int at_line,
                                      const std::string& from, const std::string& to) {
-    namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    std::ifstream in(kData + "/" + file);
-    std::ofstream out(dir / file);
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n) {
-        if (n == at_line) {
-            const auto at = line.find(from);
-            REQUIRE(at != std::string::npos);
-            line.replace(at, from.size(), to);
-        }
-        out << line << "\n";
-    }
-    return dir;
+    return testing::corrupted_copy(kData, name, file, at_line, from, to);
 }
 
 /// The line number of the first line of the committed `file` that starts with `prefix`.

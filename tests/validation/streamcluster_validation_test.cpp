@@ -8,6 +8,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/input_error.h"
 #include "gpusched/validation/streamcluster_validation.h"
+#include "../support/corrupted_copy.h"
 
 using namespace gpusched;
 
@@ -18,22 +19,7 @@ const std::string kData = std::string(GPUSCHED_SOURCE_DIR) + "/validation/data/h
 /// A copy of the committed runs.csv in a fresh temporary directory, with `from` replaced by `to`
 /// once on line `at_line` (51: the header, 53: the data row of R = 2).
 std::filesystem::path corrupted_copy(const std::string& name, int at_line, const std::string& from, const std::string& to) {
-    namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    std::ifstream in(kData + "/runs.csv");
-    std::ofstream out(dir / "runs.csv");
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n) {
-        if (n == at_line) {
-            const auto at = line.find(from);
-            REQUIRE(at != std::string::npos);
-            line.replace(at, from.size(), to);
-        }
-        out << line << "\n";
-    }
-    return dir;
+    return testing::corrupted_copy(kData, name, "runs.csv", at_line, from, to);
 }
 
 }  // namespace

@@ -2,10 +2,8 @@
 #include "apsp_timeline_report.h"
 
 #include <cmath>
-#include <map>
 #include <vector>
 
-#include "gpusched/report/gantt_chart.h"
 #include "gpusched/report/svg_format.h"
 #include "report_html.h"
 
@@ -23,27 +21,6 @@ std::string pair_cell(double measured, double simulated, int digits) {
     return cell(fixed(measured, digits) + " / " + fixed(simulated, digits), bad);
 }
 
-/// A per-SM Gantt chart of a whole run: colour = launch (modulo 8), so the queued launches
-/// and the gaps between them stand out; times relative to the run's first block start.
-std::string launch_gantt(const std::string& title, const std::vector<MeasuredBlock>& blocks, const std::vector<int>& sms) {
-    report::GanttChart chart;
-    chart.title = title;
-    chart.row_height = sms.size() > 64 ? 4 : 10;
-    chart.detail_px = 1000;
-    std::map<int, std::size_t> row_of;
-    for (int sm : sms) {
-        row_of[sm] = chart.rows.size();
-        chart.rows.push_back({"SM " + std::to_string(sm), {}});
-    }
-    Time first = ~Time{0};
-    for (const auto& b : blocks) first = std::min(first, b.start);
-    for (const auto& b : blocks)
-        chart.rows[row_of.at(b.sm)].bars.push_back({static_cast<double>(b.start - first) / 1e6,
-                                                   static_cast<double>(b.end - first) / 1e6, b.launch % 8,
-                                                   "launch " + std::to_string(b.launch) + " block " + std::to_string(b.block)});
-    chart.caption = "Colour: the launch (0 = Init, 1, 2, ... modulo 8).";
-    return inline_svg(report::render_svg(chart));
-}
 
 }  // namespace
 
@@ -76,8 +53,8 @@ std::string apsp_timeline_section(const ApspTimelineComparison& s) {
         h += "<details><summary>" + report::escape_xml(c.name) + ": " + std::to_string(c.measured.blocks) +
              " blocks in " + std::to_string(c.launches) + " launches, span " + fixed(c.measured.span_us, 1) +
              " us measured, " + fixed(c.simulated.span_us, 1) + " us simulated</summary>\n" +
-             launch_gantt(c.name + ": measured", c.measured_blocks, sms) + "\n" +
-             launch_gantt(c.name + ": simulated", c.simulated_blocks, sms) + "\n</details>\n";
+             sm_gantt(c.name + ": measured", c.measured_blocks, sms, GanttColour::launch) + "\n" +
+             sm_gantt(c.name + ": simulated", c.simulated_blocks, sms, GanttColour::launch) + "\n</details>\n";
     }
     return h + "</section>\n";
 }

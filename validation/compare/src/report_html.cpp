@@ -21,7 +21,8 @@ std::string inline_svg(const std::string& svg) {
     return at == std::string::npos ? svg : svg.substr(at);
 }
 
-std::string sm_gantt(const std::string& title, const std::vector<MeasuredBlock>& blocks, const std::vector<int>& sms) {
+std::string sm_gantt(const std::string& title, const std::vector<MeasuredBlock>& blocks, const std::vector<int>& sms,
+                     GanttColour colour) {
     report::GanttChart chart;
     chart.title = title;
     chart.row_height = sms.size() > 64 ? 4 : 10;
@@ -40,12 +41,14 @@ std::string sm_gantt(const std::string& title, const std::vector<MeasuredBlock>&
     });
     std::map<int, std::size_t> seen;
     for (const MeasuredBlock* b : ordered) {
-        const std::size_t k = seen[b->sm]++;
+        const std::size_t position = seen[b->sm]++;
+        const std::size_t k = colour == GanttColour::launch ? static_cast<std::size_t>(b->launch) : position;
         chart.rows[row_of.at(b->sm)].bars.push_back(
             {static_cast<double>(b->start - first) / 1e6, static_cast<double>(b->end - first) / 1e6, k % 8,
              "launch " + std::to_string(b->launch) + " block " + std::to_string(b->block)});
     }
-    chart.caption = "Colour: the block's position on its SM (1st, 2nd, ... modulo 8).";
+    chart.caption = colour == GanttColour::launch ? "Colour: the launch (0 = Init, 1, 2, ... modulo 8)."
+                                                  : "Colour: the block's position on its SM (1st, 2nd, ... modulo 8).";
     return inline_svg(report::render_svg(chart));
 }
 

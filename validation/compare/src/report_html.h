@@ -14,10 +14,16 @@ std::string fixed(double v, int digits);
 /// The SVG document without its XML declaration, to inline in HTML.
 std::string inline_svg(const std::string& svg);
 
+/// What a Gantt bar's colour (modulo 8) tells.
+enum class GanttColour {
+    position_on_sm,  ///< the block's order on its SM: refills stand out
+    launch,          ///< the block's launch: queued launches and the gaps between them stand out
+};
+
 /// One Gantt chart of a timeline: a row per SM of `sms` (give both timelines' SMs so the two
-/// charts share rows), times relative to the timeline's first start, colour = order of the block
-/// on its SM (modulo 8), so refills stand out.
-std::string sm_gantt(const std::string& title, const std::vector<MeasuredBlock>& blocks, const std::vector<int>& sms);
+/// charts share rows), times relative to the timeline's first start.
+std::string sm_gantt(const std::string& title, const std::vector<MeasuredBlock>& blocks, const std::vector<int>& sms,
+                     GanttColour colour = GanttColour::position_on_sm);
 
 /// The SMs either timeline used, ascending.
 std::vector<int> sms_of(const std::vector<MeasuredBlock>& a, const std::vector<MeasuredBlock>& b);
