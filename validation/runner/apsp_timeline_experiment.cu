@@ -173,11 +173,9 @@ float run_instrumented(const curves::ApspBuffers& b, const CaseDef& c, BlockReco
   const unsigned g = static_cast<unsigned>(grid_side(c));
   const dim3 grid(g, g), threads(c.block, c.block);
   const size_t blocks = static_cast<size_t>(g) * g;
-  cudaEvent_t start = nullptr, stop = nullptr;
-  RUNNER_CUDA_CHECK(cudaEventCreate(&start));
-  RUNNER_CUDA_CHECK(cudaEventCreate(&stop));
+  runner::EventPair ev;
   issue6::gpu_busy(nullptr, gate_ns);
-  RUNNER_CUDA_CHECK(cudaEventRecord(start));
+  RUNNER_CUDA_CHECK(cudaEventRecord(ev.start));
   init_timed<<<grid, threads>>>(b.n, b.a, b.d, b.p, rec);
   RUNNER_CUDA_CHECK(cudaGetLastError());
   for (int s = 0; s < apsp_launches(c); ++s) {
@@ -193,13 +191,8 @@ float run_instrumented(const curves::ApspBuffers& b, const CaseDef& c, BlockReco
     }
     RUNNER_CUDA_CHECK(cudaGetLastError());
   }
-  RUNNER_CUDA_CHECK(cudaEventRecord(stop));
-  RUNNER_CUDA_CHECK(cudaEventSynchronize(stop));
-  float ms = 0;
-  RUNNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-  RUNNER_CUDA_CHECK(cudaEventDestroy(start));
-  RUNNER_CUDA_CHECK(cudaEventDestroy(stop));
-  return ms;
+  RUNNER_CUDA_CHECK(cudaEventRecord(ev.stop));
+  return ev.elapsed_ms();
 }
 
 float run_plain(const curves::ApspBuffers& b, const CaseDef& c, unsigned gate_ns) {

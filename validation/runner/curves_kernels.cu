@@ -95,23 +95,7 @@ KernelInfo info_of(const char* name, const void* func) {
   return k;
 }
 
-struct EventPair {
-  cudaEvent_t start = nullptr, stop = nullptr;
-  EventPair() {
-    RUNNER_CUDA_CHECK(cudaEventCreate(&start));
-    RUNNER_CUDA_CHECK(cudaEventCreate(&stop));
-  }
-  ~EventPair() {
-    cudaEventDestroy(start);  // best effort in a destructor
-    cudaEventDestroy(stop);
-  }
-  float elapsed_ms() {
-    RUNNER_CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    RUNNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    return ms;
-  }
-};
+using runner::EventPair;
 
 dim3 grid_of(int n, int block) {
   const unsigned g = static_cast<unsigned>((n + block - 1) / block);

@@ -103,3 +103,29 @@ void put_case_shape(MetaWriter& meta, const Case& c) {
 
 // Checks a CUDA runtime call; on failure prints the call, location and error, then exits 1.
 #define RUNNER_CUDA_CHECK(expr) ::runner::cuda_check((expr), #expr, __FILE__, __LINE__)
+
+namespace runner {
+
+// A start/stop pair of CUDA events, destroyed with the pair: record `start` and `stop` around the
+// timed work, then elapsed_ms() waits for `stop`.
+struct EventPair {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  EventPair() {
+    RUNNER_CUDA_CHECK(cudaEventCreate(&start));
+    RUNNER_CUDA_CHECK(cudaEventCreate(&stop));
+  }
+  ~EventPair() {
+    cudaEventDestroy(start);  // best effort in a destructor
+    cudaEventDestroy(stop);
+  }
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+  float elapsed_ms() {
+    RUNNER_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    RUNNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    return ms;
+  }
+};
+
+}  // namespace runner

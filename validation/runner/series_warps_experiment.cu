@@ -92,22 +92,15 @@ std::vector<Config> configs(int sms) {
 }
 
 float time_launch(bool instrumented, const Config& c, float* d_out, WarpRecord* d_rec) {
-  cudaEvent_t start, stop;
-  RUNNER_CUDA_CHECK(cudaEventCreate(&start));
-  RUNNER_CUDA_CHECK(cudaEventCreate(&stop));
-  RUNNER_CUDA_CHECK(cudaEventRecord(start));
+  runner::EventPair ev;
+  RUNNER_CUDA_CHECK(cudaEventRecord(ev.start));
   if (instrumented)
     series_warps_kernel<<<c.blocks, c.threads>>>(kTerms, curves::kSeriesA, d_out, d_rec);
   else
     series_plain_kernel<<<c.blocks, c.threads>>>(kTerms, curves::kSeriesA, d_out);
   RUNNER_CUDA_CHECK(cudaGetLastError());
-  RUNNER_CUDA_CHECK(cudaEventRecord(stop));
-  RUNNER_CUDA_CHECK(cudaEventSynchronize(stop));
-  float ms = 0;
-  RUNNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-  RUNNER_CUDA_CHECK(cudaEventDestroy(start));
-  RUNNER_CUDA_CHECK(cudaEventDestroy(stop));
-  return ms;
+  RUNNER_CUDA_CHECK(cudaEventRecord(ev.stop));
+  return ev.elapsed_ms();
 }
 
 // Compares a sample of threads with (1 + x)^a; returns an empty string when all agree.
