@@ -74,6 +74,26 @@ DispatchWalk parse_dispatch_walk(const YAML::Node& node, const std::string& sour
     return walk;
 }
 
+/// topology.completion_sweep: a list of visits {sms: [SM ids], releases: N}.
+CompletionSweep parse_completion_sweep(YamlFields& f, const YAML::Node& node, int sm_count) {
+    const std::string path = "topology.completion_sweep";
+    if (!node.IsSequence()) f.fail("completion_sweep", "expected a list of visits, e.g. [{sms: [0, 1], releases: 3}]");
+    CompletionSweep sweep;
+    for (std::size_t v = 0; v < node.size(); ++v) {
+        const std::string where = path + "[" + std::to_string(v) + "]";
+        if (!node[v].IsMap()) throw InputError(yaml_location(node[v], f.source()) + ": " + where + ": expected {sms: [SM ids], releases: N}");
+        YamlFields entry(node[v], f.source(), where);
+        CompletionSweepVisit visit;
+        for (auto sm : entry.integer_list("sms", 0, sm_count - 1)) visit.sms.push_back(as_int(sm));
+        visit.releases = entry.number("releases", 0.01, 1e6);
+        entry.finish();
+        sweep.visits.push_back(std::move(visit));
+    }
+    if (const auto problem = completion_sweep_problem(sweep, sm_count, path); !problem.empty())
+        throw InputError(yaml_location(node, f.source()) + ": " + problem);
+    return sweep;
+}
+
 void parse_topology(YamlFields& top, GpuSpec& spec) {
     const auto node = top.optional_child("topology");
     if (!node) return;
@@ -94,6 +114,7 @@ void parse_topology(YamlFields& top, GpuSpec& spec) {
         (void)f.optional_child("sm_order");
     }
     if (auto node = f.optional_child("dispatch_walk")) spec.dispatch_walk = parse_dispatch_walk(*node, top.source(), spec.sm_count);
+    if (auto node = f.optional_child("completion_sweep")) spec.completion_sweep = parse_completion_sweep(f, *node, spec.sm_count);
     f.finish();
 }
 
@@ -314,6 +335,15 @@ void write_dispatch_walk(std::ostream& y, const DispatchWalk& w) {
       << w.start_row << "\n    lead_start: " << w.lead_start << "\n    lead_step: " << w.lead_step << "\n";
 }
 
+void write_completion_sweep(std::ostream& y, const CompletionSweep& sweep) {
+    y << "  completion_sweep:\n";
+    for (const auto& visit : sweep.visits) {
+        y << "    - {sms: ";
+        write_int_list(y, visit.sms);
+        y << ", releases: " << number_text(visit.releases) << "}\n";
+    }
+}
+
 }  // namespace
 
 std::string to_yaml(const GpuSpec& s) {
@@ -328,7 +358,7 @@ std::string to_yaml(const GpuSpec& s) {
     y << "full_name: " << quoted(s.full_name) << "\n";
     y << "compute_capability: \"" << s.compute_capability() << "\"\n";
     y << "sm_count: " << s.sm_count << "\n";
-    if (s.sms_per_tpc || s.tpcs_per_gpc || !s.sm_order.empty() || s.dispatch_walk) {
+    if (s.sms_per_tpc || s.tpcs_per_gpc || !s.sm_order.empty() || s.dispatch_walk || s.completion_sweep) {
         y << "topology:\n";
         opt_int("  sms_per_tpc", s.sms_per_tpc);
         opt_int("  tpcs_per_gpc", s.tpcs_per_gpc);
@@ -338,6 +368,7 @@ std::string to_yaml(const GpuSpec& s) {
             y << "]\n";
         }
         if (s.dispatch_walk) write_dispatch_walk(y, *s.dispatch_walk);
+        if (s.completion_sweep) write_completion_sweep(y, *s.completion_sweep);
     }
     y << "limits:\n"
       << "  warp_size: " << s.warp_size << "\n"

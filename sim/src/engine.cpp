@@ -7,6 +7,7 @@
 
 #include "gpusched/hw/input_error.h"
 #include "engine_launch_state.h"
+#include "gpusched/sim/swept_completion_queue.h"
 
 namespace gpusched::sim {
 
@@ -20,6 +21,8 @@ int bits_for(int slots) {
 
 /// Payload flag of a completion event that stands for a completion group (engine.h).
 constexpr std::uint32_t kGroup = std::uint32_t{1} << (Event::kPayloadBits - 1);
+/// Payload of a release event at which the swept completion channel takes its next completion.
+constexpr std::uint32_t kChannelTake = static_cast<std::uint32_t>(Event::kMaxPayload);
 
 Time overhead_ps(const std::optional<double>& ns) {
     return ns ? static_cast<Time>(std::llround(*ns * 1000.0)) : 0;
@@ -50,8 +53,15 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
       launch_pipeline_(sm_block_launch_ > 0 || sm_warp_launch_ps_ > 0),
       sm_launch_free_(static_cast<std::size_t>(gpu.sm_count), 0),
       completion_interval_(overhead_ps(gpu.block_completion_interval_ns)),
+      swept_(gpu.completion_sweep && completion_interval_ > 0
+                 ? std::make_unique<SweptCompletionQueue>(*gpu.completion_sweep, gpu.sm_count)
+                 : nullptr),
       room_changed_(static_cast<std::size_t>(gpu.sm_count), 0) {
     if (app.launches.empty()) throw InputError("the workload has no kernel launches");
+    if (gpu.completion_sweep)
+        if (const auto problem = hw::completion_sweep_problem(*gpu.completion_sweep, gpu.sm_count, "topology.completion_sweep");
+            !problem.empty())
+            throw InputError("GPU '" + gpu.name + "': " + problem);
     if (app.launches.size() > Event::kMaxPayload || resident_.size() >= kGroup)
         throw InputError("the workload has more than " + std::to_string(Event::kMaxPayload) + " launches");
     const std::vector<int> order = gpu.dispatch_order();
@@ -421,11 +431,25 @@ bool Engine::on_block_end(std::size_t at) {
     }
     if (++launch.completed == launch.dispatched && launch.dispatcher->finished()) on_launch_completed(r.launch);
     if (completion_interval_ == 0) return true;
+    if (swept_ && (now_ < channel_next_ || !swept_->empty())) {
+        swept_->push(sm, static_cast<std::uint32_t>(at));
+        if (!channel_take_queued_) queue_.push(std::max(now_, channel_next_), Phase::release, kChannelTake);
+        channel_take_queued_ = true;
+        return false;
+    }
     const Time release = std::max(now_, channel_next_);
     channel_next_ = release + completion_interval_;
     if (release == now_) return true;
     queue_.push(release, Phase::release, static_cast<std::uint32_t>(at));
     return false;
+}
+
+std::size_t Engine::take_swept_completion() {
+    const std::size_t at = swept_->pop();
+    channel_next_ = now_ + completion_interval_;
+    channel_take_queued_ = !swept_->empty();
+    if (channel_take_queued_) queue_.push(channel_next_, Phase::release, kChannelTake);
+    return at;
 }
 
 [[gnu::always_inline]] inline bool Engine::try_refill(int sm) {
@@ -496,7 +520,7 @@ SimResult Engine::run() {
         bool same_instant = false;
         do {
             const Event e = queue_.pop();
-            const std::size_t at = e.payload();
+            std::size_t at = e.payload();
             if (e.phase() == Phase::operation) {
                 now_ = e.time;
                 on_operation_event(at);
@@ -514,6 +538,7 @@ SimResult Engine::run() {
                 if (!on_block_end(at)) continue;
             } else {
                 now_ = e.time;
+                if (at == kChannelTake) at = take_swept_completion();
             }
             const int sm = static_cast<int>(at & sm_mask_);
             pool_.release(sm, static_cast<int>(at >> sm_bits_));

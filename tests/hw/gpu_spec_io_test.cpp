@@ -180,6 +180,42 @@ TEST_CASE("topology.dispatch_walk: each SM once over lead and rows, start state 
               .find("lead_frist_gap") != std::string::npos);
 }
 
+TEST_CASE("topology.completion_sweep: visits of SM lists with releases, each SM in exactly one visit") {
+    const std::string base = h100_text();
+    const auto sweep = hw::resolve_gpu("h100").completion_sweep;
+    REQUIRE(sweep);
+    CHECK(sweep->visits.size() == 9);  // row A, the lead, rows B..H
+    CHECK(sweep->visits[0].releases == 1.5);
+    CHECK(sweep->visits[8].releases == 3);
+    const std::string lead_visit = "    - {sms: [124, 125, 126, 127, 128, 129, 130, 131], releases: 1.5}\n";
+    REQUIRE(base.find(lead_visit) != std::string::npos);
+    const auto replaced = [&](const std::string& visit) {
+        std::string text = base;
+        text.replace(text.find(lead_visit), lead_visit.size(), visit);
+        return text;
+    };
+    // Each bad visit is an input error naming the file, the visit and what is allowed.
+    CHECK(error_of(replaced("    - {sms: [124, 125, 126, 127, 128, 129, 130, 131, 0], releases: 1.5}\n"))
+              .find("topology.completion_sweep[1].sms: SM 0 listed twice") != std::string::npos);
+    CHECK(error_of(replaced("    - {sms: [125, 126, 127, 128, 129, 130, 131], releases: 1.5}\n"))
+              .find("topology.completion_sweep: SM 124 is in no visit") != std::string::npos);
+    CHECK(error_of(replaced("    - {sms: [124, 125, 126, 127, 128, 129, 130, 131], releases: 0}\n"))
+              .find("topology.completion_sweep[1]") != std::string::npos);
+    CHECK(error_of(replaced("    - {sms: [124, 125, 126, 127, 128, 129, 130, 131, 132], releases: 1}\n"))
+              .find("topology.completion_sweep[1]") != std::string::npos);
+    CHECK(error_of(replaced("    - {sms: [124, 125, 126, 127, 128, 129, 130, 131], releases: 1, weight: 2}\n"))
+              .find("weight") != std::string::npos);
+    CHECK(error_of(replaced("    - [124, 125, 126, 127, 128, 129, 130, 131]\n"))
+              .find("completion_sweep[1]: expected {sms: [SM ids], releases: N}") != std::string::npos);
+    std::string scalar = base;
+    const std::size_t from = scalar.find("  completion_sweep:\n"), to = scalar.find("limits:");
+    REQUIRE(from < to);
+    scalar.replace(from, to - from, "  completion_sweep: 3\n");
+    CHECK(error_of(scalar).find("topology.completion_sweep': expected a list") != std::string::npos);
+    for (const std::string& bad : {replaced("    - {sms: [124], releases: fast}\n"), replaced("    - {releases: 1}\n")})
+        CHECK(error_of(bad).find("bad.yaml") != std::string::npos);
+}
+
 TEST_CASE("--walk-start values: ROW or ROW:LEAD within the walk") {
     auto walk = *hw::resolve_gpu("h100").dispatch_walk;
     CHECK(hw::set_walk_start(walk, "3:4", "--walk-start").empty());

@@ -77,6 +77,7 @@ TEST_CASE("most-room's refill fast path gives the same schedule as dispatch pass
                 hw::GpuSpec gpu = hw::resolve_gpu(preset);
                 gpu.sm_count = 6;
                 gpu.sm_order.clear();
+                if (gpu.completion_sweep) gpu.completion_sweep = test::two_visit_sweep(6);  // h100: the swept channel
                 workloads::Application app;
                 app.launches.push_back(test::seeded_launch(200 + seed * 37, 256, values, seed, 0));
                 app.launches.push_back(test::seeded_launch(90, 1024, values, seed + 7, 1));

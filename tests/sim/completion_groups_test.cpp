@@ -77,6 +77,7 @@ TEST_CASE("completion groups: the same dispatch decisions, makespan and block co
         hw::GpuSpec gpu = std::string(preset) == "small" ? test::small_gpu(6) : hw::resolve_gpu(preset);
         gpu.sm_count = 6;
         gpu.sm_order.clear();
+        gpu.completion_sweep.reset();
         for (const std::string policy : {"most-room", "round-robin", "static-rr", "min"}) {
             for (int values : {1, 2, 5}) {
                 for (int streams : {1, 2}) {  // one stream: one launch at a time, so groups throughout

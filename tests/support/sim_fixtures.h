@@ -20,6 +20,7 @@ inline hw::GpuSpec small_gpu(int sms) {
     g.sm_count = sms;
     g.sm_order.clear();
     g.dispatch_walk.reset();
+    g.completion_sweep.reset();
     g.kernel_launch_ns.reset();
     g.block_dispatch_latency_ns.reset();
     g.block_dispatch_interval_ns.reset();
@@ -48,6 +49,16 @@ inline hw::GpuSpec small_gpu_with_walk(int sms) {
     walk.lead_gap = 3;
     g.dispatch_walk = walk;
     return g;
+}
+
+/// A completion sweep over `sms` SMs (>= 3): SMs 0 and 1 with 1.5 takes per visit (1, 2, 1,
+/// ...), then all the others with 1.
+inline hw::CompletionSweep two_visit_sweep(int sms) {
+    hw::CompletionSweep sweep;
+    sweep.visits.push_back({{0, 1}, 1.5});
+    sweep.visits.push_back({{}, 1});
+    for (int sm = 2; sm < sms; ++sm) sweep.visits.back().sms.push_back(sm);
+    return sweep;
 }
 
 /// Work given by two functions of the block index.

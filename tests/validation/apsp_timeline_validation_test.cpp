@@ -96,12 +96,13 @@ TEST_CASE("APSP timelines on the H100: every case parsed, block counts equal, sp
     // Per-SM counts: with the walk every block of every launch at n = 90 and of all 129
     // Floyd-Warshall launches lands on its measured SM (the walk carries its position from launch
     // to launch; most-room reused one SM set and misplaced 3612 of FW's 8256 blocks); at n = 1000
-    // the refills leave 135 of 43,659 elsewhere.
+    // the refills leave 159 of 43,659 elsewhere (135 when the completion channel was first come,
+    // first served; the h100 preset's completion sweep orders its queue since).
     for (const auto* c : {&bs8, &bs16, &bs32, &fw}) {
         CAPTURE(c->name);
         CHECK(c->misplaced == 0);
     }
-    CHECK(s.total_misplaced <= 150);
+    CHECK(s.total_misplaced <= 170);
 }
 
 TEST_CASE("APSP timelines: the report shows each case's table row and both Gantt charts") {

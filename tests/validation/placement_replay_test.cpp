@@ -30,10 +30,11 @@ double span_tolerance_percent(const std::string& name) {
 }
 
 /// Sum over cases of blocks that must move to another SM to match the measured per-SM counts
-/// with policy `walk` (today 625: 361 in tiny32, 264 in the other tie-prone cases, where refills
-/// are decided by end times within one 32 ns %globaltimer step; 0 in the two staggered cases,
-/// whose end order is unambiguous; most-room had 903; docs/validation.md).
-constexpr int kMaxTotalMisplaced = 650;
+/// with policy `walk` (today 328: 71 in tiny32, whose refills the completion sweep orders (361
+/// first come, first served), 256 in the other tie-prone cases, where refills are decided by
+/// end times within one 32 ns %globaltimer step; 1 in the two staggered cases, whose end order
+/// is unambiguous; most-room had 903; docs/validation.md).
+constexpr int kMaxTotalMisplaced = 340;
 
 }  // namespace
 
@@ -52,6 +53,9 @@ TEST_CASE("replayed H100 placement cases: kernel span and per-SM block counts") 
         // 1 (stagger1356_bs256: a refill whose measured gaps spread 128-224 ns around the 182 ns
         // latency starts on the next SM's slot instead).
         if (r.name.starts_with("stagger")) CHECK(r.misplaced <= 1);
+        // tiny32: the completion sweep gives rows G and H 3/18 of a visit (measured 139-145 blocks
+        // on their SMs, 152-159 elsewhere); first come, first served had 361.
+        if (r.name == "tiny32") CHECK(r.misplaced <= 80);
         // The H100's own spread: 10 repetitions of the case in a later run (placement_reps/),
         // each compared with the committed timeline like the simulation is.
         REQUIRE(r.repetition_distances.size() == 10);
@@ -66,9 +70,9 @@ TEST_CASE("replayed H100 placement cases: kernel span and per-SM block counts") 
     MESSAGE(table);
     CHECK(misplaced <= kMaxTotalMisplaced);
     CHECK(exact >= 12);  // today: every single-wave case and stagger397_bs1024 (docs/validation.md)
-    // Today 27 of 29: the replay is no farther from the measured run than some H100 repetition
-    // is, except wave397 (29 blocks vs the repetitions' 19..28) and tiny32 (361 vs 75..111).
-    CHECK(within_h100_spread >= 27);
+    // Today all 29: the replay is no farther from the measured run than some H100 repetition
+    // is (before the completion sweep: 27, tiny32 361 blocks against the repetitions' 75..111).
+    CHECK(within_h100_spread == 29);
 }
 
 TEST_CASE("walk: the first wave of every measured launch, block for block") {

@@ -99,6 +99,7 @@ hw::GpuSpec gpu_with_overrides(const std::string& base_yaml, const std::string& 
     if (sets_sm_count && !sets_sm_order && root["topology"] && root["topology"].IsMap()) {
         root["topology"].remove("sm_order");
         root["topology"].remove("dispatch_walk");
+        root["topology"].remove("completion_sweep");
         if (root["topology"].size() == 0) root.remove("topology");
     }
     YAML::Emitter out;

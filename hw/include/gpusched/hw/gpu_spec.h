@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "gpusched/hw/completion_sweep.h"
 #include "gpusched/hw/dispatch_walk.h"
 
 namespace gpusched::hw {
@@ -34,6 +35,9 @@ struct GpuSpec {
     std::vector<int> sm_order;
     /// The measured first-wave walk of the block distributor (policy `walk`); absent = unknown.
     std::optional<DispatchWalk> dispatch_walk;
+    /// The order in which the completion channel takes queued completions; absent = first come,
+    /// first served. Inert without block_completion_interval_ns (no channel, no queue).
+    std::optional<CompletionSweep> completion_sweep;
 
     // --- per-SM and per-block limits ---
     int warp_size = 32;

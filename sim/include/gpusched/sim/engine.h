@@ -59,7 +59,9 @@ struct SimResult {
 /// (observers see it then), but its SM learns the slot is free only when the completion has
 /// passed a serial channel that takes one completion per c: released at
 /// max(end, previous release + c). The first wave is not slowed; sustained refills of short
-/// blocks are limited to one per c GPU-wide.
+/// blocks are limited to one per c GPU-wide. Completions that find the channel busy queue;
+/// the channel takes them first come, first served, or with the GPU's
+/// topology.completion_sweep in its visit order (SweptCompletionQueue).
 ///
 /// Front-end rules: among ready launches, high-priority streams are offered every dispatch
 /// first. Within a priority level the *leftover* rule holds: a launch dispatches only once
@@ -89,6 +91,8 @@ struct SimResult {
 ///
 /// The engine formats nothing: observers receive events. Memory is O(SMs x slots +
 /// launches), independent of the number of blocks.
+class SweptCompletionQueue;
+
 class Engine final : private TimeTeller, private CompletionSink {
 public:
     /// Checks every launch against the GPU (InputError naming the launch when one cannot
@@ -135,6 +139,9 @@ private:
     /// The block in resident_[at] ended at now_; true when its slot is to be released at once
     /// (no completion channel, or the channel is free).
     bool on_block_end(std::size_t at);
+    /// At a channel-take event: the queued completion the sweep takes now (its resident index);
+    /// queues the next take while completions wait.
+    std::size_t take_swept_completion();
     void report_block_completed(const Resident& r, int sm, int slot);
     /// The last block of launch `index` ended at now_.
     void on_launch_completed(std::size_t index);
@@ -222,6 +229,10 @@ private:
     std::vector<Time> sm_launch_free_;  ///< per SM: when its launch pipeline takes the next block
     Time completion_interval_ = 0;
     Time channel_next_ = 0;            ///< earliest time the completion channel takes the next completion
+    /// With a completion sweep: the completions waiting for the channel, and whether a
+    /// channel-take event (Phase::release, payload kChannelTake) is queued.
+    std::unique_ptr<SweptCompletionQueue> swept_;
+    bool channel_take_queued_ = false;
     Time last_end_ = 0;                ///< latest block end so far
     Time dispatcher_free_at_ = 0;
     bool dispatch_pending_ = false;

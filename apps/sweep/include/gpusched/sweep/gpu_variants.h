@@ -28,8 +28,9 @@ std::optional<std::string> find_gpu_key(const std::string& name);
 /// by hw::parse_gpu_spec, so errors are those of a GPU file ("LABEL:LINE: key 'sm_count':
 /// expected an integer in [1, 100000], got '0'"); cross-field errors are
 /// hw::InconsistentSpecError. Overriding sm_count without topology.sm_order drops the base
-/// GPU's sm_order and dispatch_walk (they list the old SMs), so tie-breaks fall back to SM id
-/// order and policy `walk` reports the missing walk.
+/// GPU's sm_order, dispatch_walk and completion_sweep (they list the old SMs), so tie-breaks
+/// fall back to SM id order, policy `walk` reports the missing walk and the completion channel
+/// is first come, first served.
 hw::GpuSpec gpu_with_overrides(const std::string& base_yaml, const std::string& label, const GpuOverrides& overrides);
 
 /// Memoises GPU variants by (gpu value, overrides): one per worker thread. Either a spec
