@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <algorithm>
+#include <utility>
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/input_error.h"
@@ -195,25 +196,27 @@ TEST_CASE("topology.completion_sweep: visits of SM lists with releases, each SM 
         return text;
     };
     // Each bad visit is an input error naming the file, the visit and what is allowed.
-    CHECK(error_of(replaced("    - {sms: [124, 125, 126, 127, 128, 129, 130, 131, 0], releases: 1.5}\n"))
-              .find("topology.completion_sweep[1].sms: SM 0 listed twice") != std::string::npos);
-    CHECK(error_of(replaced("    - {sms: [125, 126, 127, 128, 129, 130, 131], releases: 1.5}\n"))
-              .find("topology.completion_sweep: SM 124 is in no visit") != std::string::npos);
-    CHECK(error_of(replaced("    - {sms: [124, 125, 126, 127, 128, 129, 130, 131], releases: 0}\n"))
-              .find("topology.completion_sweep[1]") != std::string::npos);
-    CHECK(error_of(replaced("    - {sms: [124, 125, 126, 127, 128, 129, 130, 131, 132], releases: 1}\n"))
-              .find("topology.completion_sweep[1]") != std::string::npos);
-    CHECK(error_of(replaced("    - {sms: [124, 125, 126, 127, 128, 129, 130, 131], releases: 1, weight: 2}\n"))
-              .find("weight") != std::string::npos);
-    CHECK(error_of(replaced("    - [124, 125, 126, 127, 128, 129, 130, 131]\n"))
-              .find("completion_sweep[1]: expected {sms: [SM ids], releases: N}") != std::string::npos);
+    const std::pair<const char*, const char*> bad_visits[] = {
+        {"{sms: [124, 125, 126, 127, 128, 129, 130, 131, 0], releases: 1.5}", "completion_sweep[1].sms: SM 0 listed twice"},
+        {"{sms: [125, 126, 127, 128, 129, 130, 131], releases: 1.5}", "completion_sweep: SM 124 is in no visit"},
+        {"{sms: [124, 125, 126, 127, 128, 129, 130, 131], releases: 0}", "completion_sweep[1].releases"},
+        {"{sms: [124, 125, 126, 127, 128, 129, 130, 131, 132], releases: 1}", "completion_sweep[1].sms"},
+        {"{sms: [124, 125, 126, 127, 128, 129, 130, 131], releases: 1, weight: 2}", "weight"},
+        {"[124, 125, 126, 127, 128, 129, 130, 131]", "completion_sweep[1]: expected {sms: [SM ids], releases: N}"},
+        {"{sms: [124], releases: fast}", "completion_sweep[1].releases"},
+        {"{releases: 1}", "completion_sweep[1]"},
+    };
+    for (const auto& [visit, expected] : bad_visits) {
+        CAPTURE(visit);
+        const std::string error = error_of(replaced(std::string("    - ") + visit + "\n"));
+        CHECK(error.find("bad.yaml") != std::string::npos);
+        CHECK(error.find(expected) != std::string::npos);
+    }
     std::string scalar = base;
     const std::size_t from = scalar.find("  completion_sweep:\n"), to = scalar.find("limits:");
     REQUIRE(from < to);
     scalar.replace(from, to - from, "  completion_sweep: 3\n");
     CHECK(error_of(scalar).find("topology.completion_sweep': expected a list") != std::string::npos);
-    for (const std::string& bad : {replaced("    - {sms: [124], releases: fast}\n"), replaced("    - {releases: 1}\n")})
-        CHECK(error_of(bad).find("bad.yaml") != std::string::npos);
 }
 
 TEST_CASE("--walk-start values: ROW or ROW:LEAD within the walk") {
