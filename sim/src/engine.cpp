@@ -242,6 +242,7 @@ void Engine::repeat_memo(std::size_t index) {
 }
 
 void Engine::on_kernel_ready(std::size_t index) {
+    if (swept_ && swept_->empty() && units_dispatched_ == units_done_) swept_->restart();  // an idle GPU
     if (idle_for_memo()) {
         if (memo_.valid && same_launch(*launches_[memo_.launch]->launch, *launches_[index]->launch)) {
             repeat_memo(index);

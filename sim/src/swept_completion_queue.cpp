@@ -13,6 +13,16 @@ SweptCompletionQueue::SweptCompletionQueue(const hw::CompletionSweep& sweep, int
     }
 }
 
+void SweptCompletionQueue::restart() {
+    for (Visit& visit : visits_) {
+        visit.credit = 0;
+        visit.next = 0;
+    }
+    current_ = 0;
+    entered_ = false;
+    left_ = 0;
+}
+
 void SweptCompletionQueue::push(int sm, std::uint32_t at) {
     queued_[static_cast<std::size_t>(sm)].push_back(at);
     ++visits_[visit_of_[static_cast<std::size_t>(sm)]].waiting;

@@ -112,6 +112,18 @@ TEST_CASE("swept completion queue: visits with nothing queued are skipped, fract
     CHECK(queue.pop() == 102);
     CHECK(queue.pop() == 103);
     CHECK(queue.empty());
+    // The position carries over to the next backlog: visit 0 (credit 0 after its take) is
+    // passed over, visit 1 takes SM 1 first (its round-robin is past SM 2)...
+    queue.push(1, 210);
+    queue.push(2, 310);
+    queue.push(0, 110);
+    CHECK(queue.pop() == 210);
+    while (!queue.empty()) queue.pop();
+    // ... unless restarted: first visit, no credit, round-robins at their first SM.
+    queue.push(2, 320);
+    queue.push(1, 220);
+    queue.restart();
+    CHECK(queue.pop() == 220);
 }
 
 }  // namespace gpusched

@@ -61,7 +61,8 @@ struct SimResult {
 /// max(end, previous release + c). The first wave is not slowed; sustained refills of short
 /// blocks are limited to one per c GPU-wide. Completions that find the channel busy queue;
 /// the channel takes them first come, first served, or with the GPU's
-/// topology.completion_sweep in its visit order (SweptCompletionQueue).
+/// topology.completion_sweep in its visit order (SweptCompletionQueue), whose position
+/// restarts when a kernel becomes ready on an idle GPU (nothing resident, nothing queued).
 ///
 /// Front-end rules: among ready launches, high-priority streams are offered every dispatch
 /// first. Within a priority level the *leftover* rule holds: a launch dispatches only once

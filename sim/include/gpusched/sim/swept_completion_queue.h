@@ -20,7 +20,9 @@ namespace gpusched::sim {
 ///
 /// So with every SM waiting, a visit takes exactly its `releases` on average (1.5: 1, 2,
 /// 1, 2, ...) and each of its SMs a 1/|sms| share of that. A visit with nothing queued
-/// forfeits its takes. Completions of one SM leave in arrival order.
+/// forfeits its takes. Completions of one SM leave in arrival order. The sweep's position
+/// carries from backlog to backlog; the engine restarts it when a kernel becomes ready on an
+/// idle GPU (so such a kernel runs the same whatever ran before: memoisation relies on it).
 ///
 /// Sample (h100 preset, every SM waiting): row 0 takes SM 0; the lead 124; row 1 takes
 /// 2, 3, 18; row 2 takes 4, 5, 20; ... row 7 takes 14, 15, 30; then row 0 takes 1, 16; the
@@ -34,6 +36,8 @@ public:
     [[nodiscard]] bool empty() const { return waiting_ == 0; }
     /// The completion the channel takes next (precondition: !empty()).
     std::uint32_t pop();
+    /// Back to the first visit, no credit, every round-robin at its first SM (precondition: empty()).
+    void restart();
 
 private:
     struct Visit {
