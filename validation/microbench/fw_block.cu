@@ -1,7 +1,7 @@
 // Microbenchmark: where the ~0.5 us of one Floyd-Warshall block (n = 128, 16x16 blocks) goes, from an empty block up to the full FW step.
 //
 // Build and run (CUDA toolkit only):
-//   nvcc -O3 -arch=sm_90 -o fw_block fw_block.cu && ./fw_block [reps] > fw_block.csv 2> summary.txt
+//   nvcc -O3 -arch=sm_90 -o fw_block fw_block.cu ../runner/apsp_reference.cu && ./fw_block [reps] > fw_block.csv 2> summary.txt
 // Launch shape of the runner's `apsp-timeline` case fw_n128_bs16 (validation/runner/
 // apsp_timeline_experiment.cu): 128 x 128 int matrices D and P, grid 8 x 8 of 16 x 16 threads, 128
 // launches (k = 0..127) back to back on stream 0, queued behind a one-block gate kernel (20 us +
@@ -50,6 +50,8 @@
 #include <vector>
 
 #include "cuda_check.h"
+#include "../runner/curves.h"
+#include "../runner/grid_probe.cuh"
 
 namespace {
 
@@ -58,9 +60,7 @@ constexpr int kBS = 16;
 constexpr int kGrid = kN / kBS;  // 8
 constexpr int kBlocks = kGrid * kGrid;  // 64
 constexpr int kLaunches = kN;  // k = 0..127
-constexpr int kInf = 1 << 29;
-constexpr unsigned kGraphSeed = 20240611u;
-constexpr double kEdgeProbability = 0.8;
+using curves::kInf;
 
 struct BlockRecord {  // as the runner's issue6::BlockRecord
   unsigned long long start_ns;
@@ -73,42 +73,9 @@ struct ClockRecord {
   long long c[4];  // c1-c0, c2-c1, c3-c2, c4-c3
 };
 
-__device__ __forceinline__ unsigned long long read_globaltimer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ unsigned int read_smid() {
-  unsigned int s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
-
-__device__ __forceinline__ bool first_thread() { return threadIdx.x == 0 && threadIdx.y == 0; }
-
-// The runner's Probe (apsp_timeline_experiment.cu), unchanged.
-struct Probe {
-  unsigned long long t0 = 0;
-  unsigned int sm = 0;
-  __device__ __forceinline__ void enter() {
-    if (first_thread()) {
-      t0 = read_globaltimer();
-      sm = read_smid();
-    }
-  }
-  __device__ __forceinline__ void leave(BlockRecord* rec) {
-    __syncthreads();
-    if (first_thread()) {
-      BlockRecord r;
-      r.start_ns = t0;
-      r.end_ns = read_globaltimer();
-      r.smid = sm;
-      r.pad = 0;
-      rec[blockIdx.y * gridDim.x + blockIdx.x] = r;
-    }
-  }
-};
+using runner::first_thread;
+using runner::Probe;
+using runner::read_globaltimer;
 
 __global__ void gate_kernel(unsigned long long ns) {  // the runner's busy_kernel
   const unsigned long long t0 = read_globaltimer();
@@ -212,34 +179,8 @@ const Variant kVariants[] = {{"empty", empty_kernel, false, false},
                              {"fw", fw_kernel, false, false},
                              {"fw_clock", fw_clock_kernel, false, true}};
 
-std::vector<int> make_graph(int n) {  // apsp_reference.cu's make_graph
-  std::mt19937 rng(kGraphSeed + static_cast<unsigned>(n));
-  std::uniform_int_distribution<int> weight(1, 100);
-  std::uniform_real_distribution<double> coin(0.0, 1.0);
-  std::vector<int> a(static_cast<size_t>(n) * n);
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) {
-      const bool edge = coin(rng) < kEdgeProbability;
-      const int w = weight(rng);
-      a[static_cast<size_t>(i) * n + j] = i == j ? 0 : (edge ? w : kInf);
-    }
-  }
-  return a;
-}
-
-std::vector<int> cpu_floyd_warshall(std::vector<int> d, int n) {
-  for (int k = 0; k < n; ++k) {
-    for (int i = 0; i < n; ++i) {
-      const int dik = d[static_cast<size_t>(i) * n + k];
-      if (dik >= kInf) continue;
-      for (int j = 0; j < n; ++j) {
-        int& dij = d[static_cast<size_t>(i) * n + j];
-        dij = std::min(dij, dik + d[static_cast<size_t>(k) * n + j]);
-      }
-    }
-  }
-  return d;
-}
+using curves::cpu_floyd_warshall;
+using curves::make_graph;
 
 double pct(std::vector<double> v, double q) {
   if (v.empty()) return 0;

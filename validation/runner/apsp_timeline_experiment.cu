@@ -21,6 +21,7 @@
 
 #include "curves.h"
 #include "device_probes.h"
+#include "grid_probe.cuh"
 #include "issue6_common.h"
 #include "minplus_argmin.cuh"
 #include "placement.h"
@@ -67,30 +68,7 @@ std::vector<CaseDef> cases() {
 
 // ---- instrumented kernels (curves_kernels.cu's kernels plus the block probe) ----
 
-__device__ __forceinline__ bool first_thread() { return threadIdx.x == 0 && threadIdx.y == 0; }
-
-struct Probe {
-  unsigned long long t0 = 0;
-  unsigned int sm = 0;
-  __device__ __forceinline__ void enter() {
-    if (first_thread()) {
-      t0 = runner::read_globaltimer();
-      sm = runner::read_smid();
-    }
-  }
-  // A final barrier, then thread (0, 0) stores the block's record at its linear index y * GX + x.
-  __device__ __forceinline__ void leave(BlockRecord* rec) {
-    __syncthreads();
-    if (first_thread()) {
-      BlockRecord r;
-      r.start_ns = t0;
-      r.end_ns = runner::read_globaltimer();
-      r.smid = sm;
-      r.pad = 0;
-      rec[blockIdx.y * gridDim.x + blockIdx.x] = r;
-    }
-  }
-};
+using runner::Probe;
 
 __global__ void init_timed(int n, const int* a, int* d, int* p, BlockRecord* rec) {
   Probe probe;
