@@ -53,15 +53,14 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
       launch_pipeline_(sm_block_launch_ > 0 || sm_warp_launch_ps_ > 0),
       sm_launch_free_(static_cast<std::size_t>(gpu.sm_count), 0),
       completion_interval_(overhead_ps(gpu.block_completion_interval_ns)),
-      swept_(gpu.completion_sweep && completion_interval_ > 0
-                 ? std::make_unique<SweptCompletionQueue>(*gpu.completion_sweep, gpu.sm_count)
-                 : nullptr),
       room_changed_(static_cast<std::size_t>(gpu.sm_count), 0) {
     if (app.launches.empty()) throw InputError("the workload has no kernel launches");
     if (gpu.completion_sweep)
         if (const auto problem = hw::completion_sweep_problem(*gpu.completion_sweep, gpu.sm_count, "topology.completion_sweep");
             !problem.empty())
             throw InputError("GPU '" + gpu.name + "': " + problem);
+    if (gpu.completion_sweep && completion_interval_ > 0)
+        swept_ = std::make_unique<SweptCompletionQueue>(*gpu.completion_sweep, gpu.sm_count);
     if (app.launches.size() > Event::kMaxPayload || resident_.size() >= kGroup)
         throw InputError("the workload has more than " + std::to_string(Event::kMaxPayload) + " launches");
     const std::vector<int> order = gpu.dispatch_order();
