@@ -51,6 +51,7 @@
 
 #include "cuda_check.h"
 #include "../runner/curves.h"
+#include "../runner/fw_step.cuh"
 #include "../runner/grid_probe.cuh"
 
 namespace {
@@ -112,15 +113,7 @@ __global__ void one_load_kernel(int n, int k, int* d, int* p, BlockRecord* rec, 
 __global__ void fw_kernel(int n, int k, int* d, int* p, BlockRecord* rec, ClockRecord*) {
   Probe probe;
   probe.enter();
-  const int col = blockIdx.x * blockDim.x + threadIdx.x;
-  const int row = blockIdx.y * blockDim.y + threadIdx.y;
-  if (row < n && col < n) {
-    const int via = d[row * n + k] + d[k * n + col];
-    if (via < d[row * n + col]) {
-      d[row * n + col] = via;
-      p[row * n + col] = p[row * n + k];
-    }
-  }
+  curves::fw_step(n, k, d, p);
   probe.leave(rec);
 }
 

@@ -21,6 +21,7 @@
 
 #include "curves.h"
 #include "device_probes.h"
+#include "fw_step.cuh"
 #include "grid_probe.cuh"
 #include "issue6_common.h"
 #include "minplus_argmin.cuh"
@@ -117,15 +118,7 @@ __global__ void __launch_bounds__(BS * BS) minplus_timed(int n, int* d, int* p, 
 __global__ void fw_timed(int n, int k, int* d, int* p, BlockRecord* rec) {
   Probe probe;
   probe.enter();
-  const int col = blockIdx.x * blockDim.x + threadIdx.x;
-  const int row = blockIdx.y * blockDim.y + threadIdx.y;
-  if (row < n && col < n) {
-    const int via = d[row * n + k] + d[k * n + col];
-    if (via < d[row * n + col]) {
-      d[row * n + col] = via;
-      p[row * n + col] = p[row * n + k];
-    }
-  }
+  curves::fw_step(n, k, d, p);
   probe.leave(rec);
 }
 
