@@ -11,8 +11,8 @@
 #include "gpusched/calibrate/key_fit.h"
 #include "gpusched/calibrate/series_calibration.h"
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
 #include "table.h"
 

@@ -11,7 +11,7 @@
 
 #include "commands.h"
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/report/line_chart.h"
 #include "gpusched/scheduler/interval_model.h"
 #include "gpusched/scheduler/registry.h"

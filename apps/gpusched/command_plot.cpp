@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "commands.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/report/heatmap_chart.h"
 #include "gpusched/report/line_chart.h"
 #include "gpusched/report/svg_format.h"

@@ -10,7 +10,7 @@
 #include "commands.h"
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/compute_bound_model.h"
 #include "gpusched/scheduler/interval_model.h"
 #include "gpusched/scheduler/registry.h"

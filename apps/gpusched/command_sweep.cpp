@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "commands.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/sweep/point_runner.h"
 #include "gpusched/sweep/results_file.h"
 #include "gpusched/sweep/shard.h"

@@ -13,7 +13,7 @@
 #include "commands.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/validation/apsp_timeline_validation.h"
 #include "gpusched/validation/curve_validation.h"
 #include "gpusched/validation/placement_validation.h"

@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"gpusched " GPUSCHED_VERSION

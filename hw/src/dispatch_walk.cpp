@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/yaml_fields.h"
 
 namespace gpusched::hw {
 

@@ -8,9 +8,9 @@
 #include <set>
 #include <sstream>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/hw/presets.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/yaml_fields.h"
 
 namespace gpusched::hw {
 

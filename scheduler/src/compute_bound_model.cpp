@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 
 namespace gpusched::scheduler {
 

@@ -5,7 +5,7 @@
 #include <queue>
 #include <vector>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 
 namespace gpusched::scheduler {
 

@@ -3,7 +3,7 @@
 
 #include <functional>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "policies.h"
 
 namespace gpusched::scheduler {

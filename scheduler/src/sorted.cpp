@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <queue>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "policies.h"
 #include "preassigned_dispatcher.h"
 

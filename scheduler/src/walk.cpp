@@ -1,7 +1,7 @@
 // walk: blocks in index order along the GPU's measured distributor walk (topology.dispatch_walk).
 #include <algorithm>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "policies.h"
 
 namespace gpusched::scheduler {

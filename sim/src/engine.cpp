@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "engine_launch_state.h"
 #include "gpusched/sim/swept_completion_queue.h"
 

@@ -1,7 +1,7 @@
 // Registry of execution models.
 #include "gpusched/sim/execution_model.h"
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/sim/shared_execution.h"
 
 namespace gpusched::sim {

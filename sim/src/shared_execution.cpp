@@ -6,7 +6,7 @@
 #include <limits>
 #include <map>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/gpu_bound_work.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "gpusched/calibrate/calibration_file.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 
 using gpusched::InputError;
 using namespace gpusched::calibrate;

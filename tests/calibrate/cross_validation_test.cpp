@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "gpusched/calibrate/cross_validation.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 
 using namespace gpusched::calibrate;
 using Indices = std::vector<std::size_t>;

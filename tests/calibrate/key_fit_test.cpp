@@ -7,7 +7,7 @@
 
 #include "gpusched/calibrate/key_fit.h"
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/registry.h"
 
 using namespace gpusched;

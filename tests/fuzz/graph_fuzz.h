@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/crauser_sssp.h"
 #include "gpusched/workloads/graph_file.h"
 #include "gpusched/workloads/sssp_work.h"

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string_view>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/matrix_market.h"
 #include "gpusched/workloads/spmv_work.h"
 

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/hw/presets.h"
 
 using namespace gpusched;

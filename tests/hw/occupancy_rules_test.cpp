@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/hw/occupancy.h"
 
 using namespace gpusched;

@@ -1,8 +1,8 @@
 // YamlFields: strict scalar parsing and key tracking.
 #include <doctest/doctest.h>
 
-#include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/yaml_fields.h"
 
 using namespace gpusched;
 

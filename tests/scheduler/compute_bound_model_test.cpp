@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/compute_bound_model.h"
 
 using namespace gpusched;

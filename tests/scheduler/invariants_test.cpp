@@ -4,7 +4,7 @@
 #include <random>
 #include <set>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "support/sim_fixtures.h"
 
 using namespace gpusched;

@@ -1,7 +1,7 @@
 // Hand-derived block distributions for every dispatch policy (the interval paper's Figures 3 and 4).
 #include <doctest/doctest.h>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "support/sim_fixtures.h"
 
 using namespace gpusched;

@@ -1,7 +1,7 @@
 // Policy `walk`: hand-derived block->SM orders on small walks, limits, masks, and state between launches.
 #include <doctest/doctest.h>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "../support/sim_fixtures.h"
 
 using namespace gpusched;

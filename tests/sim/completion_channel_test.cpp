@@ -1,7 +1,7 @@
 // The completion channel: one release per interval, first come first served or in the GPU's sweep order.
 #include <doctest/doctest.h>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/sim/swept_completion_queue.h"
 #include "support/sim_fixtures.h"
 

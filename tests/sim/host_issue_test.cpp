@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/workload_file.h"
 #include "support/sim_fixtures.h"
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/sim/output/chrome_trace.h"
 #include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/workloads/operation_graph.h"

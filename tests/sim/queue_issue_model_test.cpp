@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "support/sim_fixtures.h"
 
 using namespace gpusched;

@@ -1,7 +1,7 @@
 // The `shared` execution model against hand-derived issue-slot arithmetic.
 #include <doctest/doctest.h>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "support/sim_fixtures.h"
 
 using namespace gpusched;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/sim/sm_pool.h"
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/kernel_spec.h"
 
 namespace gpusched::test {

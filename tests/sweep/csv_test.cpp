@@ -1,7 +1,7 @@
 // CSV cells: quoting where needed, and a reader that gives the cells back.
 #include <doctest/doctest.h>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/sweep/csv.h"
 
 using namespace gpusched;

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/sweep/results_file.h"
 #include "gpusched/sweep/sweep_runner.h"
 #include "sweep/study_fixtures.h"

@@ -1,7 +1,7 @@
 // Plot data from results: series per column values, filters, aggregation, and errors that say what to do.
 #include <doctest/doctest.h>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/sweep/plot_data.h"
 
 using namespace gpusched;

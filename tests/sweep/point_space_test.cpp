@@ -3,7 +3,7 @@
 
 #include <set>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/sweep/point_space.h"
 #include "sweep/study_fixtures.h"
 

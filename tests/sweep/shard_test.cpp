@@ -4,7 +4,7 @@
 #include <map>
 #include <vector>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/sweep/shard.h"
 
 using namespace gpusched;

@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/hw/presets.h"
 #include "gpusched/sweep/gpu_variants.h"
 #include "gpusched/sweep/point_runner.h"

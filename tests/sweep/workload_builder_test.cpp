@@ -1,7 +1,7 @@
 // Workload builder: ${NAME} placeholders, kernel keys set or replaced, and located errors.
 #include <doctest/doctest.h>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/sweep/workload_builder.h"
 
 using namespace gpusched;

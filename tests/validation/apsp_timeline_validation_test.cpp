@@ -8,7 +8,7 @@
 #include <string>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/validation/apsp_timeline_validation.h"
 #include "gpusched/validation/validation_report.h"
 #include "../support/corrupted_copy.h"

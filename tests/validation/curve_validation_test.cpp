@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/validation/curve_validation.h"
 
 using namespace gpusched;

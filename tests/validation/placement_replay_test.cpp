@@ -9,7 +9,7 @@
 #include <map>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/validation/measured_timeline.h"
 #include "gpusched/validation/placement_validation.h"
 #include "../support/csv_table.h"

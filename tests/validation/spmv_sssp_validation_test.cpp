@@ -6,7 +6,7 @@
 #include <string>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/validation/spmv_validation.h"
 #include "gpusched/validation/sssp_frontier_check.h"
 #include "gpusched/validation/sssp_validation.h"

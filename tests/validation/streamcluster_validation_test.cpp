@@ -6,7 +6,7 @@
 #include <string>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/validation/streamcluster_validation.h"
 #include "../support/corrupted_copy.h"
 

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <set>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/apsp_fw.h"
 #include "gpusched/workloads/apsp_minplus.h"
 #include "gpusched/workloads/cycle_latency.h"

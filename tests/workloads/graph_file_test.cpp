@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/graph.h"
 #include "gpusched/workloads/graph_file.h"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "fuzz/graph_fuzz.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/graph_file.h"
 
 using namespace gpusched;

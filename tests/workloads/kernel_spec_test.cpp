@@ -3,7 +3,7 @@
 
 #include "support/spec_checks.h"
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/kernel_generators.h"
 #include "gpusched/workloads/kernel_spec.h"
 

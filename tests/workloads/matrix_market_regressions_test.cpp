@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/matrix_market.h"
 #include "gpusched/workloads/spmv_work.h"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/matrix_market.h"
 
 using namespace gpusched;

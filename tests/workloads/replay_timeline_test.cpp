@@ -1,7 +1,7 @@
 // Replay: loading timeline CSVs (happy paths, exact times) and every kind of bad file.
 #include <doctest/doctest.h>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/replay_timeline.h"
 
 using namespace gpusched;

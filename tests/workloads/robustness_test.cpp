@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/replay_timeline.h"
 #include "gpusched/workloads/synthetic_work.h"

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/spmv_strip_model.h"
 
 using namespace gpusched;

@@ -7,7 +7,7 @@
 
 #include "support/spec_checks.h"
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/spmv_work.h"

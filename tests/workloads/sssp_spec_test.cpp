@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/sssp_work.h"
 #include "gpusched/workloads/workload_file.h"

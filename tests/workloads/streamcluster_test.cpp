@@ -4,7 +4,7 @@
 #include "support/spec_checks.h"
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/streamcluster.h"

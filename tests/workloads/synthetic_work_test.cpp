@@ -4,7 +4,7 @@
 #include <chrono>
 #include <set>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/synthetic_work.h"
 

@@ -1,7 +1,7 @@
 // Workload YAML files: the documented example, every schema error with its line, and parity with specs.
 #include <doctest/doctest.h>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/workload_file.h"
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/yaml_fields.h"
 
 namespace gpusched::workloads {
 

@@ -5,7 +5,7 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/kernel_generators.h"
 
 namespace gpusched::workloads {

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/text_file.h"
 
 namespace gpusched::workloads {

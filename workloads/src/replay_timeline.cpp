@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/yaml_fields.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/text_file.h"
 

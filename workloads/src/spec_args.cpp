@@ -4,8 +4,8 @@
 #include <set>
 #include <utility>
 
-#include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/yaml_fields.h"
 
 namespace gpusched::workloads {
 

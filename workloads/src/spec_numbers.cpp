@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/yaml_fields.h"
 
 namespace gpusched::workloads {
 

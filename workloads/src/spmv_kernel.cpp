@@ -5,7 +5,7 @@
 #include <limits>
 #include <utility>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/matrix_market.h"
 #include "gpusched/workloads/spec_numbers.h"

@@ -14,7 +14,7 @@
 
 #include <Eigen/Dense>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/text_file.h"
 
 namespace gpusched::workloads {

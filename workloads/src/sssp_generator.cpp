@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/graph_file.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/spec_numbers.h"

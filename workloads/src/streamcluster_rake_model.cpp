@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/workloads/streamcluster.h"
 

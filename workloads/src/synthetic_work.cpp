@@ -4,7 +4,7 @@
 #include <limits>
 #include <utility>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 
 namespace gpusched::workloads {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <utility>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 
 namespace gpusched::workloads {
 

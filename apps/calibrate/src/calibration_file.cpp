@@ -7,8 +7,8 @@
 #include <ostream>
 #include <sstream>
 
-#include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/yaml_fields.h"
 #include "gpusched/workloads/kernel_generators.h"
 
 namespace gpusched::calibrate {

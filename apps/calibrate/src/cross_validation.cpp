@@ -6,7 +6,7 @@
 #include <numeric>
 #include <set>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 
 namespace gpusched::calibrate {
 

@@ -6,7 +6,7 @@
 
 #include <Eigen/Dense>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/scheduler/interval_model.h"
 #include "gpusched/workloads/cycle_latency.h"

@@ -11,8 +11,8 @@
 
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/calibrate/tune.h"
-#include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/yaml_fields.h"
 #include "gpusched/sweep/csv.h"
 #include "gpusched/sweep/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/yaml_fields.h"
 #include "gpusched/sweep/csv.h"
 
 namespace gpusched::calibrate {

@@ -9,7 +9,7 @@
 #include <Eigen/Dense>
 
 #include "gpusched/calibrate/calibration_file.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/engine.h"
 #include "gpusched/workloads/kernel_spec.h"

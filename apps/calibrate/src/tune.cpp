@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/yaml_fields.h"
 #include "gpusched/sweep/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"
 

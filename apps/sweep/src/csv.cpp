@@ -1,7 +1,7 @@
 // CSV cells and records: RFC 4180 quoting and a quote-aware reader with located errors.
 #include "gpusched/sweep/csv.h"
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 
 namespace gpusched::sweep {
 

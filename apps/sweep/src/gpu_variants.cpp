@@ -9,9 +9,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/hw/presets.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/yaml_fields.h"
 
 namespace gpusched::sweep {
 

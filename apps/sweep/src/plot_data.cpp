@@ -5,8 +5,8 @@
 #include <map>
 #include <optional>
 
-#include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/yaml_fields.h"
 #include "gpusched/report/svg_format.h"
 #include "gpusched/sweep/csv.h"
 

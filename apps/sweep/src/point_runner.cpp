@@ -5,7 +5,7 @@
 #include <charconv>
 #include <set>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sweep/point_space.h"
 #include "gpusched/sweep/simulation.h"

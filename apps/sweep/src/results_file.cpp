@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <map>
 
-#include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/yaml_fields.h"
 #include "gpusched/sweep/csv.h"
 #include "gpusched/sweep/point_runner.h"
 

@@ -1,8 +1,8 @@
 // Shard parsing and selection from --shard or the Slurm array environment.
 #include "gpusched/sweep/shard.h"
 
-#include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/yaml_fields.h"
 
 namespace gpusched::sweep {
 

@@ -9,8 +9,8 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/yaml_fields.h"
 #include "gpusched/sweep/gpu_variants.h"
 #include "gpusched/sweep/point_runner.h"
 #include "gpusched/sweep/workload_builder.h"

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/kernel_generators.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/workload_file.h"

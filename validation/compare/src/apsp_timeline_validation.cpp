@@ -6,8 +6,8 @@
 #include <map>
 #include <tuple>
 
-#include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/engine.h"
 #include "gpusched/validation/placement_validation.h"

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <map>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/engine.h"
 #include "gpusched/workloads/kernel_spec.h"

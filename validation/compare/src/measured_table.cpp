@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpusched/hw/input_error.h"
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/yaml_fields.h"
 #include "gpusched/workloads/text_file.h"
 
 namespace gpusched::validation {

@@ -7,7 +7,7 @@
 #include <map>
 #include <tuple>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/engine.h"
 #include "gpusched/validation/placement_validation.h"

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <map>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/workloads/crauser_sssp.h"
 #include "gpusched/workloads/graph_file.h"
 #include "measured_table.h"

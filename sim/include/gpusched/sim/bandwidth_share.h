@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpusched/hw/time.h"
+#include "gpusched/support/time.h"
 #include "gpusched/sim/execution_model.h"
 #include "gpusched/sim/indexed_heap.h"
 

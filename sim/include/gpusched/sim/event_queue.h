@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpusched/hw/time.h"
+#include "gpusched/support/time.h"
 
 namespace gpusched::sim {
 

@@ -7,7 +7,7 @@
 
 #include "gpusched/hw/gpu_spec.h"
 #include "gpusched/hw/occupancy.h"
-#include "gpusched/hw/time.h"
+#include "gpusched/support/time.h"
 #include "gpusched/workloads/application.h"
 
 namespace gpusched::sim {

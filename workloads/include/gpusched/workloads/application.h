@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/hw/time.h"
+#include "gpusched/support/time.h"
 #include "gpusched/workloads/kernel_launch.h"
 
 namespace gpusched::workloads {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "gpusched/hw/time.h"
+#include "gpusched/support/time.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/kernel_generators.h"
 #include "gpusched/workloads/kernel_launch.h"

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "gpusched/hw/time.h"
+#include "gpusched/support/time.h"
 #include "gpusched/workloads/kernel_launch.h"
 
 namespace gpusched::workloads {

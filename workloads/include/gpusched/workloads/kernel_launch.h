@@ -7,7 +7,7 @@
 #include <string>
 
 #include "gpusched/hw/occupancy.h"
-#include "gpusched/hw/time.h"
+#include "gpusched/support/time.h"
 
 namespace gpusched::workloads {
 

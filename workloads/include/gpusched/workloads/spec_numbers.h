@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "gpusched/hw/time.h"
+#include "gpusched/support/time.h"
 
 #include "gpusched/workloads/spec_args.h"
 

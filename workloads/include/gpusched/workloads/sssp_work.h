@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/hw/time.h"
+#include "gpusched/support/time.h"
 #include "gpusched/workloads/crauser_sssp.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/graph.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/hw/time.h"
+#include "gpusched/support/time.h"
 #include "gpusched/sim/observer.h"
 
 namespace gpusched::sim {

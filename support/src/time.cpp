@@ -1,10 +1,10 @@
 // Duration parsing and formatting for integer-picosecond time.
-#include "gpusched/hw/time.h"
+#include "gpusched/support/time.h"
 
 #include <cmath>
 #include <cstdio>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 
 namespace gpusched {
 

@@ -1,11 +1,11 @@
 // Strict typed reading of YAML mappings with errors that name file, line and key.
-#include "gpusched/hw/yaml_fields.h"
+#include "gpusched/support/yaml_fields.h"
 
 #include <charconv>
 #include <cmath>
 #include <sstream>
 
-#include "gpusched/hw/input_error.h"
+#include "gpusched/support/input_error.h"
 
 namespace gpusched {
 
