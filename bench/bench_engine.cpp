@@ -12,7 +12,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/engine.h"
+#include "gpusched/sim/simulation.h"
 
 using namespace gpusched;
 
@@ -121,14 +121,14 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_engine: %s\n", e.what());
         return 2;
     }
-    sim::Engine probe(gpu, app, *policy);
+    sim::Simulation probe(gpu, app, *policy, "fixed");
     const auto slots = static_cast<std::size_t>(probe.occupancy()[0].blocks_per_sm) * gpu.sm_count;
 
     const HashedDurations work(constant);
     const Measurement floor = best_of(repeats, [&] { return bare_heap_loop(k.blocks(), slots, work); });
     const Measurement engine = best_of(repeats, [&] {
-        sim::Engine e(gpu, app, *policy);
-        return e.run().makespan;
+        sim::Simulation run(gpu, app, *policy, "fixed");
+        return run.run().makespan;
     });
     const double floor_rate = static_cast<double>(k.blocks()) / floor.best_seconds;
     const double engine_rate = static_cast<double>(k.blocks()) / engine.best_seconds;

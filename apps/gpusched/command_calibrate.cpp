@@ -11,6 +11,7 @@
 #include "gpusched/calibrate/key_fit.h"
 #include "gpusched/calibrate/series_calibration.h"
 #include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/sim/execution_model.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
@@ -38,7 +39,7 @@ struct CalibrateOptions {
     std::string time_column = "median_ms";
     std::string group;
     std::optional<std::int64_t> extrapolate;
-    std::string execution = "auto";
+    std::string execution{sim::kDefaultExecutionModel};
 };
 
 std::string stats_cells(const calibrate::ErrorStats& s) {

@@ -15,7 +15,7 @@
 #include "gpusched/report/line_chart.h"
 #include "gpusched/scheduler/interval_model.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/engine.h"
+#include "gpusched/sim/simulation.h"
 #include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/kernel_spec.h"
@@ -137,10 +137,10 @@ CurvePoint run_point(const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy, 
                      std::int64_t n) {
     const std::string spec = spec_at(o.kernel, n);
     const workloads::Application app = workloads::application_from_specs({spec});
-    sim::Engine engine(gpu, app, policy, o.execution);
+    sim::Simulation simulation(gpu, app, policy, o.execution);
     sim::SummaryCollector summary;
-    engine.add_observer(summary);
-    engine.run();
+    simulation.observe(summary);
+    simulation.run();
     CurvePoint p;
     p.n = n;
     p.launches = app.launches.size();

@@ -14,7 +14,7 @@
 #include "gpusched/scheduler/compute_bound_model.h"
 #include "gpusched/scheduler/interval_model.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/engine.h"
+#include "gpusched/sim/simulation.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/spmv_strip_model.h"
@@ -132,8 +132,8 @@ void run_compute_bound(const PredictOptions& o) {
 /// Simulated time of `app` in microseconds (makespan, launch overhead included).
 double simulated_us(const hw::GpuSpec& gpu, const workloads::Application& app, const std::string& execution) {
     const auto policy = scheduler::make_policy(scheduler::default_policy());
-    sim::Engine engine(gpu, app, *policy, execution);
-    return static_cast<double>(engine.run().makespan) / 1e6;
+    sim::Simulation simulation(gpu, app, *policy, execution);
+    return static_cast<double>(simulation.run().makespan) / 1e6;
 }
 
 /// The SpMV strip model (Guo & Wang) calibrated on its benchmark matrices, which the simulator runs

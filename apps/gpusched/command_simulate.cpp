@@ -9,11 +9,10 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/engine.h"
+#include "gpusched/sim/simulation.h"
 #include "gpusched/sim/output/chrome_trace.h"
 #include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/sim/output/timeline_csv.h"
-#include "gpusched/sweep/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/replay_timeline.h"
 #include "gpusched/workloads/workload_file.h"
@@ -30,7 +29,7 @@ struct SimulateOptions {
     std::string gpu = "h100";
     std::string policy = scheduler::default_policy();
     std::string walk_start;
-    std::string execution = "auto";
+    std::string execution{sim::kDefaultExecutionModel};
     std::string workload;
     std::vector<std::string> kernels;
     std::vector<std::string> calibrations;
@@ -86,24 +85,24 @@ void run_simulation(const SimulateOptions& o) {
             throw InputError(problem);
     }
     const workloads::Application app = load_application(o);
-    sim::Engine engine(gpu, app, *policy, sweep::resolve_execution(o.execution, app));
+    sim::Simulation run(gpu, app, *policy, o.execution);
 
     sim::SummaryCollector summary;
-    engine.add_observer(summary);
+    run.observe(summary);
     std::ofstream timeline_file, trace_file;
     std::unique_ptr<sim::TimelineCsvWriter> timeline;
     std::unique_ptr<sim::ChromeTraceWriter> trace;
     if (!o.timeline.empty()) {
         timeline_file = open_output(o.timeline, "--timeline");
         timeline = std::make_unique<sim::TimelineCsvWriter>(timeline_file, GPUSCHED_VERSION);
-        engine.add_observer(*timeline);
+        run.observe(*timeline);
     }
     if (!o.trace.empty()) {
         trace_file = open_output(o.trace, "--trace");
         trace = std::make_unique<sim::ChromeTraceWriter>(trace_file, o.trace_limit, GPUSCHED_VERSION);
-        engine.add_observer(*trace);
+        run.observe(*trace);
     }
-    engine.run();
+    run.run();
     if (o.json)
         sim::write_summary_json(std::cout, summary.summary());
     else

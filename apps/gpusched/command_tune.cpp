@@ -16,6 +16,7 @@
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/report/line_chart.h"
 #include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/execution_model.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/streamcluster_rake_model.h"
 #include "table.h"
@@ -29,7 +30,7 @@ struct TuneOptions {
     std::string param;
     std::string gpu = "h100";
     std::string policy = scheduler::default_policy();
-    std::string execution = "auto";
+    std::string execution{sim::kDefaultExecutionModel};
     std::vector<std::string> calibrations;
     std::optional<std::uint64_t> total_threads;
     std::string csv;

@@ -18,6 +18,13 @@ const std::vector<ExecutionModelInfo>& execution_models() {
     return models;
 }
 
+std::string resolve_execution_model(const std::string& name, const workloads::Application& app) {
+    if (name != "auto") return name;
+    for (const auto& launch : app.launches)
+        if (!launch.work || !launch.work->warp_work(0)) return "fixed";
+    return "shared";
+}
+
 std::unique_ptr<ExecutionModel> make_execution_model(const std::string& name, const hw::GpuSpec& gpu,
                                                      const workloads::Application& app) {
     if (name == "fixed") return std::make_unique<FixedExecution>(app);

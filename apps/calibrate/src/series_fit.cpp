@@ -11,7 +11,7 @@
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/engine.h"
+#include "gpusched/sim/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"
 
 namespace gpusched::calibrate {
@@ -35,9 +35,9 @@ SeriesSimulator::SeriesSimulator(hw::GpuSpec gpu, std::string policy, std::vecto
 double SeriesSimulator::simulate_us(std::size_t i, const SeriesParams& p) {
     const auto policy = scheduler::make_policy(policy_);
     const workloads::Application app = workloads::application_from_specs({series_spec(points_.at(i), p)});
-    sim::Engine engine(gpu_, app, *policy, "shared");
+    sim::Simulation simulation(gpu_, app, *policy, "shared");
     ++simulations_;
-    return static_cast<double>(engine.run().makespan) / 1e6;
+    return static_cast<double>(simulation.run().makespan) / 1e6;
 }
 
 double SeriesSimulator::overhead_us(std::size_t i) {

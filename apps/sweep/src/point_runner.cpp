@@ -7,6 +7,7 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/execution_model.h"
 #include "gpusched/sweep/point_space.h"
 #include "gpusched/sweep/simulation.h"
 #include "gpusched/sweep/workload_builder.h"
@@ -128,7 +129,7 @@ std::vector<std::uint64_t> probes(const PointSet& set) {
 std::vector<std::string> effective_values(const Study& study, std::vector<std::string> values) {
     if (values[kGpuParam].empty()) values[kGpuParam] = kDefaultGpu;
     if (values[kPolicyParam].empty()) values[kPolicyParam] = scheduler::default_policy();
-    if (values[kExecParam].empty()) values[kExecParam] = "auto";
+    if (values[kExecParam].empty()) values[kExecParam] = std::string(sim::kDefaultExecutionModel);
     if (values[kWorkloadParam].empty() && !study.workloads.empty()) values[kWorkloadParam] = study.workloads.front().name;
     return values;
 }

@@ -9,7 +9,7 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/engine.h"
+#include "gpusched/sim/simulation.h"
 #include "gpusched/validation/placement_validation.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "block_recorder.h"
@@ -73,12 +73,12 @@ std::pair<std::vector<MeasuredBlock>, int> simulate(const ApspTimelineCase& c, c
     const std::string size = ":n=" + std::to_string(c.n) + ",block=" + std::to_string(c.block);
     const workloads::Application app =
         workloads::application_from_specs({"apsp-fw" + size + ",steps=1,p_min=0", c.workload_spec});
-    sim::Engine engine(gpu, app, policy, "shared");
-    engine.set_memoise(false);
+    sim::Simulation simulation(gpu, app, policy, "shared");
+    simulation.memoise(false);
     BlockRecorder recorder;
-    engine.add_observer(recorder);
-    engine.run();
-    const int per_sm = engine.occupancy().size() > 1 ? engine.occupancy()[1].blocks_per_sm : 0;
+    simulation.observe(recorder);
+    simulation.run();
+    const int per_sm = simulation.occupancy().size() > 1 ? simulation.occupancy()[1].blocks_per_sm : 0;
     return {std::move(recorder.blocks), per_sm};
 }
 

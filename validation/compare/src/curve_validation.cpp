@@ -8,7 +8,7 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/engine.h"
+#include "gpusched/sim/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "host_timed_run.h"
 #include "numeric_csv.h"
@@ -48,8 +48,8 @@ double simulate_us(const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy, co
     // As the runner times it: record(start), Init, the launches, record(stop), each call issued by
     // one host thread (when the GPU spec knows the host's launch interval; else all queued at 0).
     if (!queued && gpu.host_launch_interval_ns) app = event_timed_host_calls(std::move(app));
-    sim::Engine engine(gpu, app, policy, "shared");
-    return static_cast<double>(engine.run().makespan) / 1e6;
+    sim::Simulation simulation(gpu, app, policy, "shared");
+    return static_cast<double>(simulation.run().makespan) / 1e6;
 }
 
 int located(const std::vector<CurveJump>& jumps, const std::vector<CurveJump>& other) {

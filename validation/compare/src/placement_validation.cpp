@@ -10,7 +10,7 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/engine.h"
+#include "gpusched/sim/simulation.h"
 #include "gpusched/validation/measured_timeline.h"
 #include "measured_table.h"
 #include "gpusched/workloads/replay_timeline.h"
@@ -171,10 +171,10 @@ std::vector<PlacementComparison> validate_placement(const std::string& dir, cons
             walk_start = std::to_string(case_gpu.dispatch_walk->start_row) + ":" +
                          std::to_string(case_gpu.dispatch_walk->lead_start);
         }
-        sim::Engine engine(case_gpu, app, *policy);
+        sim::Simulation simulation(case_gpu, app, *policy, "fixed");  // measured durations, replayed
         SpanRecorder recorder(keep_blocks);
-        engine.add_observer(recorder);
-        engine.run();
+        simulation.observe(recorder);
+        simulation.run();
         PlacementComparison c;
         c.name = file.stem().string();
         c.blocks = measured.blocks.size();
@@ -182,7 +182,7 @@ std::vector<PlacementComparison> validate_placement(const std::string& dir, cons
         c.simulated_us = recorder.span.us();
         c.error_percent = 100.0 * (c.simulated_us - c.measured_us) / c.measured_us;
         c.misplaced = misplaced(recorder.span, m);
-        const int per_sm = engine.occupancy().front().blocks_per_sm;
+        const int per_sm = simulation.occupancy().front().blocks_per_sm;
         c.measured_waves = waves(m, per_sm);
         c.simulated_waves = waves(recorder.span, per_sm);
         c.walk_start = walk_start;

@@ -9,7 +9,7 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/engine.h"
+#include "gpusched/sim/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "numeric_csv.h"
 
@@ -74,8 +74,8 @@ SeriesComparison validate_series(const std::string& csv_path, const hw::GpuSpec&
             if (out.work_file.empty()) throw;
             throw InputError(out.work_file + ": " + e.what());
         }
-        sim::Engine engine(gpu, app, *policy, "shared");
-        p.simulated_us = static_cast<double>(engine.run().makespan) / 1e6;
+        sim::Simulation simulation(gpu, app, *policy, "shared");
+        p.simulated_us = static_cast<double>(simulation.run().makespan) / 1e6;
         out.points.push_back(p);
     }
     std::sort(out.points.begin(), out.points.end(), [](const SeriesPoint& a, const SeriesPoint& b) {

@@ -9,7 +9,7 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/engine.h"
+#include "gpusched/sim/simulation.h"
 #include "gpusched/validation/placement_validation.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "block_recorder.h"
@@ -81,10 +81,10 @@ SpmvComparison validate_spmv(const std::string& dir, const hw::GpuSpec& gpu, con
             throw InputError(r.where() + ": median_ms and makespan_median_us must be positive");
         const workloads::Application app =
             workloads::application_from_specs({spec_in_dir(p.workload_spec, dir, r.where())});
-        sim::Engine engine(gpu, app, *policy, "shared");
+        sim::Simulation simulation(gpu, app, *policy, "shared");
         BlockRecorder recorder;
-        engine.add_observer(recorder);
-        p.simulated_us = static_cast<double>(engine.run().makespan) / 1e6;
+        simulation.observe(recorder);
+        p.simulated_us = static_cast<double>(simulation.run().makespan) / 1e6;
         const auto [first, last] = span_of(recorder.blocks);
         p.simulated_span_us = static_cast<double>(last - first) / 1e6;
         std::map<std::uint64_t, std::vector<MeasuredBlock>> by_launch;

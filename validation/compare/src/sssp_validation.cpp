@@ -10,7 +10,7 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/engine.h"
+#include "gpusched/sim/simulation.h"
 #include "gpusched/validation/measured_timeline.h"
 #include "gpusched/validation/sssp_frontier_check.h"
 #include "gpusched/workloads/kernel_spec.h"
@@ -62,11 +62,11 @@ Simulated simulate(const std::string& spec, const hw::GpuSpec& gpu, const sim::D
                    bool host_calls = false, int streams = 1) {
     workloads::Application app = workloads::application_from_specs({spec});
     if (host_calls) app = event_timed_host_calls(std::move(app), streams);
-    sim::Engine engine(gpu, app, policy, "shared");
+    sim::Simulation simulation(gpu, app, policy, "shared");
     LaunchRecorder recorder(app.launches.size());
-    engine.add_observer(recorder);
+    simulation.observe(recorder);
     Simulated s;
-    s.makespan_us = static_cast<double>(engine.run().makespan) / 1e6;
+    s.makespan_us = static_cast<double>(simulation.run().makespan) / 1e6;
     s.launches = static_cast<long long>(app.launches.size());
     for (const auto& l : app.launches) {
         const auto dash = l.name.rfind('-');

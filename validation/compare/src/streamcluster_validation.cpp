@@ -10,7 +10,7 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/engine.h"
+#include "gpusched/sim/simulation.h"
 #include "gpusched/validation/placement_validation.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/text_file.h"
@@ -77,10 +77,10 @@ std::string metadata_value(const std::string& path, const std::string& key) {
 double makespan_us(const std::string& spec, const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,
                    std::vector<MeasuredBlock>* blocks = nullptr) {
     const workloads::Application app = workloads::application_from_specs({spec});
-    sim::Engine engine(gpu, app, policy, "shared");
+    sim::Simulation simulation(gpu, app, policy, "shared");
     BlockRecorder recorder;
-    if (blocks) engine.add_observer(recorder);
-    const double us = static_cast<double>(engine.run().makespan) / 1e6;
+    if (blocks) simulation.observe(recorder);
+    const double us = static_cast<double>(simulation.run().makespan) / 1e6;
     if (blocks) *blocks = std::move(recorder.blocks);
     return us;
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
@@ -63,8 +64,18 @@ struct ExecutionModelInfo {
     std::string description;
 };
 
-/// Built-in execution models, default first.
+/// Built-in execution models.
 const std::vector<ExecutionModelInfo>& execution_models();
+
+/// The execution model of every run that names none (the command line, study files, calibration,
+/// validation and the Simulation builder all use it): `auto`, resolved per application by
+/// resolve_execution_model.
+inline constexpr std::string_view kDefaultExecutionModel = "auto";
+
+/// `auto`: `shared` when every launch's work model gives per-warp work (so the issue-slot
+/// model can time it), else `fixed`; any other name is returned as is (make_execution_model
+/// checks it).
+std::string resolve_execution_model(const std::string& name, const workloads::Application& app);
 
 /// Creates a model by name for one run; InputError for an unknown name (listing the known
 /// ones) or when the GPU spec or the workload lacks what the model needs.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
+#include "gpusched/sim/execution_model.h"
 
 namespace gpusched::calibrate {
 
@@ -18,7 +19,7 @@ struct TuneRequest {
     std::string key;                    ///< e.g. "threads", "rake", "streams", "carveout"
     std::vector<std::string> values;    ///< candidates, in the order given
     std::string policy;
-    std::string execution = "auto";
+    std::string execution{sim::kDefaultExecutionModel};
     /// Block-size searches of kernels without a problem size (synthetic, binomial-series): keep
     /// the total threads fixed by setting blocks = ceil(total_threads / threads).
     std::optional<std::uint64_t> total_threads;

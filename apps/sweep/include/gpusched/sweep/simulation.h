@@ -1,4 +1,4 @@
-// One simulation as `gpusched simulate` runs it: the execution model chosen for a workload, and a summary run.
+// A summary-only run of one sweep point (sim::Simulation with a policy named and only a summary observing).
 #pragma once
 
 #include <string>
@@ -11,17 +11,13 @@
 
 namespace gpusched::sweep {
 
-/// `auto`: the shared issue-slot model when every launch gives per-warp work, else fixed
-/// durations; any other name is returned as is (the engine checks it).
-std::string resolve_execution(const std::string& requested, const workloads::Application& app);
-
 /// The summary of one run and each launch's occupancy.
 struct SimulationOutcome {
     sim::RunSummary summary;
     std::vector<hw::OccupancyResult> occupancy;
 };
 
-/// Runs app on gpu under the named policy and execution model (`auto` resolved as above),
+/// Runs app on gpu under the named policy and execution model (`auto` resolved by sim::resolve_execution_model),
 /// with only a SummaryCollector observing (so identical launches are memoised).
 /// InputError when a launch cannot run on the GPU, or for an unknown policy or model.
 SimulationOutcome simulate_summary(const hw::GpuSpec& gpu, const workloads::Application& app,
