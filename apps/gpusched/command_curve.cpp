@@ -13,7 +13,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/report/line_chart.h"
-#include "gpusched/scheduler/interval_model.h"
+#include "gpusched/models/interval_model.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/engine.h"
 #include "gpusched/sim/output/summary_collector.h"

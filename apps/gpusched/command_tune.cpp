@@ -17,7 +17,7 @@
 #include "gpusched/report/line_chart.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/workloads/kernel_spec.h"
-#include "gpusched/workloads/streamcluster_rake_model.h"
+#include "gpusched/models/streamcluster_rake_model.h"
 #include "table.h"
 
 namespace gpusched::cli {

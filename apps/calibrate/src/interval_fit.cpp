@@ -8,7 +8,7 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/hw/occupancy.h"
-#include "gpusched/scheduler/interval_model.h"
+#include "gpusched/models/interval_model.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/kernel_spec.h"
 

@@ -1,5 +1,5 @@
 // The CDS paper's rake-size model: the occupancy transition b (eq. 9) and the transfer bound a (eq. 13).
-#include "gpusched/workloads/streamcluster_rake_model.h"
+#include "gpusched/models/streamcluster_rake_model.h"
 
 #include <algorithm>
 #include <cmath>
