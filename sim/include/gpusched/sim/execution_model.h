@@ -66,8 +66,8 @@ struct ExecutionModelInfo {
 /// Built-in execution models, default first.
 const std::vector<ExecutionModelInfo>& execution_models();
 
-/// Creates a model by name for one run; InputError for an unknown name (listing the known
-/// ones) or when the GPU spec or the workload lacks what the model needs.
+/// Creates a model by name for one run; a KeyError about key "exec" for an unknown name (listing
+/// the known ones) or when the GPU spec or the workload lacks what the model needs.
 std::unique_ptr<ExecutionModel> make_execution_model(const std::string& name, const hw::GpuSpec& gpu,
                                                      const workloads::Application& app);
 
