@@ -13,6 +13,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/sim/execution_model.h"
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
 #include "table.h"
@@ -203,6 +204,8 @@ void run_key(const CalibrateOptions& o) {
 
 void add_calibrate_command(CLI::App& app) {
     auto o = std::make_shared<CalibrateOptions>();
+    const KeyNames flags = {
+        {"gpu", "--gpu"}, {"policy", "--policy"}, {"exec", "--exec"}, {"kernel", "--kernel"}, {"range", "--range"}};
     auto* cmd = app.add_subcommand("calibrate", "Fit work-model keys or the interval model's f to measured run times");
     cmd->require_subcommand(1);
     cmd->footer("Schema, method and the H100 numbers: docs/calibration.md");
@@ -219,7 +222,7 @@ void add_calibrate_command(CLI::App& app) {
                        "Extrapolation split: fit on blocks <= this, predict the larger grids")
         ->capture_default_str();
     series->add_flag("--points", o->points, "Print every point's measured and simulated time");
-    series->callback([o] { run_series(*o); });
+    series->callback([o, flags] { naming_keys(flags, [&] { run_series(*o); }); });
     interval->add_option("--kernel", o->kernel, "Spec without n and block, e.g. apsp-minplus:regs=32")
         ->capture_default_str();
     interval->add_option("--algorithm", o->algorithm, "Rows of this 'algorithm' column value")->capture_default_str();
@@ -229,7 +232,7 @@ void add_calibrate_command(CLI::App& app) {
     interval->add_option("--extrapolate-n", o->extrapolate_n, "Extrapolation split: fit on n <= this")
         ->capture_default_str();
     interval->add_option("--folds", o->folds, "Interleaved folds by n")->capture_default_str()->check(CLI::Range(2, 100));
-    interval->callback([o] { run_interval(*o); });
+    interval->callback([o, flags] { naming_keys(flags, [&] { run_interval(*o); }); });
     key->add_option("--kernel", o->kernel, "Spec template; {column} is replaced by each row's cell")->required();
     key->add_option("--key", o->key, "The generator key to fit, e.g. dim_latency_cycles")->required();
     key->add_option("--range", o->range, "Search interval LO:HI")->capture_default_str();
@@ -238,7 +241,7 @@ void add_calibrate_command(CLI::App& app) {
     key->add_option("--extrapolate", o->extrapolate, "Also fit on rows with --group <= this, predict the rest");
     key->add_option("--policy", o->policy, "Dispatch policy of the simulations")->capture_default_str();
     key->add_option("--exec", o->execution, "Execution model: auto, shared or fixed")->capture_default_str();
-    key->callback([o] { run_key(*o); });
+    key->callback([o, flags] { naming_keys(flags, [&] { run_key(*o); }); });
 }
 
 }  // namespace gpusched::cli

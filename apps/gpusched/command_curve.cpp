@@ -12,8 +12,9 @@
 #include "commands.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/report/line_chart.h"
-#include "gpusched/scheduler/interval_model.h"
+#include "gpusched/models/interval_model.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/sim/output/summary_collector.h"
@@ -297,7 +298,9 @@ void add_curve_command(CLI::App& app) {
     cmd->add_flag("--models", o->models, "Add the interval model's four closed forms per n");
     cmd->add_option("--csv", o->csv, "Write the curve as CSV (then no table on stdout)");
     cmd->add_option("--svg", o->svg, "Write the curve as an SVG plot");
-    cmd->callback([o] { run_curve(*o); });
+    cmd->callback([o] {
+        naming_keys({{"gpu", "--gpu"}, {"policy", "--policy"}, {"exec", "--exec"}}, [&] { run_curve(*o); });
+    });
 }
 
 }  // namespace gpusched::cli

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/presets.h"
+#include "gpusched/support/key_error.h"
 #include "table.h"
 
 namespace gpusched::cli {
@@ -42,7 +43,9 @@ void add_gpu_commands(CLI::App& app) {
     auto name = std::make_shared<std::string>();
     gpu->add_option("NAME", *name, "Preset name (see `gpusched list gpus`) or path to a GPU YAML file")
         ->required();
-    gpu->callback([name] { std::cout << hw::to_yaml(hw::resolve_gpu(*name)); });
+    gpu->callback([name] {  // NAME is positional: an unknown one is named in the message itself
+        std::cout << hw::to_yaml(naming_keys({{"gpu", ""}}, [&] { return hw::resolve_gpu(*name); }));
+    });
 }
 
 }  // namespace gpusched::cli

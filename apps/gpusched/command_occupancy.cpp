@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/occupancy.h"
+#include "gpusched/support/key_error.h"
 #include "table.h"
 
 namespace gpusched::cli {
@@ -89,6 +90,22 @@ void print_text(const hw::GpuSpec& spec, const OccupancyOptions& o, const hw::Oc
               << "\n";
 }
 
+void run_occupancy(const OccupancyOptions& o) {
+    const hw::GpuSpec spec = hw::resolve_gpu(o.gpu);
+    hw::OccupancyRequest req;
+    req.threads_per_block = o.threads;
+    req.registers_per_thread = o.regs;
+    req.dynamic_shared_bytes = o.smem;
+    req.static_shared_bytes = o.static_smem;
+    req.barriers_per_block = o.barriers;
+    req.carveout = hw::Carveout::parse(o.carveout, "--carveout");
+    const hw::OccupancyResult r = hw::compute_occupancy(spec, req);
+    if (o.json)
+        print_json(spec, o, r);
+    else
+        print_text(spec, o, r);
+}
+
 }  // namespace
 
 void add_occupancy_command(CLI::App& app) {
@@ -107,19 +124,13 @@ void add_occupancy_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([o] {
-        const hw::GpuSpec spec = hw::resolve_gpu(o->gpu);
-        hw::OccupancyRequest req;
-        req.threads_per_block = o->threads;
-        req.registers_per_thread = o->regs;
-        req.dynamic_shared_bytes = o->smem;
-        req.static_shared_bytes = o->static_smem;
-        req.barriers_per_block = o->barriers;
-        req.carveout = hw::Carveout::parse(o->carveout, "--carveout");
-        const hw::OccupancyResult r = hw::compute_occupancy(spec, req);
-        if (o->json)
-            print_json(spec, *o, r);
-        else
-            print_text(spec, *o, r);
+        naming_keys({{"gpu", "--gpu"},
+                     {"threads", "--threads"},
+                     {"regs", "--regs"},
+                     {"smem", "--smem"},
+                     {"barriers", "--barriers"},
+                     {"carveout", "--carveout"}},
+                    [&] { run_occupancy(*o); });
     });
 }
 

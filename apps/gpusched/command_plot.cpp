@@ -83,6 +83,8 @@ void add_plot_command(CLI::App& app) {
     cmd->add_flag("--log", o->request.log, "Log scale (curves: y axis; heatmap: colours)");
     cmd->add_option("--title", o->request.title, "Chart title");
     cmd->add_option("--out", o->out, "Output .svg, or .html (the SVG in a page)")->required();
+    o->request.field_names = {{"x", "--x"},         {"y", "--y"},         {"value", "--value"},
+                              {"series", "--series"}, {"where", "--where"}, {"aggregate", "--aggregate"}};
     cmd->callback([o] { run_plot(*o); });
 }
 

@@ -11,15 +11,17 @@
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/scheduler/compute_bound_model.h"
-#include "gpusched/scheduler/interval_model.h"
+#include "gpusched/support/key_error.h"
+#include "gpusched/models/compute_bound_model.h"
+#include "gpusched/models/interval_model.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/kernel_spec.h"
-#include "gpusched/workloads/spmv_strip_model.h"
+#include "gpusched/models/spmv_strip_model.h"
 #include "gpusched/workloads/spmv_work.h"
-#include "gpusched/workloads/streamcluster_rake_model.h"
+#include "gpusched/workloads/streamcluster.h"
+#include "gpusched/models/streamcluster_rake_model.h"
 #include "table.h"
 
 namespace gpusched::cli {
@@ -268,6 +270,8 @@ void run_rake(const PredictOptions& o) {
         throw InputError("--exec: expected shared or fixed, got '" + o.execution + "'");
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const workloads::SpecLaunches parsed = workloads::parse_kernel_spec_launches(o.kernel, "--kernel");
+    if (dynamic_cast<const workloads::StreamclusterWork*>(parsed.launch.work.get()) == nullptr)
+        throw InputError("--kernel: --model rake needs a streamcluster kernel, got '" + parsed.launch.name + "'");
     const workloads::RakeModelInputs in = workloads::rake_model_inputs(gpu, parsed.launch, o.delta);
     const workloads::RakeModelResult m = workloads::rake_model(in);
     std::vector<std::uint64_t> rakes;
@@ -431,7 +435,10 @@ void add_predict_command(CLI::App& app) {
     cmd->add_option("--exec", o->execution, "strip, rake: execution model of the simulations, shared or fixed")
         ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
-    cmd->callback([o] { run_predict(*o); });
+    cmd->callback([o] {
+        naming_keys({{"gpu", "--gpu"}, {"kernel", "--kernel"}, {"exec", "--exec"}, {"delta", "--delta"}},
+                    [&] { run_predict(*o); });
+    });
 }
 
 }  // namespace gpusched::cli

@@ -8,6 +8,7 @@
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/sim/output/chrome_trace.h"
@@ -146,7 +147,9 @@ void add_simulate_command(CLI::App& app) {
     cmd->add_option("--timeline", o->timeline, "Write every block to a CSV file");
     cmd->add_option("--trace", o->trace, "Write a Chrome trace (open in ui.perfetto.dev)");
     cmd->add_option("--trace-limit", o->trace_limit, "At most this many blocks in the trace")->capture_default_str();
-    cmd->callback([o] { run_simulation(*o); });
+    cmd->callback([o] {
+        naming_keys({{"gpu", "--gpu"}, {"policy", "--policy"}, {"exec", "--exec"}}, [&] { run_simulation(*o); });
+    });
 }
 
 }  // namespace gpusched::cli

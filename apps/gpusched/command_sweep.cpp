@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/sweep/point_runner.h"
 #include "gpusched/sweep/results_file.h"
 #include "gpusched/sweep/shard.h"
@@ -95,7 +96,7 @@ void add_sweep_commands(CLI::App& app) {
                     "SLURM_ARRAY_TASK_COUNT when set, else all points");
     cmd->add_option("--out", o->out, "Write the results CSV here (default: stdout)");
     cmd->add_flag("--quiet", o->quiet, "No progress on stderr");
-    cmd->callback([o] { run_sweep_command(*o); });
+    cmd->callback([o] { naming_keys({{"shard", "--shard"}}, [&] { run_sweep_command(*o); }); });
 
     auto m = std::make_shared<MergeOptions>();
     auto* merge = app.add_subcommand("merge", "Join the shard parts of a sweep into the file a one-process sweep writes");

@@ -13,12 +13,13 @@
 #include "gpusched/calibrate/tune.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/report/line_chart.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/execution_model.h"
 #include "gpusched/workloads/kernel_spec.h"
-#include "gpusched/workloads/streamcluster_rake_model.h"
+#include "gpusched/models/streamcluster_rake_model.h"
 #include "table.h"
 
 namespace gpusched::cli {
@@ -209,7 +210,15 @@ void add_tune_command(CLI::App& app) {
     cmd->add_option("--csv", o->csv, "Write the searched curve as CSV");
     cmd->add_option("--svg", o->svg, "Write the searched curve as an SVG line chart");
     cmd->add_flag("--json", o->json, "Print one JSON object");
-    cmd->callback([o] { run_tune(*o); });
+    cmd->callback([o] {
+        naming_keys({{"gpu", "--gpu"},
+                     {"policy", "--policy"},
+                     {"exec", "--exec"},
+                     {"kernel", "--kernel"},
+                     {"values", "--param"},
+                     {"total_threads", "--total-threads"}},
+                    [&] { run_tune(*o); });
+    });
 }
 
 }  // namespace gpusched::cli

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/hw/presets.h"
 #include "gpusched/support/yaml_fields.h"
 
@@ -308,7 +309,7 @@ GpuSpec resolve_gpu(const std::string& name_or_path) {
     if (looks_like_path) return load_gpu_spec_file(name_or_path);
     std::string known;
     for (const auto& name : preset_names()) known += (known.empty() ? "" : ", ") + name;
-    throw InputError("--gpu: unknown GPU '" + name_or_path + "' (presets: " + known + "; or a path to a .yaml file)");
+    throw KeyError("gpu", "unknown GPU '" + name_or_path + "' (presets: " + known + "; or a path to a .yaml file)");
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
 
 namespace gpusched::hw {
@@ -32,8 +33,9 @@ std::string kib(std::int64_t bytes) { return std::to_string(bytes) + " bytes"; }
 void apply_register_limit(const GpuSpec& spec, const OccupancyRequest& req, OccupancyResult& r) {
     const int regs = req.registers_per_thread;
     if (regs > spec.max_registers_per_thread)
-        cannot_launch(spec, "--regs " + std::to_string(regs) + " exceeds the maximum of " +
-                                std::to_string(spec.max_registers_per_thread) + " registers per thread");
+        throw KeyError("regs", std::to_string(regs),
+                       "cannot launch on " + spec.name + ": the maximum is " +
+                           std::to_string(spec.max_registers_per_thread) + " registers per thread");
     const int warps = r.warps_per_block;
     if (spec.register_granularity == RegisterGranularity::block) {
         const std::int64_t allocated_warps = round_up(warps, spec.warp_allocation_granularity);
@@ -93,14 +95,14 @@ std::int64_t preferred_shared_per_sm(const GpuSpec& spec, const Carveout& carveo
         case Carveout::Kind::equal: {
             const std::int64_t middle = (configs.front() + configs.back()) / 2;
             if (std::find(configs.begin(), configs.end(), middle) == configs.end())
-                throw InputError("--carveout equal: " + spec.name + " has no equal L1/shared split (choices: " +
-                                 "default, max-shared, max-l1)");
+                throw KeyError("carveout", "equal",
+                               spec.name + " has no equal L1/shared split (choices: default, max-shared, max-l1)");
             return middle;
         }
         case Carveout::Kind::percent:
-            throw InputError("--carveout " + std::to_string(carveout.percent) + ": a percentage needs compute " +
-                             "capability 7.0 or later; " + spec.name + " (" + spec.compute_capability() +
-                             ") takes default, max-shared, max-l1 or equal");
+            throw KeyError("carveout", std::to_string(carveout.percent),
+                           "a percentage needs compute capability 7.0 or later; " + spec.name + " (" +
+                               spec.compute_capability() + ") takes default, max-shared, max-l1 or equal");
     }
     return configs.back();
 }
@@ -142,14 +144,14 @@ void apply_shared_memory_limit(const GpuSpec& spec, const OccupancyRequest& req,
 
 }  // namespace
 
-Carveout Carveout::parse(const std::string& text, const std::string& flag) {
+Carveout Carveout::parse(const std::string& text, const std::string& where) {
     if (text == "default") return {Kind::device_default, 0};
     if (text == "max-shared") return {Kind::max_shared, 100};
     if (text == "max-l1") return {Kind::max_l1, 0};
     if (text == "equal") return {Kind::equal, 50};
     const auto value = parse_integer(text);
     if (!value || *value < 0 || *value > 100)
-        throw InputError(flag + ": expected default, max-shared, max-l1, equal or a percentage 0..100, got '" +
+        throw InputError(where + ": expected default, max-shared, max-l1, equal or a percentage 0..100, got '" +
                          text + "'");
     return {Kind::percent, static_cast<int>(*value)};
 }
@@ -178,21 +180,20 @@ const char* to_string(Limiter limiter) {
 
 OccupancyResult compute_occupancy(const GpuSpec& spec, const OccupancyRequest& req) {
     if (req.threads_per_block < 1)
-        throw InputError("--threads: expected at least 1 thread per block, got " +
-                         std::to_string(req.threads_per_block));
+        throw KeyError("threads", "expected at least 1 thread per block, got " + std::to_string(req.threads_per_block));
     if (req.threads_per_block > spec.max_threads_per_block)
-        cannot_launch(spec, "--threads " + std::to_string(req.threads_per_block) + " exceeds the maximum of " +
-                                std::to_string(spec.max_threads_per_block) + " threads per block");
+        throw KeyError("threads", std::to_string(req.threads_per_block),
+                       "cannot launch on " + spec.name + ": the maximum is " +
+                           std::to_string(spec.max_threads_per_block) + " threads per block");
     if (req.registers_per_thread < 0)
-        throw InputError("--regs: expected 0 or more registers per thread, got " +
-                         std::to_string(req.registers_per_thread));
+        throw KeyError("regs", "expected 0 or more registers per thread, got " + std::to_string(req.registers_per_thread));
     constexpr std::int64_t kMaxShared = std::int64_t{1} << 40;
     if (req.static_shared_bytes < 0 || req.dynamic_shared_bytes < 0 || req.static_shared_bytes > kMaxShared ||
         req.dynamic_shared_bytes > kMaxShared)
-        throw InputError("--smem: expected 0 to 2^40 bytes of shared memory per block, got " +
-                         std::to_string(req.static_shared_bytes) + " static + " +
-                         std::to_string(req.dynamic_shared_bytes) + " dynamic");
-    if (req.barriers_per_block < 0) throw InputError("--barriers: expected 0 or more barriers per block");
+        throw KeyError("smem", "expected 0 to 2^40 bytes of shared memory per block, got " +
+                                   std::to_string(req.static_shared_bytes) + " static + " +
+                                   std::to_string(req.dynamic_shared_bytes) + " dynamic");
+    if (req.barriers_per_block < 0) throw KeyError("barriers", "expected 0 or more barriers per block");
 
     OccupancyResult r;
     r.warps_per_block = static_cast<int>(divide_round_up(req.threads_per_block, spec.warp_size));
@@ -202,8 +203,9 @@ OccupancyResult compute_occupancy(const GpuSpec& spec, const OccupancyRequest& r
     apply_shared_memory_limit(spec, req, r);
     if (spec.barriers_per_sm && req.barriers_per_block > 0) {
         if (req.barriers_per_block > *spec.barriers_per_sm)
-            cannot_launch(spec, "--barriers " + std::to_string(req.barriers_per_block) + " exceeds the " +
-                                    std::to_string(*spec.barriers_per_sm) + " barriers per SM");
+            throw KeyError("barriers", std::to_string(req.barriers_per_block),
+                           "cannot launch on " + spec.name + ": the maximum is " +
+                               std::to_string(*spec.barriers_per_sm) + " barriers per SM");
         r.limit_barriers = *spec.barriers_per_sm / req.barriers_per_block;
     }
 

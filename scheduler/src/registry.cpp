@@ -3,7 +3,7 @@
 
 #include <functional>
 
-#include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "policies.h"
 
 namespace gpusched::scheduler {
@@ -57,7 +57,7 @@ std::unique_ptr<sim::DispatchPolicy> make_policy(const std::string& name) {
         if (e.info.name == name) return e.make();
     std::string known;
     for (const auto& e : entries()) known += (known.empty() ? "" : ", ") + e.info.name;
-    throw InputError("--policy: unknown policy '" + name + "' (known: " + known + ")");
+    throw KeyError("policy", "unknown policy '" + name + "' (known: " + known + ")");
 }
 
 }  // namespace gpusched::scheduler

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <queue>
 
-#include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "policies.h"
 #include "preassigned_dispatcher.h"
 
@@ -21,9 +21,10 @@ public:
     explicit SortedDispatcher(const sim::LaunchContext& c) : PreassignedDispatcher(c) {
         const std::uint64_t blocks = c.launch->blocks();
         if (blocks > kMaxBlocks)
-            throw InputError("--policy sorted: the launch has " + std::to_string(blocks) +
-                             " blocks; sorted materialises its order and takes at most " +
-                             std::to_string(kMaxBlocks) + " (use buckets, static-rr or most-room)");
+            throw KeyError("policy", "sorted",
+                           "the launch has " + std::to_string(blocks) +
+                               " blocks; sorted materialises its order and takes at most " +
+                               std::to_string(kMaxBlocks) + " (use buckets, static-rr or most-room)");
         const int warps = c.occupancy->warps_per_block;
         // Counting sort by active warps, descending; stable in block index.
         std::vector<std::vector<std::uint64_t>> by_warps(static_cast<std::size_t>(warps) + 1);

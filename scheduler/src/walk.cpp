@@ -1,7 +1,7 @@
 // walk: blocks in index order along the GPU's measured distributor walk (topology.dispatch_walk).
 #include <algorithm>
 
-#include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "policies.h"
 
 namespace gpusched::scheduler {
@@ -36,9 +36,10 @@ public:
           count_(static_cast<std::size_t>(c.gpu->sm_count), 0),
           blocks_(c.launch->blocks()) {
         if (!c.gpu->dispatch_walk)
-            throw InputError("--policy walk: GPU '" + c.gpu->name +
-                             "' has no topology.dispatch_walk (measured only for the h100 preset; "
-                             "use most-room or add the walk to the GPU YAML)");
+            throw KeyError("policy", "walk",
+                           "GPU '" + c.gpu->name +
+                               "' has no topology.dispatch_walk (measured only for the h100 preset; "
+                               "use most-room or add the walk to the GPU YAML)");
         const hw::DispatchWalk& walk = *c.gpu->dispatch_walk;
         state_ = c.distributor;
         if (!state_->known) *state_ = sim::DistributorState{true, walk.start_row, walk.lead_start};

@@ -1,7 +1,7 @@
 // Registry of execution models.
 #include "gpusched/sim/execution_model.h"
 
-#include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/sim/shared_execution.h"
 
 namespace gpusched::sim {
@@ -31,7 +31,7 @@ std::unique_ptr<ExecutionModel> make_execution_model(const std::string& name, co
     if (name == "shared") return std::make_unique<SharedExecution>(gpu, app);
     std::string known;
     for (const auto& m : execution_models()) known += (known.empty() ? "" : ", ") + m.name;
-    throw InputError("--exec: unknown execution model '" + name + "' (known: " + known + ")");
+    throw KeyError("exec", "unknown execution model '" + name + "' (known: " + known + ")");
 }
 
 }  // namespace gpusched::sim

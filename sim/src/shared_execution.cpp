@@ -6,7 +6,7 @@
 #include <limits>
 #include <map>
 
-#include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/gpu_bound_work.h"
 
@@ -22,7 +22,7 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
       l1_blocks_(static_cast<std::size_t>(gpu.sm_count), 0),
       last_update_(static_cast<std::size_t>(gpu.sm_count), 0) {
     if (!gpu.clock_mhz)
-        throw InputError("--exec shared: GPU '" + gpu.name + "' has no execution.clock_mhz; the shared model needs it");
+        throw KeyError("exec", "shared", "GPU '" + gpu.name + "' has no execution.clock_mhz; the shared model needs it");
     // GB/s = 10^9 bytes / 10^12 ps. No bandwidth in the spec: unlimited (dram_bytes ignored).
     const double dram = gpu.dram_bandwidth_gbps.value_or(0) * 1e-3;
     const double l2 = gpu.l2_bandwidth_gbps.value_or(0) * 1e-3;
@@ -45,9 +45,10 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
         if (fresh) it->second = workloads::work_on_gpu(launch, gpu);
         works_.push_back(it->second);
         if (!works_.back()->warp_work(0))
-            throw InputError("--exec shared: launch " + std::to_string(i) + " (" + app.launches[i].name +
-                             ") has no per-warp work (issue slots, latency); use --exec fixed, or a kernel "
-                             "whose work model gives it");
+            throw KeyError("exec", "shared",
+                           "launch " + std::to_string(i) + " (" + app.launches[i].name +
+                               ") has no per-warp work (issue slots, latency); use the fixed execution model, or "
+                               "a kernel whose work model gives it");
     }
 }
 

@@ -351,3 +351,15 @@ gpusched_cli_test(walk_start_out_of_range 2 stderr "--walk-start: expected ROW o
                   simulate --policy walk --walk-start 8:1 --kernel synthetic:blocks=265,threads=1024,duration=50us)
 gpusched_cli_test(walk_needs_measured_walk 2 stderr "--policy walk: GPU 'a100' has no topology.dispatch_walk"
                   simulate --policy walk --gpu a100 --kernel synthetic:blocks=265,threads=1024,duration=50us)
+
+# --- errors in the language of the input: a library names its keys; the command line maps them to its flags ---
+gpusched_cli_test(occupancy_limit_names_flag 2 stderr "--threads 2048: cannot launch on h100: the maximum is 1024 threads per block"
+                  occupancy --threads 2048)
+gpusched_cli_test(simulate_limit_names_spec_key 2 stderr "gpusched: launch 0 \\(synthetic\\): threads 2048: cannot launch on h100"
+                  simulate --kernel synthetic:blocks=5,threads=2048,duration=1us)
+gpusched_cli_test(sweep_row_names_key 0 stdout ",launch 0 \\(synthetic\\): threads 2048: cannot launch on h100: the maximum is 1024"
+                  sweep sweep_small.yaml -j 2 --quiet)
+gpusched_cli_test(sweep_unknown_policy_names_parameter 2 stderr
+                  "gpusched: sweep_unknown_policy.yaml: parameter 'policy': unknown policy 'fifo' \\(known: most-room"
+                  sweep sweep_unknown_policy.yaml)
+gpusched_cli_test(show_unknown_gpu_names_no_flag 2 stderr "gpusched: unknown GPU 'h1000' \\(presets: " show gpu h1000)

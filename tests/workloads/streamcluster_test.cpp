@@ -8,7 +8,6 @@
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/streamcluster.h"
-#include "gpusched/workloads/streamcluster_rake_model.h"
 #include "gpusched/workloads/workload_file.h"
 
 using namespace gpusched;
@@ -171,46 +170,4 @@ TEST_CASE("streamcluster: spec errors name the key") {
     check_error_contains("streamcluster:points=0,dims=2", "key 'points'");
     check_error_contains("streamcluster:points=10,dims=2,calls=0", "key 'calls'");
     check_error_contains("streamcluster:points=10,dims=2,instr_per_dim=-1", "key 'instr_per_dim'");
-}
-
-TEST_CASE("rake model: the paper's worked examples (eqs. 9 and 13)") {
-    // Sect. IV-B: K 20, WI_app 51200, delta 1%, l 45 us, n 895, BW 1 GB/s:
-    // 4 x 21 x 51200 / (0.01 x 45e-6 x 895 x 1e9) = 4300800 / 402750 = 10.68 -> a = 11.
-    // GTX480: MP 15, MW 32: b = ceil(51200 / 15360) = 4 < a: search [4, 11].
-    RakeModelInputs in;
-    in.points = 51200;
-    in.centers = 20;
-    in.sms = 15;
-    in.warps_per_sm = 32;
-    in.latency_s = 45e-6;
-    in.commands = 895;
-    in.bandwidth_bytes_per_s = 1e9;
-    const RakeModelResult r = rake_model(in);
-    CHECK(r.a_bound == doctest::Approx(10.6786).epsilon(1e-4));
-    CHECK(r.a == 11);
-    CHECK(r.b == 4);
-    CHECK(r.needs_search());
-    // Sect. IV-A: WI_app 409600: b = ceil(409600 / 15360) = ceil(26.67) = 27.
-    in.points = 409600;
-    CHECK(rake_model(in).b == 27);
-}
-
-TEST_CASE("rake model inputs: MW from the occupancy calculator, l and BW from the GPU") {
-    // GTX480, 512 threads, 23 registers: 23 x 32 = 736 -> 768 registers per warp, 12288 per block;
-    // 32768 / 12288 = 2 blocks = 32 warps per SM, the paper's MW. b = ceil(409600 / (15 x 32 x 32)) = 27.
-    hw::GpuSpec gpu = hw::resolve_gpu("gtx480");
-    const KernelLaunch k = spec("streamcluster:points=409600,dims=16,threads=512,regs=23,calls=5");
-    CHECK_THROWS_WITH_AS(rake_model_inputs(gpu, k, 0.01), doctest::Contains("host_link.latency_ns"), InputError);
-    gpu.host_link_latency_ns = 45000;
-    const RakeModelInputs in = rake_model_inputs(gpu, k, 0.01);
-    CHECK(in.warps_per_sm == 32);
-    CHECK(in.sms == 15);
-    CHECK(in.commands == 10);  // 5 calls x (work array, flags)
-    CHECK(in.bandwidth_bytes_per_s == doctest::Approx(8e9));
-    CHECK(in.latency_s == doctest::Approx(45e-6));
-    CHECK(rake_model(in).b == 27);
-    CHECK_THROWS_WITH_AS(rake_model_inputs(gpu, spec("streamcluster:points=10,dims=2,copy=none"), 0.01),
-                         doctest::Contains("copy=none"), InputError);
-    CHECK_THROWS_WITH_AS(rake_model_inputs(gpu, spec("synthetic:blocks=1,threads=32,duration=1us"), 0.01),
-                         doctest::Contains("needs a streamcluster kernel"), InputError);
 }

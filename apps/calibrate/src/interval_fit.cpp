@@ -6,9 +6,9 @@
 
 #include <Eigen/Dense>
 
-#include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/hw/occupancy.h"
-#include "gpusched/scheduler/interval_model.h"
+#include "gpusched/models/interval_model.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/kernel_spec.h"
 
@@ -17,11 +17,11 @@ namespace gpusched::calibrate {
 IntervalTerms interval_terms(const hw::GpuSpec& gpu, const std::string& base, std::int64_t n, int block) {
     const std::string spec = base + (base.find(':') == std::string::npos ? ":" : ",") + "n=" + std::to_string(n) +
                              ",block=" + std::to_string(block);
-    const workloads::SpecLaunches parsed = workloads::parse_kernel_spec_launches(spec, "--kernel");
+    const workloads::SpecLaunches parsed = workloads::parse_kernel_spec_launches(spec, "kernel spec '" + spec + "'");
     const workloads::KernelLaunch& k = parsed.launch;
-    if (!gpu.clock_mhz) throw InputError("--gpu " + gpu.name + ": the interval model needs execution.clock_mhz");
+    if (!gpu.clock_mhz) throw KeyError("gpu", gpu.name, "the interval model needs execution.clock_mhz");
     const auto work = workloads::warp_work_at_clock(*k.work, 0, *gpu.clock_mhz);
-    if (!work) throw InputError("--kernel: '" + k.name + "' gives no per-warp work; the interval model needs it");
+    if (!work) throw KeyError("kernel", "'" + k.name + "' gives no per-warp work; the interval model needs it");
     const hw::OccupancyResult occ = hw::compute_occupancy(gpu, k.occupancy_request());
     const int warps = occ.warps_per_block;
     const scheduler::IntervalKernel ik{k.blocks(), gpu.sm_count, occ.blocks_per_sm, warps,

@@ -12,6 +12,7 @@
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/calibrate/tune.h"
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/sweep/csv.h"
 #include "gpusched/sweep/simulation.h"
@@ -50,7 +51,7 @@ std::vector<KeyMeasurement> read_key_measurements(const std::string& path, const
                 break;
             }
             const auto close = spec_template.find('}', open);
-            if (close == std::string::npos) throw InputError("--kernel: unclosed '{' in '" + spec_template + "'");
+            if (close == std::string::npos) throw KeyError("kernel", "unclosed '{' in '" + spec_template + "'");
             m.spec += spec_template.substr(pos, open - pos) + cell(spec_template.substr(open + 1, close - open - 1));
             pos = close + 1;
         }
@@ -104,7 +105,7 @@ double objective(KeySimulator& sim, const std::vector<std::size_t>& train, doubl
 
 KeyFit fit_key(KeySimulator& sim, const std::vector<std::size_t>& train, const KeyFitOptions& options) {
     if (train.empty()) throw InputError("calibrate: no measured rows to fit");
-    if (!(options.hi > options.lo) || options.grid < 3) throw InputError("--range: expected LO:HI with LO < HI");
+    if (!(options.hi > options.lo) || options.grid < 3) throw KeyError("range", "expected LO:HI with LO < HI");
     const double step = (options.hi - options.lo) / (options.grid - 1);
     KeyFit best{options.lo, std::numeric_limits<double>::infinity()};
     int best_k = 0;

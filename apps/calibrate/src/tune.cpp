@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/sweep/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"
@@ -34,7 +35,7 @@ std::string with_spec_key(const std::string& spec, const std::string& key, const
 }
 
 TuneResult tune(const hw::GpuSpec& gpu, const TuneRequest& request) {
-    if (request.values.empty()) throw InputError("--param: no candidate values");
+    if (request.values.empty()) throw KeyError("values", "no candidate values");
     TuneResult out;
     for (const auto& value : request.values) {
         TuneCandidate c;
@@ -43,7 +44,7 @@ TuneResult tune(const hw::GpuSpec& gpu, const TuneRequest& request) {
         if (request.total_threads) {
             const auto threads = parse_integer(value);
             if (!threads || *threads < 1)
-                throw InputError("--total-threads: the --param values must be thread counts, got '" + value + "'");
+                throw KeyError("total_threads", "the candidate values must be thread counts, got '" + value + "'");
             const auto t = static_cast<std::uint64_t>(*threads);
             c.spec = with_spec_key(c.spec, "blocks", std::to_string((*request.total_threads + t - 1) / t));
         }

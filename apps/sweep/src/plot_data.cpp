@@ -16,21 +16,27 @@ namespace {
 
 constexpr std::size_t kMaxSeries = 64;
 
+/// How messages name a field of the request: the caller's name for it, else the field's own.
+std::string field(const PlotRequest& request, const std::string& name) {
+    const auto it = request.field_names.find(name);
+    return it == request.field_names.end() ? name : it->second;
+}
+
 struct Table {
     std::vector<std::string> columns;
     std::vector<std::vector<std::string>> rows;
     std::string source;
 
-    [[nodiscard]] std::size_t column(const std::string& name, const std::string& flag) const {
+    [[nodiscard]] std::size_t column(const std::string& name, const std::string& field_name) const {
         for (std::size_t i = 0; i < columns.size(); ++i)
             if (columns[i] == name) return i;
         std::string list;
         for (const auto& c : columns) list += (list.empty() ? "" : ", ") + c;
-        throw InputError(flag + ": no column '" + name + "' in " + source + " (columns: " + list + ")");
+        throw InputError(field_name + ": no column '" + name + "' in " + source + " (columns: " + list + ")");
     }
 };
 
-/// Rows without an error that pass every --where filter.
+/// Rows without an error that pass every `where` filter.
 Table load(const std::string& csv, const std::string& source, const PlotRequest& request) {
     Table t;
     t.source = source;
@@ -40,7 +46,7 @@ Table load(const std::string& csv, const std::string& source, const PlotRequest&
     if (i == records.size()) throw InputError(source + ": no column line (expected a sweep results CSV)");
     t.columns = records[i].cells;
     std::vector<std::pair<std::size_t, std::string>> filters;
-    for (const auto& [column, value] : request.where) filters.emplace_back(t.column(column, "--where"), value);
+    for (const auto& [column, value] : request.where) filters.emplace_back(t.column(column, field(request, "where")), value);
     const auto error = std::find(t.columns.begin(), t.columns.end(), "error");
     for (++i; i < records.size(); ++i) {
         const auto& cells = records[i].cells;
@@ -56,17 +62,20 @@ Table load(const std::string& csv, const std::string& source, const PlotRequest&
     return t;
 }
 
-double number(const Table& t, const std::vector<std::string>& row, std::size_t column, const std::string& flag) {
+double number(const Table& t, const std::vector<std::string>& row, std::size_t column, const PlotRequest& request,
+              const std::string& axis) {
     const auto v = parse_number(row[column]);
     if (!v)
-        throw InputError(flag + ": column '" + t.columns[column] + "' has the non-numeric value '" + row[column] +
-                         "' (a category: use it in --series or --where)");
+        throw InputError(field(request, axis) + ": column '" + t.columns[column] + "' has the non-numeric value '" +
+                         row[column] + "' (a category: use it in " + field(request, "series") + " or " +
+                         field(request, "where") + ")");
     return *v;
 }
 
 /// Combines the values that fall on one point of the plot.
 double combine(const std::vector<double>& values, const std::vector<const std::vector<std::string>*>& rows,
-               const Table& t, const std::string& aggregate, const std::string& where) {
+               const Table& t, const PlotRequest& request, const std::string& where) {
+    const std::string& aggregate = request.aggregate;
     if (values.size() == 1) return values.front();
     if (aggregate == "min") return *std::min_element(values.begin(), values.end());
     if (aggregate == "max") return *std::max_element(values.begin(), values.end());
@@ -87,8 +96,8 @@ double combine(const std::vector<double>& values, const std::vector<const std::v
     }
     throw InputError(std::to_string(values.size()) + " rows fall on " + where + "; they differ in " +
                      (differ.empty() ? std::string("no parameter") : differ) +
-                     ": add those columns to --series or fix them with --where COLUMN=VALUE, or give --aggregate "
-                     "min|mean|max");
+                     ": add those columns to " + field(request, "series") + " or fix them with " +
+                     field(request, "where") + " COLUMN=VALUE, or give " + field(request, "aggregate") + " min|mean|max");
 }
 
 /// Distinct labels in order of first appearance, or numerically sorted when all numeric.
@@ -103,20 +112,22 @@ std::vector<std::string> ordered_labels(const Table& t, std::size_t column) {
     return labels;
 }
 
-void check_aggregate(const std::string& aggregate) {
+void check_aggregate(const PlotRequest& request) {
+    const std::string& aggregate = request.aggregate;
     if (aggregate != "none" && aggregate != "min" && aggregate != "mean" && aggregate != "max")
-        throw InputError("--aggregate: expected none, min, mean or max, got '" + aggregate + "'");
+        throw InputError(field(request, "aggregate") + ": expected none, min, mean or max, got '" + aggregate + "'");
 }
 
 }  // namespace
 
 report::LineChart line_chart_from_results(const std::string& csv, const std::string& source, const PlotRequest& request) {
-    check_aggregate(request.aggregate);
+    check_aggregate(request);
     const Table t = load(csv, source, request);
-    const std::size_t xc = t.column(request.x, "--x"), yc = t.column(request.y, "--y");
+    const std::size_t xc = t.column(request.x, field(request, "x")), yc = t.column(request.y, field(request, "y"));
     std::vector<std::size_t> sc;
-    for (const auto& s : request.series) sc.push_back(t.column(s, "--series"));
-    if (t.rows.empty()) throw InputError(source + ": no rows to plot (all filtered out by --where or with errors)");
+    for (const auto& s : request.series) sc.push_back(t.column(s, field(request, "series")));
+    if (t.rows.empty()) throw InputError(source + ": no rows to plot (all filtered out by " + field(request, "where") +
+                                          " or with errors)");
 
     std::vector<std::string> names;
     std::map<std::string, std::map<double, std::pair<std::vector<double>, std::vector<const std::vector<std::string>*>>>> groups;
@@ -126,11 +137,12 @@ report::LineChart line_chart_from_results(const std::string& csv, const std::str
         for (std::size_t k = 0; k < sc.size(); ++k) name += (k ? ", " : "") + t.columns[sc[k]] + "=" + row[sc[k]];
         if (std::find(names.begin(), names.end(), name) == names.end()) {
             if (names.size() == kMaxSeries)
-                throw InputError("--series: more than " + std::to_string(kMaxSeries) + " lines; filter with --where");
+                throw InputError(field(request, "series") + ": more than " + std::to_string(kMaxSeries) +
+                                 " lines; filter with " + field(request, "where"));
             names.push_back(name);
         }
-        auto& cell = groups[name][number(t, row, xc, "--x")];
-        cell.first.push_back(number(t, row, yc, "--y"));
+        auto& cell = groups[name][number(t, row, xc, request, "x")];
+        cell.first.push_back(number(t, row, yc, request, "y"));
         cell.second.push_back(&row);
     }
     report::LineChart chart;
@@ -144,7 +156,7 @@ report::LineChart line_chart_from_results(const std::string& csv, const std::str
         line.markers = true;
         for (const auto& [x, cell] : groups[name]) {
             const std::string where = "x = " + report::format_number(x, 6) + (name.empty() ? "" : " of series '" + name + "'");
-            line.points.push_back({x, combine(cell.first, cell.second, t, request.aggregate, where)});
+            line.points.push_back({x, combine(cell.first, cell.second, t, request, where)});
         }
         chart.series.push_back(std::move(line));
     }
@@ -152,28 +164,31 @@ report::LineChart line_chart_from_results(const std::string& csv, const std::str
 }
 
 report::HeatmapChart heatmap_from_results(const std::string& csv, const std::string& source, const PlotRequest& request) {
-    check_aggregate(request.aggregate);
+    check_aggregate(request);
     const Table t = load(csv, source, request);
-    const std::size_t xc = t.column(request.x, "--x"), yc = t.column(request.y, "--y"), vc = t.column(request.value, "--value");
-    if (t.rows.empty()) throw InputError(source + ": no rows to plot (all filtered out by --where or with errors)");
+    const std::size_t xc = t.column(request.x, field(request, "x")), yc = t.column(request.y, field(request, "y")),
+                      vc = t.column(request.value, field(request, "value"));
+    if (t.rows.empty()) throw InputError(source + ": no rows to plot (all filtered out by " + field(request, "where") +
+                                          " or with errors)");
     report::HeatmapChart chart;
     chart.x_labels = ordered_labels(t, xc);
     chart.y_labels = ordered_labels(t, yc);
     if (chart.x_labels.size() > 2000 || chart.y_labels.size() > 2000)
-        throw InputError("--x/--y: more than 2000 distinct values; filter with --where");
+        throw InputError(field(request, "x") + "/" + field(request, "y") + ": more than 2000 distinct values; filter with " +
+                         field(request, "where"));
     std::map<std::pair<std::size_t, std::size_t>, std::pair<std::vector<double>, std::vector<const std::vector<std::string>*>>> cells;
     for (const auto& row : t.rows) {
         if (row[vc].empty() || row[xc].empty() || row[yc].empty()) continue;
         const auto c = static_cast<std::size_t>(std::find(chart.x_labels.begin(), chart.x_labels.end(), row[xc]) - chart.x_labels.begin());
         const auto r = static_cast<std::size_t>(std::find(chart.y_labels.begin(), chart.y_labels.end(), row[yc]) - chart.y_labels.begin());
         auto& cell = cells[{r, c}];
-        cell.first.push_back(number(t, row, vc, "--value"));
+        cell.first.push_back(number(t, row, vc, request, "value"));
         cell.second.push_back(&row);
     }
     chart.values.assign(chart.y_labels.size(), std::vector<std::optional<double>>(chart.x_labels.size()));
     for (const auto& [rc, cell] : cells)
         chart.values[rc.first][rc.second] =
-            combine(cell.first, cell.second, t, request.aggregate,
+            combine(cell.first, cell.second, t, request,
                     request.x + " = " + chart.x_labels[rc.second] + ", " + request.y + " = " + chart.y_labels[rc.first]);
     chart.title = request.title.empty() ? request.value + " over " + request.x + " x " + request.y : request.title;
     chart.x_label = request.x;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/execution_model.h"
 #include "gpusched/sweep/point_space.h"
@@ -83,13 +84,8 @@ void check_special_values(const Study& study) {
             throw InputError(study.source + ": parameter 'gpu': " + e.what());
         }
     }
-    for (const auto& policy : all_values(study, kPolicyParam)) {
-        try {
-            (void)scheduler::make_policy(policy);
-        } catch (const InputError& e) {
-            throw InputError(study.source + ": parameter 'policy': " + e.what());
-        }
-    }
+    for (const auto& policy : all_values(study, kPolicyParam))
+        naming_keys({{"policy", study.source + ": parameter 'policy'"}}, [&] { (void)scheduler::make_policy(policy); });
     for (const auto& exec : all_values(study, kExecParam))
         if (exec != "auto" && exec != "fixed" && exec != "shared")
             throw InputError(study.source + ": parameter 'exec': unknown execution model '" + exec +

@@ -1,7 +1,8 @@
-// Shard parsing and selection from --shard or the Slurm array environment.
+// Shard parsing and selection from a given I/N or the Slurm array environment.
 #include "gpusched/sweep/shard.h"
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
 
 namespace gpusched::sweep {
@@ -14,8 +15,8 @@ std::string Shard::text() const { return std::to_string(index) + "/" + std::to_s
 
 Shard parse_shard(const std::string& text, const std::string& what) {
     const auto fail = [&](const std::string& why) -> Shard {
-        throw InputError(what + ": " + why + " (expected I/N with 0 <= I < N <= " + std::to_string(kMaxShards) +
-                         ", e.g. 0/4), got '" + text + "'");
+        throw KeyError(what, why + " (expected I/N with 0 <= I < N <= " + std::to_string(kMaxShards) +
+                                 ", e.g. 0/4), got '" + text + "'");
     };
     const auto slash = text.find('/');
     if (slash == std::string::npos) return fail("no '/'");
@@ -27,8 +28,8 @@ Shard parse_shard(const std::string& text, const std::string& what) {
     return Shard{static_cast<std::uint64_t>(*index), static_cast<std::uint64_t>(*count)};
 }
 
-Shard select_shard(const std::optional<std::string>& flag, const char* (*getenv)(const char*)) {
-    if (flag) return parse_shard(*flag, "--shard");
+Shard select_shard(const std::optional<std::string>& given, const char* (*getenv)(const char*)) {
+    if (given) return parse_shard(*given, "shard");
     const char* id = getenv("SLURM_ARRAY_TASK_ID");
     const char* count = getenv("SLURM_ARRAY_TASK_COUNT");
     if (id == nullptr || count == nullptr) return Shard{};

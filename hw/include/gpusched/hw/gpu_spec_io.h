@@ -23,7 +23,7 @@ void validate_gpu_spec(const GpuSpec& spec, const std::string& source);
 std::string to_yaml(const GpuSpec& spec);
 
 /// A preset name (see presets.h) or a path to a YAML file (anything containing '/' or
-/// ending in .yaml/.yml). Unknown names are an InputError listing the presets.
+/// ending in .yaml/.yml). Unknown names are a KeyError about key "gpu" listing the presets.
 GpuSpec resolve_gpu(const std::string& name_or_path);
 
 }  // namespace gpusched::hw

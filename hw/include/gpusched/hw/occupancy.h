@@ -20,8 +20,8 @@ struct Carveout {
     int percent = 0;  ///< used when kind == percent, 0..100
 
     /// Parses "default", "max-shared", "max-l1", "equal" or an integer 0..100.
-    /// Throws InputError naming `flag` otherwise.
-    static Carveout parse(const std::string& text, const std::string& flag);
+    /// Throws InputError naming `where` (a flag, a file's key) otherwise.
+    static Carveout parse(const std::string& text, const std::string& where);
     [[nodiscard]] std::string to_string() const;
 };
 
@@ -64,7 +64,8 @@ struct OccupancyResult {
 
 /// Computes occupancy. A kernel that cannot launch at all (too many threads, registers
 /// or shared memory per block, or a carveout the GPU does not support) is an InputError
-/// naming the limit; a launchable kernel always gets blocks_per_sm >= 1.
+/// naming the limit; a launchable kernel always gets blocks_per_sm >= 1. An error about one
+/// value of the request is a KeyError with key threads, regs, smem, barriers or carveout.
 OccupancyResult compute_occupancy(const GpuSpec& spec, const OccupancyRequest& request);
 
 }  // namespace gpusched::hw

@@ -20,7 +20,7 @@ const std::vector<PolicyInfo>& policies();
 /// The default policy's name ("most-room").
 const std::string& default_policy();
 
-/// Creates a policy by exact name; an unknown name is an InputError listing the known ones.
+/// Creates a policy by exact name; an unknown name is a KeyError about key "policy" listing the known ones.
 std::unique_ptr<sim::DispatchPolicy> make_policy(const std::string& name);
 
 }  // namespace gpusched::scheduler

@@ -77,8 +77,8 @@ inline constexpr std::string_view kDefaultExecutionModel = "auto";
 /// checks it).
 std::string resolve_execution_model(const std::string& name, const workloads::Application& app);
 
-/// Creates a model by name for one run; InputError for an unknown name (listing the known
-/// ones) or when the GPU spec or the workload lacks what the model needs.
+/// Creates a model by name for one run; a KeyError about key "exec" for an unknown name (listing
+/// the known ones) or when the GPU spec or the workload lacks what the model needs.
 std::unique_ptr<ExecutionModel> make_execution_model(const std::string& name, const hw::GpuSpec& gpu,
                                                      const workloads::Application& app);
 

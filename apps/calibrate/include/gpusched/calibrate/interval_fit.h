@@ -22,7 +22,7 @@ struct IntervalTerms {
 };
 
 /// `base` is a spec without n and block (e.g. "apsp-minplus" or "apsp-minplus:regs=32");
-/// InputError if the GPU has no clock or the kernel no per-warp work.
+/// KeyError (key gpu or kernel) if the GPU has no clock or the kernel no per-warp work.
 IntervalTerms interval_terms(const hw::GpuSpec& gpu, const std::string& base, std::int64_t n, int block);
 
 /// How f is found from the training points.

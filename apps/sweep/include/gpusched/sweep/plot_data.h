@@ -7,6 +7,7 @@
 
 #include "gpusched/report/heatmap_chart.h"
 #include "gpusched/report/line_chart.h"
+#include "gpusched/support/key_error.h"
 
 namespace gpusched::sweep {
 
@@ -20,12 +21,16 @@ struct PlotRequest {
     std::string aggregate = "none";  ///< rows sharing a point of the plot: none (an error), min, mean, max
     bool log = false;              ///< log y axis (curves) or log colours (heatmaps)
     std::string title;
+    /// How messages name the fields above (x, y, value, series, where, aggregate): the command
+    /// line maps them to its flags; unlisted fields go by their own names.
+    KeyNames field_names;
 };
 
 /// A line chart of y over x, one line per series value. Rows with an error, or with an empty
-/// x or y cell, are left out. InputError naming the column and flag for an unknown column, a
-/// non-numeric cell, no rows left, or several rows on one point with aggregate "none" (the
-/// message names the columns that differ among them, to add to --series or --where).
+/// x or y cell, are left out. InputError naming the column and the request's field (as
+/// field_names names it) for an unknown column, a non-numeric cell, no rows left, or several
+/// rows on one point with aggregate "none" (the message names the columns that differ among
+/// them, to add to series or where).
 report::LineChart line_chart_from_results(const std::string& csv, const std::string& source, const PlotRequest& request);
 
 /// A heatmap of `value` over x (columns) and y (rows); labels sorted numerically when all

@@ -27,12 +27,12 @@ struct Shard {
 /// Largest accepted shard count.
 constexpr std::uint64_t kMaxShards = 1'000'000;
 
-/// Parses "I/N" with 0 <= I < N <= kMaxShards. Throws InputError naming `what` and the syntax.
+/// Parses "I/N" with 0 <= I < N <= kMaxShards. Throws a KeyError about key `what` naming the syntax.
 Shard parse_shard(const std::string& text, const std::string& what);
 
-/// The shard to run: --shard when given; else SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_COUNT
-/// (task ids are taken relative to SLURM_ARRAY_TASK_MIN, so --array=1-4 works too) when both
-/// are set; else the whole sweep. `getenv` is injectable for tests.
-Shard select_shard(const std::optional<std::string>& flag, const char* (*getenv)(const char*));
+/// The shard to run: `given` (errors about key "shard") when set; else SLURM_ARRAY_TASK_ID /
+/// SLURM_ARRAY_TASK_COUNT (task ids are taken relative to SLURM_ARRAY_TASK_MIN, so --array=1-4
+/// works too) when both are set; else the whole sweep. `getenv` is injectable for tests.
+Shard select_shard(const std::optional<std::string>& given, const char* (*getenv)(const char*));
 
 }  // namespace gpusched::sweep

@@ -34,8 +34,9 @@ RakeModelResult rake_model(const RakeModelInputs& in);
 
 /// The inputs for a `streamcluster` launch on `gpu`: MW from the occupancy calculator (blocks per SM
 /// x warps per block), l from host_link.latency_ns, BW from host_link.bandwidth_gbps (copy=pinned) or
-/// pageable_bandwidth_gbps (copy=pageable), n = calls x copies per call. Throws InputError when the
-/// launch is not streamcluster's, has copy=none, or the GPU lacks a value the model needs.
+/// pageable_bandwidth_gbps (copy=pageable), n = calls x copies per call. Throws a KeyError (key kernel,
+/// delta or gpu) when the launch is not streamcluster's, has copy=none, delta is not in (0, 1], or the
+/// GPU lacks a value the model needs.
 RakeModelInputs rake_model_inputs(const hw::GpuSpec& gpu, const KernelLaunch& launch, double delta);
 
 }  // namespace gpusched::workloads

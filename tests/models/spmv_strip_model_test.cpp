@@ -5,7 +5,7 @@
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/workloads/spmv_strip_model.h"
+#include "gpusched/models/spmv_strip_model.h"
 
 using namespace gpusched;
 using namespace gpusched::workloads;

@@ -1,5 +1,5 @@
 // Closed-form warps-per-SM of the interval paper's four block-distribution assumptions.
-#include "gpusched/scheduler/interval_model.h"
+#include "gpusched/models/interval_model.h"
 
 #include <algorithm>
 #include <queue>

@@ -3,7 +3,7 @@
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/scheduler/compute_bound_model.h"
+#include "gpusched/models/compute_bound_model.h"
 
 using namespace gpusched;
 

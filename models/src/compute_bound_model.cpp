@@ -1,5 +1,5 @@
 // The compute-bound paper's model, eqs. 1-3.
-#include "gpusched/scheduler/compute_bound_model.h"
+#include "gpusched/models/compute_bound_model.h"
 
 #include <algorithm>
 

@@ -1,10 +1,10 @@
 // The CDS paper's rake-size model: the occupancy transition b (eq. 9) and the transfer bound a (eq. 13).
-#include "gpusched/workloads/streamcluster_rake_model.h"
+#include "gpusched/models/streamcluster_rake_model.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/workloads/streamcluster.h"
 
@@ -42,18 +42,18 @@ RakeModelResult rake_model(const RakeModelInputs& in) {
 
 RakeModelInputs rake_model_inputs(const hw::GpuSpec& gpu, const KernelLaunch& launch, double delta) {
     const auto* work = dynamic_cast<const StreamclusterWork*>(launch.work.get());
-    if (work == nullptr) throw InputError("--kernel: --model rake needs a streamcluster kernel, got '" + launch.name + "'");
+    if (work == nullptr) throw KeyError("kernel", "the rake model needs a streamcluster kernel, got '" + launch.name + "'");
     const StreamclusterKeys& keys = work->keys();
     if (keys.copy == StreamclusterCopy::none)
-        throw InputError("--kernel: --model rake needs the copies (copy=pinned or copy=pageable), got copy=none");
-    if (!(delta > 0) || !(delta <= 1)) throw InputError("--delta: expected a fraction in (0, 1]");
+        throw KeyError("kernel", "the rake model needs the copies (copy=pinned or copy=pageable), got copy=none");
+    if (!(delta > 0) || !(delta <= 1)) throw KeyError("delta", "expected a fraction in (0, 1]");
     const bool pinned = keys.copy == StreamclusterCopy::pinned;
     const auto& bw = pinned ? gpu.host_link_gbps : gpu.host_link_pageable_gbps;
     if (!bw)
-        throw InputError("--gpu " + gpu.name + ": the rake model needs host_link." +
-                         (pinned ? "bandwidth_gbps" : "pageable_bandwidth_gbps"));
+        throw KeyError("gpu", gpu.name,
+                       std::string("the rake model needs host_link.") + (pinned ? "bandwidth_gbps" : "pageable_bandwidth_gbps"));
     if (!gpu.host_link_latency_ns || !(*gpu.host_link_latency_ns > 0))
-        throw InputError("--gpu " + gpu.name + ": the rake model needs host_link.latency_ns (l of eq. 12)");
+        throw KeyError("gpu", gpu.name, "the rake model needs host_link.latency_ns (l of eq. 12)");
     const hw::OccupancyResult occ = hw::compute_occupancy(gpu, launch.occupancy_request());
     RakeModelInputs in;
     in.points = keys.points;

@@ -4,7 +4,7 @@
 // a benchmark matrix's time. A target matrix has I = ceil(N_R / S) strips (ceil(N_NZ / S_COO) for COO)
 // and P_NZ = the mode (CSR) or maximum (ELL) of its row lengths. Every "relationship" of Section
 // III-F is a straight line y = slope x + intercept fitted by least squares to the benchmark times.
-#include "gpusched/workloads/spmv_strip_model.h"
+#include "gpusched/models/spmv_strip_model.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 // The event simulation reproduces the interval paper's four closed forms exactly under their assumptions.
 #include <doctest/doctest.h>
 
-#include "gpusched/scheduler/interval_model.h"
+#include "gpusched/models/interval_model.h"
 #include "support/sim_fixtures.h"
 
 using namespace gpusched;
