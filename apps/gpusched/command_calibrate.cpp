@@ -14,6 +14,7 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
+#include "gpusched/workloads/kernel_spec_value.h"
 #include "table.h"
 
 namespace gpusched::cli {
@@ -136,8 +137,7 @@ void run_interval(const CalibrateOptions& o) {
     if (o.out.empty()) return;
     const auto& r = c.methods.at(static_cast<std::size_t>(chosen));
     calibrate::Calibration cal;
-    const auto colon = o.kernel.find(':');
-    cal.kernel = o.kernel.substr(0, colon);
+    cal.kernel = workloads::KernelSpec::name_of(o.kernel);
     cal.interval = r.factor;
     std::string block_flags;
     for (const int b : o.blocks) block_flags += " --block " + std::to_string(b);
@@ -185,7 +185,7 @@ void run_key(const CalibrateOptions& o) {
     t.print(std::cout);
     if (o.out.empty()) return;
     calibrate::Calibration cal;
-    cal.kernel = o.kernel.substr(0, o.kernel.find(':'));
+    cal.kernel = workloads::KernelSpec::name_of(o.kernel);
     cal.keys = {{o.key, c.fit.value}};
     cal.notes = {"gpusched calibrate key --data " + o.data + " --kernel '" + o.kernel + "' --key " + o.key +
                      " --time-column " + o.time_column + " --gpu " + gpu.name,
