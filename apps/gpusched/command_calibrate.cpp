@@ -151,8 +151,9 @@ void run_interval(const CalibrateOptions& o) {
                             fixed(s.pooled.max_abs, 1));
     cal.notes.push_back(r.factor.launch_us ? "T = launches x launch_us + f x (closed form without T_launch)"
                                            : "T = f x (closed form with T_launch)");
+    const workloads::KernelSpec usage = workloads::KernelSpec::parse(o.kernel, "--kernel").with("n", "N");
     cal.notes.push_back("use: gpusched predict --model interval --calibration FILE --kernel " +
-                        workloads::KernelSpec::parse(o.kernel, "--kernel").with("n", "N").with("block", "BS").to_string());
+                        usage.with("block", "BS").to_string());
     write_file(o.out, cal);
 }
 

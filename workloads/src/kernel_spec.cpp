@@ -161,7 +161,8 @@ Application application_from_specs(const std::vector<std::string>& specs) {
     require_specs(specs.size());
     Application app;
     for (std::size_t i = 0; i < specs.size(); ++i)
-        append_spec(app, i, KernelSpec::parse(specs[i], specs.size() == 1 ? "--kernel" : "--kernel #" + std::to_string(i + 1)));
+        append_spec(app, i,
+                    KernelSpec::parse(specs[i], specs.size() == 1 ? "--kernel" : "--kernel #" + std::to_string(i + 1)));
     return app;
 }
 

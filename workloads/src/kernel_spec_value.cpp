@@ -93,7 +93,8 @@ KernelSpec& KernelSpec::set(const std::string& key_text, const std::string& valu
         throw InputError(where_ + ": key '" + key + "': a spec key is printable ASCII without ',' or '='");
     if (value.empty()) throw InputError(where_ + ": key '" + key + "': empty value");
     if (!printable(value) || value.find(',') != std::string::npos)
-        throw InputError(where_ + ": key '" + key + "': expected a value of printable ASCII without ',', got '" + value + "'");
+        throw InputError(where_ + ": key '" + key + "': expected a value of printable ASCII without ',', got '" + value +
+                         "'");
     const auto it = find(key);
     if (it == entries_.end()) {
         entries_.push_back({key, value, ""});

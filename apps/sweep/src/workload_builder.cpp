@@ -83,7 +83,8 @@ workloads::Application build_workload(const WorkloadDef& w, const std::vector<Pa
     workloads::Application app;
     for (std::size_t s = 0; s < w.specs.size(); ++s) {
         const std::string spec_where = w.specs.size() == 1 ? where : where + " spec #" + std::to_string(s + 1);
-        workloads::KernelSpec spec = workloads::KernelSpec::parse(substitute(w.specs[s], params, values, where), spec_where);
+        workloads::KernelSpec spec =
+            workloads::KernelSpec::parse(substitute(w.specs[s], params, values, where), spec_where);
         if (w.specs.size() == 1) {
             const auto keys = spec_keys(spec.name());
             const auto own = placeholders(w.specs[s]);

@@ -22,7 +22,9 @@ namespace {
 
 /// The spec with its `matrix=FILE` made relative to the data directory.
 workloads::KernelSpec spec_in_dir(const std::string& text, const std::string& dir, const std::string& where) {
-    const auto bad = [&]() { throw InputError(where + ": workload_spec is not an spmv spec with matrix=: '" + text + "'"); };
+    const auto bad = [&]() {
+        throw InputError(where + ": workload_spec is not an spmv spec with matrix=: '" + text + "'");
+    };
     if (workloads::KernelSpec::name_of(text) != "spmv") bad();
     workloads::KernelSpec spec = workloads::KernelSpec::parse(text, "--kernel");
     const auto file = spec.get("matrix");

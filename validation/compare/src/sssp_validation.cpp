@@ -46,7 +46,9 @@ struct Simulated {
 
 /// The spec with its `graph=FILE` made relative to the data directory.
 workloads::KernelSpec spec_in_dir(const std::string& text, const std::string& dir, const std::string& where) {
-    const auto bad = [&]() { throw InputError(where + ": workload_spec is not an sssp spec with graph=: '" + text + "'"); };
+    const auto bad = [&]() {
+        throw InputError(where + ": workload_spec is not an sssp spec with graph=: '" + text + "'");
+    };
     if (workloads::KernelSpec::name_of(text) != "sssp") bad();
     workloads::KernelSpec spec = workloads::KernelSpec::parse(text, "--kernel");
     const auto file = spec.get("graph");
@@ -195,9 +197,9 @@ SsspComparison validate_sssp(const std::string& dir, const hw::GpuSpec& gpu, con
         p.spread_percent = 100.0 * (r.number("max_ms") - r.number("min_ms")) * 1000.0 / p.measured_us;
         const workloads::KernelSpec spec = spec_in_dir(r.text("workload_spec"), dir, r.where());
         const bool host_calls = mode == "stream" && gpu.host_launch_interval_ns.has_value();
-        auto it = simulated.find({spec.to_string(), host_calls});
-        if (it == simulated.end())
-            it = simulated.emplace(std::pair{spec.to_string(), host_calls}, simulate(spec, gpu, *policy, host_calls, config.streams)).first;
+        const std::pair<std::string, bool> key{spec.to_string(), host_calls};
+        auto it = simulated.find(key);
+        if (it == simulated.end()) it = simulated.emplace(key, simulate(spec, gpu, *policy, host_calls, config.streams)).first;
         p.simulated_us = it->second.makespan_us;
         p.simulated_launches = it->second.launches;
         out.launches_match = out.launches_match && p.simulated_launches == p.launches;

@@ -53,8 +53,8 @@ double makespan_us(const workloads::KernelSpec& spec, const hw::GpuSpec& gpu, co
 }
 
 /// The kernel alone (its blocks recorded) and the kernel with each kind of copies.
-StreamclusterSimulated simulate(const workloads::KernelSpec& spec, const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,
-                                std::vector<MeasuredBlock>& blocks) {
+StreamclusterSimulated simulate(const workloads::KernelSpec& spec, const hw::GpuSpec& gpu,
+                                const sim::DispatchPolicy& policy, std::vector<MeasuredBlock>& blocks) {
     StreamclusterSimulated s;
     s.kernel_us = makespan_us(spec.with("copy", "none"), gpu, policy, &blocks);
     const auto [first, last] = span_of(blocks);

@@ -74,8 +74,8 @@ std::optional<Dim3> grid_for_blocks(std::uint64_t blocks);
 /// when there are several.
 Application application_from_specs(const std::vector<std::string>& specs);
 
-/// As application_from_specs for specs already parsed: messages name each spec's where(); the description is
-/// the specs as written, separated by blanks.
+/// As application_from_specs for specs already parsed: messages name each spec's where(); the
+/// description is the specs as written, separated by blanks.
 Application build_application(const std::vector<KernelSpec>& specs);
 
 }  // namespace gpusched::workloads
