@@ -16,6 +16,7 @@
 #include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
+#include "gpusched/workloads/kernel_spec_value.h"
 #include "table.h"
 
 namespace gpusched::cli {
@@ -138,8 +139,7 @@ void run_interval(const CalibrateOptions& o) {
     if (o.out.empty()) return;
     const auto& r = c.methods.at(static_cast<std::size_t>(chosen));
     calibrate::Calibration cal;
-    const auto colon = o.kernel.find(':');
-    cal.kernel = o.kernel.substr(0, colon);
+    cal.kernel = workloads::KernelSpec::name_of(o.kernel);
     cal.interval = r.factor;
     std::string block_flags;
     for (const int b : o.blocks) block_flags += " --block " + std::to_string(b);
@@ -153,8 +153,9 @@ void run_interval(const CalibrateOptions& o) {
                             fixed(s.pooled.max_abs, 1));
     cal.notes.push_back(r.factor.launch_us ? "T = launches x launch_us + f x (closed form without T_launch)"
                                            : "T = f x (closed form with T_launch)");
-    cal.notes.push_back("use: gpusched predict --model interval --calibration FILE --kernel " + o.kernel +
-                        (o.kernel.find(':') == std::string::npos ? ":" : ",") + "n=N,block=BS");
+    const workloads::KernelSpec usage = workloads::KernelSpec::parse(o.kernel, "--kernel").with("n", "N");
+    cal.notes.push_back("use: gpusched predict --model interval --calibration FILE --kernel " +
+                        usage.with("block", "BS").to_string());
     write_file(o.out, cal);
 }
 
@@ -187,7 +188,7 @@ void run_key(const CalibrateOptions& o) {
     t.print(std::cout);
     if (o.out.empty()) return;
     calibrate::Calibration cal;
-    cal.kernel = o.kernel.substr(0, o.kernel.find(':'));
+    cal.kernel = workloads::KernelSpec::name_of(o.kernel);
     cal.keys = {{o.key, c.fit.value}};
     cal.notes = {"gpusched calibrate key --data " + o.data + " --kernel '" + o.kernel + "' --key " + o.key +
                      " --time-column " + o.time_column + " --gpu " + gpu.name,

@@ -59,12 +59,6 @@ struct CurvePoint {
     std::optional<ModelTimes> models;
 };
 
-std::string trim(const std::string& s) {
-    const auto first = s.find_first_not_of(" \t");
-    if (first == std::string::npos) return {};
-    return s.substr(first, s.find_last_not_of(" \t") - first + 1);
-}
-
 std::optional<std::int64_t> parse_integer(const std::string& text) {
     std::int64_t value = 0;
     const char* end = text.data() + text.size();
@@ -91,32 +85,25 @@ std::pair<std::int64_t, std::int64_t> parse_range(const std::string& text) {
     return {*first, *last};
 }
 
-/// The kernel name of a one-line spec, after checking that it is an APSP kernel without n=.
-void check_kernel(const std::string& spec) {
-    const auto colon = spec.find(':');
-    const std::string name = trim(spec.substr(0, colon));
+/// The --kernel spec, after checking that it is an APSP kernel without n=.
+workloads::KernelSpec check_kernel(const std::string& text) {
+    const std::string name = workloads::KernelSpec::name_of(text);
     if (name != "apsp-minplus" && name != "apsp-fw")
         throw InputError("--kernel: curve sweeps n of apsp-minplus or apsp-fw, got kernel '" + name + "'");
-    if (colon == std::string::npos) return;
-    std::istringstream items(spec.substr(colon + 1));
-    std::string item;
-    while (std::getline(items, item, ','))
-        if (trim(item.substr(0, item.find('='))) == "n")
-            throw InputError("--kernel: leave n= out of the spec; --n gives the sizes to sweep");
+    workloads::KernelSpec spec = workloads::KernelSpec::parse(text, "--kernel");
+    if (spec.has("n")) throw InputError("--kernel: leave n= out of the spec; --n gives the sizes to sweep");
+    return spec;
 }
 
-std::string spec_at(const std::string& spec, std::int64_t n) {
-    const auto colon = spec.find(':');
-    const std::string key = "n=" + std::to_string(n);
-    if (colon == std::string::npos) return spec + ":" + key;
-    return trim(spec.substr(colon + 1)).empty() ? spec + key : spec + "," + key;
+workloads::KernelSpec spec_at(const workloads::KernelSpec& spec, std::int64_t n) {
+    return spec.with("n", std::to_string(n));
 }
 
 /// The interval model exactly as `gpusched predict --model interval` computes it
 /// (command_predict.cpp): scheduler::interval_warps_per_sm for #WarpsPerSM, one warp's SM
 /// time W / (C f), T_launch from the GPU, times the spec's launches.
-ModelTimes interval_times(const hw::GpuSpec& gpu, const std::string& spec) {
-    const workloads::SpecLaunches parsed = workloads::parse_kernel_spec_launches(spec, "--kernel");
+ModelTimes interval_times(const hw::GpuSpec& gpu, const workloads::KernelSpec& spec) {
+    const workloads::SpecLaunches parsed = workloads::build_kernel_launches(spec);
     const workloads::KernelLaunch& k = parsed.launch;
     const hw::OccupancyResult occ = hw::compute_occupancy(gpu, k.occupancy_request());
     if (!gpu.clock_mhz) throw InputError("--models: --gpu " + gpu.name + " has no execution.clock_mhz");
@@ -135,9 +122,9 @@ ModelTimes interval_times(const hw::GpuSpec& gpu, const std::string& spec) {
 }
 
 CurvePoint run_point(const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy, const CurveOptions& o,
-                     std::int64_t n) {
-    const std::string spec = spec_at(o.kernel, n);
-    const workloads::Application app = workloads::application_from_specs({spec});
+                     const workloads::KernelSpec& kernel, std::int64_t n) {
+    const workloads::KernelSpec spec = spec_at(kernel, n);
+    const workloads::Application app = workloads::build_application({spec});
     sim::Simulation simulation(gpu, app, policy, o.execution);
     sim::SummaryCollector summary;
     simulation.observe(summary);
@@ -250,15 +237,15 @@ void run_curve(const CurveOptions& o) {
                          " (raise --step or narrow --n)");
     if (o.execution != "shared" && o.execution != "fixed")
         throw InputError("--exec: expected shared or fixed, got '" + o.execution + "'");
-    check_kernel(o.kernel);
+    const workloads::KernelSpec kernel = check_kernel(o.kernel);
     // Spec errors (and n beyond the generator's range) before any simulation runs.
-    workloads::parse_kernel_spec_launches(spec_at(o.kernel, first), "--kernel");
-    workloads::parse_kernel_spec_launches(spec_at(o.kernel, first + (count - 1) * o.step), "--kernel");
+    workloads::build_kernel_launches(spec_at(kernel, first));
+    workloads::build_kernel_launches(spec_at(kernel, first + (count - 1) * o.step));
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const auto policy = scheduler::make_policy(o.policy);
 
     std::vector<CurvePoint> points;
-    for (std::int64_t i = 0; i < count; ++i) points.push_back(run_point(gpu, *policy, o, first + i * o.step));
+    for (std::int64_t i = 0; i < count; ++i) points.push_back(run_point(gpu, *policy, o, kernel, first + i * o.step));
 
     if (!o.csv.empty()) {
         std::ostringstream csv;

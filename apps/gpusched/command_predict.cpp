@@ -53,29 +53,8 @@ struct IntervalPrediction {
     }
 };
 
-/// Replaces the value of `key` in a one-line spec ("name:key=value,...").
-std::string with_key(const std::string& spec, const std::string& key, const std::string& value) {
-    const auto colon = spec.find(':');
-    std::string out = spec.substr(0, colon + 1);
-    std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
-    bool found = false;
-    std::size_t start = 0;
-    while (start <= rest.size()) {
-        const std::size_t comma = std::min(rest.find(',', start), rest.size());
-        std::string item = rest.substr(start, comma - start);
-        if (item.rfind(key + "=", 0) == 0) {
-            item = key + "=" + value;
-            found = true;
-        }
-        out += (start == 0 ? "" : ",") + item;
-        start = comma + 1;
-    }
-    if (!found) throw InputError("--at: the --kernel spec has no '" + key + "=' to replace");
-    return out;
-}
-
-IntervalPrediction predict(const hw::GpuSpec& gpu, const std::string& spec) {
-    const workloads::SpecLaunches parsed = workloads::parse_kernel_spec_launches(spec, "--kernel");
+IntervalPrediction predict(const hw::GpuSpec& gpu, const workloads::KernelSpec& spec) {
+    const workloads::SpecLaunches parsed = workloads::build_kernel_launches(spec);
     const workloads::KernelLaunch& k = parsed.launch;
     const hw::OccupancyResult occ = hw::compute_occupancy(gpu, k.occupancy_request());
     if (!gpu.clock_mhz) throw InputError("--gpu " + gpu.name + ": the interval model needs execution.clock_mhz");
@@ -221,15 +200,6 @@ void run_strip(const PredictOptions& o) {
               << "  simulated     " << fixed(sim_us, 3) << " us (difference " << fixed(diff, 1) << "%)\n";
 }
 
-/// `spec` with key=value set: replaced where the spec has the key, appended otherwise.
-std::string with_key_set(const std::string& spec, const std::string& key, const std::string& value) {
-    try {
-        return with_key(spec, key, value);
-    } catch (const InputError&) {
-        return spec + (spec.find(':') == std::string::npos ? ":" : ",") + key + "=" + value;
-    }
-}
-
 /// --rakes: "1,2,4" or "LO-HI" (every R in between), each in [1, points]; sorted, without repeats.
 std::vector<std::uint64_t> parse_rakes(const std::string& text, std::uint64_t points) {
     const auto bad = [&]() -> std::vector<std::uint64_t> {
@@ -269,7 +239,8 @@ void run_rake(const PredictOptions& o) {
     if (o.execution != "shared" && o.execution != "fixed")
         throw InputError("--exec: expected shared or fixed, got '" + o.execution + "'");
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
-    const workloads::SpecLaunches parsed = workloads::parse_kernel_spec_launches(o.kernel, "--kernel");
+    const workloads::KernelSpec spec = workloads::KernelSpec::parse(o.kernel, "--kernel");
+    const workloads::SpecLaunches parsed = workloads::build_kernel_launches(spec);
     if (dynamic_cast<const workloads::StreamclusterWork*>(parsed.launch.work.get()) == nullptr)
         throw InputError("--kernel: --model rake needs a streamcluster kernel, got '" + parsed.launch.name + "'");
     const workloads::RakeModelInputs in = workloads::rake_model_inputs(gpu, parsed.launch, o.delta);
@@ -292,9 +263,9 @@ void run_rake(const PredictOptions& o) {
     std::vector<Row> rows;
     std::size_t best = 0;
     for (const std::uint64_t r : rakes) {
-        const std::string spec = with_key_set(o.kernel, "rake", std::to_string(r));
-        const workloads::Application app = workloads::application_from_specs({spec});
-        const workloads::Application kernels = workloads::application_from_specs({with_key_set(spec, "copy", "none")});
+        const workloads::KernelSpec with_rake = spec.with("rake", std::to_string(r));
+        const workloads::Application app = workloads::build_application({with_rake});
+        const workloads::Application kernels = workloads::build_application({with_rake.with("copy", "none")});
         rows.push_back({r, app.launches.front().blocks(), simulated_us(gpu, kernels, o.execution),
                         simulated_us(gpu, app, o.execution)});
         if (rows.back().total_us < rows[best].total_us) best = rows.size() - 1;
@@ -346,21 +317,22 @@ void run_predict(const PredictOptions& o) {
         throw InputError("--measured and --at go together: the measured time (ms) of the kernel at n = --at");
     if (o.measured_ms && !(*o.measured_ms > 0)) throw InputError("--measured: expected a positive time in ms");
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
-    const IntervalPrediction p = predict(gpu, o.kernel);
+    const workloads::KernelSpec spec = workloads::KernelSpec::parse(o.kernel, "--kernel");
+    const IntervalPrediction p = predict(gpu, spec);
     std::optional<double> factor;
     std::optional<double> fitted_launch_us;  // per-launch time of a `gpusched calibrate interval` file
     if (!o.calibration.empty()) {
         if (o.measured_ms) throw InputError("--calibration and --measured are alternatives: give one of them");
         const calibrate::Calibration c = calibrate::load_calibration(o.calibration);
         if (!c.interval) throw InputError(o.calibration + ": no 'interval' section (write one with gpusched calibrate interval)");
-        const std::string kernel = o.kernel.substr(0, o.kernel.find(':'));
-        if (c.kernel != kernel)
-            throw InputError(o.calibration + ": calibrated for kernel '" + c.kernel + "', not '" + kernel + "'");
+        if (c.kernel != spec.name())
+            throw InputError(o.calibration + ": calibrated for kernel '" + c.kernel + "', not '" + spec.name() + "'");
         factor = c.interval->f;
         fitted_launch_us = c.interval->launch_us;
     }
     if (o.measured_ms) {
-        const IntervalPrediction at = predict(gpu, with_key(o.kernel, "n", std::to_string(*o.at)));
+        if (!spec.has("n")) throw InputError("--at: the --kernel spec has no 'n=' to replace");
+        const IntervalPrediction at = predict(gpu, spec.with("n", std::to_string(*o.at)));
         factor = scheduler::interval_calibration_factor(*o.measured_ms * 1000.0, at.app_us(at.warps.min),
                                                         at.app_us(at.warps.sorted), at.app_us(at.warps.full),
                                                         at.app_us(at.warps.buckets));

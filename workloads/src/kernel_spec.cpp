@@ -12,22 +12,6 @@ namespace gpusched::workloads {
 
 namespace {
 
-std::string trim(const std::string& text) {
-    const std::size_t begin = text.find_first_not_of(" \t");
-    if (begin == std::string::npos) return "";
-    const std::size_t end = text.find_last_not_of(" \t");
-    return text.substr(begin, end - begin + 1);
-}
-
-std::string hex_byte(unsigned char c) {
-    static constexpr char digits[] = "0123456789abcdef";
-    return std::string("0x") + digits[c >> 4] + digits[c & 15];
-}
-
-[[noreturn]] void unknown_kernel(const std::string& where, const std::string& name) {
-    throw InputError(where + ": unknown kernel '" + name + "' (known kernels: " + kernel_generator_names() + ")");
-}
-
 /// A generic key the spec gives and the generator does not take over with a key of its own name.
 bool generic_given(const SpecArgs& args, const std::vector<SpecKeyInfo>& own, const std::string& key) {
     for (const auto& k : own)
@@ -68,6 +52,21 @@ void apply_generic_keys(SpecArgs& args, KernelLaunch& launch, const std::vector<
     if (args.has("name")) launch.name = args.label("name");
 }
 
+void require_specs(std::size_t count) {
+    if (count == 0) throw InputError("--kernel: no kernel spec given (expected NAME:key=value,...)");
+}
+
+/// Appends the launches of the application's spec number i (0-based).
+void append_spec(Application& app, std::size_t i, const KernelSpec& spec) {
+    SpecLaunches built = build_kernel_launches(spec);
+    if (built.total() > kMaxSpecApplicationLaunches - app.launches.size())
+        throw InputError(spec.where() + ": the application would have more than " +
+                         std::to_string(kMaxSpecApplicationLaunches) + " launches (this spec stands for " +
+                         std::to_string(built.total()) + ")");
+    built.append_to(app);
+    app.description += (i == 0 ? "" : " ") + spec.as_written();
+}
+
 }  // namespace
 
 std::optional<Dim3> grid_for_blocks(std::uint64_t blocks) {
@@ -87,7 +86,7 @@ std::optional<Dim3> grid_for_blocks(std::uint64_t blocks) {
 
 SpecLaunches build_kernel_launches(SpecArgs& args) {
     const KernelGeneratorInfo* generator = find_kernel_generator(args.kernel());
-    if (generator == nullptr) unknown_kernel(args.where(), args.kernel());
+    if (generator == nullptr) throw InputError(unknown_kernel_message(args.where(), args.kernel()));
     std::vector<std::string> allowed;
     for (const auto& key : generic_spec_keys()) allowed.push_back(key.name);
     for (const auto& key : generator->keys)
@@ -145,47 +144,13 @@ void SpecLaunches::append_to(Application& app) const {
 
 KernelLaunch build_kernel_launch(SpecArgs& args) { return build_kernel_launches(args).launch; }
 
-SpecLaunches parse_kernel_spec_launches(const std::string& spec, const std::string& where) {
-    if (spec.size() > kMaxSpecLength)
-        throw InputError(where + ": kernel spec is " + std::to_string(spec.size()) + " characters long; at most " +
-                         std::to_string(kMaxSpecLength) + " are allowed");
-    for (std::size_t i = 0; i < spec.size(); ++i) {
-        const auto c = static_cast<unsigned char>(spec[i]);
-        if (c < 0x20 || c > 0x7e)
-            throw InputError(where + ": kernel spec must be printable ASCII; found byte " + hex_byte(c) +
-                             " at character " + std::to_string(i + 1));
-    }
-    const std::string text = trim(spec);
-    const std::size_t colon = text.find(':');
-    const std::string name = trim(text.substr(0, colon));
-    if (name.empty())
-        throw InputError(where + ": expected NAME or NAME:key=value,key=value,... (kernels: " +
-                         kernel_generator_names() + "), got '" + spec + "'");
-    if (find_kernel_generator(name) == nullptr) unknown_kernel(where, name);
-
-    std::vector<SpecEntry> entries;
-    if (colon != std::string::npos && !trim(text.substr(colon + 1)).empty()) {
-        const std::string body = text.substr(colon + 1);
-        std::size_t start = 0;
-        while (true) {
-            const std::size_t comma = body.find(',', start);
-            const std::string item = trim(body.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-            const std::size_t equals = item.find('=');
-            if (item.empty())
-                throw InputError(where + ": empty item in kernel spec '" + spec + "' (expected key=value between commas)");
-            if (equals == std::string::npos)
-                throw InputError(where + ": key '" + item + "': expected key=value");
-            const std::string key = trim(item.substr(0, equals));
-            const std::string value = trim(item.substr(equals + 1));
-            if (key.empty()) throw InputError(where + ": expected key=value, got '" + item + "'");
-            if (value.empty()) throw InputError(where + ": key '" + key + "': empty value");
-            entries.push_back({key, value, ""});
-            if (comma == std::string::npos) break;
-            start = comma + 1;
-        }
-    }
-    SpecArgs args(name, where, "", std::move(entries));
+SpecLaunches build_kernel_launches(const KernelSpec& spec) {
+    SpecArgs args(spec);
     return build_kernel_launches(args);
+}
+
+SpecLaunches parse_kernel_spec_launches(const std::string& spec, const std::string& where) {
+    return build_kernel_launches(KernelSpec::parse(spec, where));
 }
 
 KernelLaunch parse_kernel_spec(const std::string& spec, const std::string& where) {
@@ -193,18 +158,18 @@ KernelLaunch parse_kernel_spec(const std::string& spec, const std::string& where
 }
 
 Application application_from_specs(const std::vector<std::string>& specs) {
-    if (specs.empty()) throw InputError("--kernel: no kernel spec given (expected NAME:key=value,...)");
+    require_specs(specs.size());
     Application app;
-    for (std::size_t i = 0; i < specs.size(); ++i) {
-        const std::string where = specs.size() == 1 ? "--kernel" : "--kernel #" + std::to_string(i + 1);
-        SpecLaunches built = parse_kernel_spec_launches(specs[i], where);
-        if (built.total() > kMaxSpecApplicationLaunches - app.launches.size())
-            throw InputError(where + ": the application would have more than " +
-                             std::to_string(kMaxSpecApplicationLaunches) + " launches (this spec stands for " +
-                             std::to_string(built.total()) + ")");
-        built.append_to(app);
-        app.description += (i == 0 ? "" : " ") + specs[i];
-    }
+    for (std::size_t i = 0; i < specs.size(); ++i)
+        append_spec(app, i,
+                    KernelSpec::parse(specs[i], specs.size() == 1 ? "--kernel" : "--kernel #" + std::to_string(i + 1)));
+    return app;
+}
+
+Application build_application(const std::vector<KernelSpec>& specs) {
+    require_specs(specs.size());
+    Application app;
+    for (std::size_t i = 0; i < specs.size(); ++i) append_spec(app, i, specs[i]);
     return app;
 }
 

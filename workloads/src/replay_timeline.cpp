@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/text.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/text_file.h"
@@ -23,13 +24,6 @@ constexpr std::size_t kMaxLaunches = 1'000'000;
 constexpr std::uint64_t kMaxNs = 9'000'000'000'000'000;  // ~104 days; keeps picoseconds within 2^63
 constexpr Time kUnset = std::numeric_limits<Time>::max();
 const std::string kNone;
-
-std::string trim(const std::string& text) {
-    const std::size_t begin = text.find_first_not_of(" \t");
-    if (begin == std::string::npos) return "";
-    const std::size_t end = text.find_last_not_of(" \t");
-    return text.substr(begin, end - begin + 1);
-}
 
 /// Splits one CSV line; fields may be double-quoted ("" inside quotes is a quote). Fields are trimmed.
 void split_csv(const std::string& line, const TextLineReader& at, std::vector<std::string>& fields) {

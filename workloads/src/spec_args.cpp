@@ -43,6 +43,9 @@ SpecArgs::SpecArgs(std::string kernel, std::string where, std::string path, std:
                              "' is given twice");
 }
 
+SpecArgs::SpecArgs(const KernelSpec& spec, std::string path)
+    : SpecArgs(spec.name(), spec.where(), std::move(path), spec.entries()) {}
+
 const SpecEntry* SpecArgs::find(const std::string& key) const {
     for (const auto& entry : entries_)
         if (entry.key == key) return &entry;

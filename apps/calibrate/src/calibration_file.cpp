@@ -25,17 +25,6 @@ std::string key_names(const workloads::KernelGeneratorInfo& generator) {
     return out;
 }
 
-/// The spec's generator name and its `key=` names (the one-line syntax: NAME:key=value,...).
-std::pair<std::string, std::vector<std::string>> spec_keys(const std::string& spec) {
-    const auto colon = spec.find(':');
-    std::vector<std::string> keys;
-    if (colon == std::string::npos) return {spec, keys};
-    std::istringstream items(spec.substr(colon + 1));
-    std::string item;
-    while (std::getline(items, item, ',')) keys.push_back(item.substr(0, item.find('=')));
-    return {spec.substr(0, colon), keys};
-}
-
 }  // namespace
 
 std::string exact_number(double value) {
@@ -104,17 +93,20 @@ void write_calibration(std::ostream& out, const Calibration& calibration) {
     }
 }
 
-std::string apply_calibration(const std::string& spec, const Calibration& calibration) {
-    const auto [name, given] = spec_keys(spec);
-    if (name != calibration.kernel) return spec;
-    std::string added;
+void apply_calibration(workloads::KernelSpec& spec, const Calibration& calibration) {
+    if (spec.name() != calibration.kernel) return;
     for (const auto& [key, value] : calibration.keys)
-        if (std::find(given.begin(), given.end(), key) == given.end())
-            added += (added.empty() ? "" : ",") + key + "=" + exact_number(value);
-    if (added.empty()) return spec;
-    const auto colon = spec.find(':');
-    if (colon == std::string::npos) return spec + ":" + added;
-    return spec + (colon + 1 == spec.size() ? "" : ",") + added;
+        if (!spec.has(key)) spec.set(key, exact_number(value));
+}
+
+std::string apply_calibration(const std::string& spec, const Calibration& calibration) {
+    try {
+        workloads::KernelSpec parsed = workloads::KernelSpec::parse(spec, "");
+        apply_calibration(parsed, calibration);
+        return parsed.as_written();
+    } catch (const InputError&) {
+        return spec;
+    }
 }
 
 }  // namespace gpusched::calibrate

@@ -29,9 +29,10 @@ IntervalCalibration calibrate_interval(const hw::GpuSpec& gpu, const std::string
                                        const std::vector<ApspMeasurement>& measured, std::int64_t n_limit,
                                        std::size_t folds) {
     IntervalCalibration c;
+    const workloads::KernelSpec spec = workloads::KernelSpec::parse(base, "--kernel");
     std::vector<std::int64_t> sizes, blocks;
     for (const auto& m : measured) {
-        c.terms.push_back(interval_terms(gpu, base, m.n, m.block));
+        c.terms.push_back(interval_terms(gpu, spec, m.n, m.block));
         sizes.push_back(m.n);
         blocks.push_back(m.block);
     }

@@ -15,9 +15,13 @@
 namespace gpusched::calibrate {
 
 IntervalTerms interval_terms(const hw::GpuSpec& gpu, const std::string& base, std::int64_t n, int block) {
-    const std::string spec = base + (base.find(':') == std::string::npos ? ":" : ",") + "n=" + std::to_string(n) +
-                             ",block=" + std::to_string(block);
-    const workloads::SpecLaunches parsed = workloads::parse_kernel_spec_launches(spec, "kernel spec '" + spec + "'");
+    return interval_terms(gpu, workloads::KernelSpec::parse(base, "kernel spec '" + base + "'"), n, block);
+}
+
+IntervalTerms interval_terms(const hw::GpuSpec& gpu, const workloads::KernelSpec& base, std::int64_t n, int block) {
+    workloads::KernelSpec spec = base;
+    spec.add("n", std::to_string(n)).add("block", std::to_string(block));
+    const workloads::SpecLaunches parsed = workloads::build_kernel_launches(spec);
     const workloads::KernelLaunch& k = parsed.launch;
     if (!gpu.clock_mhz) throw KeyError("gpu", gpu.name, "the interval model needs execution.clock_mhz");
     const auto work = workloads::warp_work_at_clock(*k.work, 0, *gpu.clock_mhz);

@@ -10,7 +10,6 @@
 #include <utility>
 
 #include "gpusched/calibrate/calibration_file.h"
-#include "gpusched/calibrate/tune.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
@@ -76,14 +75,15 @@ KeySimulator::KeySimulator(hw::GpuSpec gpu, std::string policy, std::string exec
       policy_(std::move(policy)),
       execution_(std::move(execution)),
       key_(std::move(key)),
-      rows_(std::move(rows)) {}
+      rows_(std::move(rows)) {
+    for (const auto& row : rows_) specs_.push_back(workloads::KernelSpec::parse(row.spec, "--kernel"));
+}
 
 double KeySimulator::simulate_us(std::size_t i, double value) {
     auto& row = memo_[value];
     if (row.empty()) row.resize(rows_.size());
     if (!row.at(i)) {
-        const std::string spec = with_spec_key(rows_[i].spec, key_, exact_number(value));
-        const workloads::Application app = workloads::application_from_specs({spec});
+        const workloads::Application app = workloads::build_application({specs_[i].with(key_, exact_number(value))});
         row[i] = static_cast<double>(sweep::simulate_summary(gpu_, app, policy_, execution_).summary.makespan) / 1e6;
         ++simulations_;
     }

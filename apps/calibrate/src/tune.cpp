@@ -12,44 +12,27 @@
 namespace gpusched::calibrate {
 
 std::string with_spec_key(const std::string& spec, const std::string& key, const std::string& value) {
-    const auto colon = spec.find(':');
-    if (colon == std::string::npos) return spec + ":" + key + "=" + value;
-    std::string out = spec.substr(0, colon + 1);
-    const std::string rest = spec.substr(colon + 1);
-    bool found = false;
-    std::size_t start = 0;
-    bool first = true;
-    while (start < rest.size()) {
-        const std::size_t comma = std::min(rest.find(',', start), rest.size());
-        std::string item = rest.substr(start, comma - start);
-        if (item.substr(0, item.find('=')) == key) {
-            item = key + "=" + value;
-            found = true;
-        }
-        out += (first ? "" : ",") + item;
-        first = false;
-        start = comma + 1;
-    }
-    if (!found) out += (first ? "" : ",") + key + "=" + value;
-    return out;
+    return workloads::KernelSpec::parse(spec, "--kernel").with(key, value).as_written();
 }
 
 TuneResult tune(const hw::GpuSpec& gpu, const TuneRequest& request) {
     if (request.values.empty()) throw KeyError("values", "no candidate values");
+    const workloads::KernelSpec base = workloads::KernelSpec::parse(request.spec, "--kernel");
     TuneResult out;
     for (const auto& value : request.values) {
         TuneCandidate c;
         c.value = value;
-        c.spec = with_spec_key(request.spec, request.key, value);
+        workloads::KernelSpec spec = base.with(request.key, value);
         if (request.total_threads) {
             const auto threads = parse_integer(value);
             if (!threads || *threads < 1)
                 throw KeyError("total_threads", "the candidate values must be thread counts, got '" + value + "'");
             const auto t = static_cast<std::uint64_t>(*threads);
-            c.spec = with_spec_key(c.spec, "blocks", std::to_string((*request.total_threads + t - 1) / t));
+            spec.set("blocks", std::to_string((*request.total_threads + t - 1) / t));
         }
+        c.spec = spec.as_written();
         try {
-            const workloads::Application app = workloads::application_from_specs({c.spec});
+            const workloads::Application app = workloads::build_application({spec});
             const sweep::SimulationOutcome r = sweep::simulate_summary(gpu, app, request.policy, request.execution);
             c.makespan_us = static_cast<double>(r.summary.makespan) / 1e6;
             if (!r.occupancy.empty()) {

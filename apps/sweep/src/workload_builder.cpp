@@ -1,4 +1,4 @@
-// Workload builder: placeholder substitution, kernel-key setting, and parsing by the workloads library.
+// Workload builder: placeholder substitution, then parsing and kernel-key setting by the workloads library.
 #include "gpusched/sweep/workload_builder.h"
 
 #include <algorithm>
@@ -11,12 +11,6 @@
 namespace gpusched::sweep {
 
 namespace {
-
-std::string trim(const std::string& text) {
-    const std::size_t begin = text.find_first_not_of(" \t");
-    if (begin == std::string::npos) return "";
-    return text.substr(begin, text.find_last_not_of(" \t") - begin + 1);
-}
 
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -47,33 +41,6 @@ std::string substitute(const std::string& text, const std::vector<Parameter>& pa
     return out + text.substr(pos);
 }
 
-/// The spec with key=value set (replaced where the spec gives it, else appended).
-std::string set_spec_key(const std::string& spec, const std::string& key, const std::string& value) {
-    const std::size_t colon = spec.find(':');
-    const std::string name = trim(spec.substr(0, colon));
-    std::vector<std::string> items;
-    bool replaced = false;
-    if (colon != std::string::npos) {
-        std::size_t start = colon + 1;
-        while (true) {
-            const std::size_t comma = spec.find(',', start);
-            std::string item = trim(spec.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-            const std::size_t equals = item.find('=');
-            if (equals != std::string::npos && trim(item.substr(0, equals)) == key) {
-                item = key + "=" + value;
-                replaced = true;
-            }
-            if (!item.empty()) items.push_back(item);
-            if (comma == std::string::npos) break;
-            start = comma + 1;
-        }
-    }
-    if (!replaced) items.push_back(key + "=" + value);
-    std::string out = name + ":";
-    for (std::size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + items[i];
-    return out;
-}
-
 }  // namespace
 
 std::vector<std::string> placeholders(const std::string& text) {
@@ -92,7 +59,7 @@ std::vector<std::string> placeholders(const std::string& text) {
 }
 
 std::vector<std::string> spec_keys(const std::string& spec) {
-    const auto* generator = workloads::find_kernel_generator(trim(spec.substr(0, spec.find(':'))));
+    const auto* generator = workloads::find_kernel_generator(workloads::KernelSpec::name_of(spec));
     if (generator == nullptr) return {};
     std::vector<std::string> keys;
     for (const auto& k : workloads::generic_spec_keys()) keys.push_back(k.name);
@@ -115,24 +82,25 @@ workloads::Application build_workload(const WorkloadDef& w, const std::vector<Pa
     if (!w.file.empty()) return workloads::parse_workload(substitute(w.file_text, params, values, where), w.file);
     workloads::Application app;
     for (std::size_t s = 0; s < w.specs.size(); ++s) {
-        std::string spec = substitute(w.specs[s], params, values, where);
+        const std::string spec_where = w.specs.size() == 1 ? where : where + " spec #" + std::to_string(s + 1);
+        workloads::KernelSpec spec =
+            workloads::KernelSpec::parse(substitute(w.specs[s], params, values, where), spec_where);
         if (w.specs.size() == 1) {
-            const auto keys = spec_keys(spec);
+            const auto keys = spec_keys(spec.name());
             const auto own = placeholders(w.specs[s]);
             for (std::size_t i = 0; i < params.size(); ++i) {
                 if (params[i].kind != ParamKind::workload_key || values[i].empty()) continue;
                 if (std::find(own.begin(), own.end(), params[i].name) != own.end()) continue;
                 if (std::find(keys.begin(), keys.end(), params[i].name) == keys.end()) continue;
-                spec = set_spec_key(spec, params[i].name, values[i]);
+                spec.set(params[i].name, values[i]);
             }
         }
-        const std::string spec_where = w.specs.size() == 1 ? where : where + " spec #" + std::to_string(s + 1);
-        workloads::SpecLaunches built = workloads::parse_kernel_spec_launches(spec, spec_where);
+        workloads::SpecLaunches built = workloads::build_kernel_launches(spec);
         if (built.total() > workloads::kMaxSpecApplicationLaunches - app.launches.size())
             throw InputError(spec_where + ": the application would have more than " +
                              std::to_string(workloads::kMaxSpecApplicationLaunches) + " launches");
         built.append_to(app);  // every launch (multi-launch `then`) and the spec's operations (copies)
-        app.description += (s == 0 ? "" : " ") + spec;
+        app.description += (s == 0 ? "" : " ") + spec.as_written();
     }
     return app;
 }

@@ -50,29 +50,20 @@ std::int64_t meta_integer(const MeasuredTimeline& t, const std::string& key, std
     return *v;
 }
 
-/// The value of `key=` in a spec's key list ("apsp-minplus:n=90,block=8"); InputError when absent.
-int spec_key(const std::string& path, const std::string& spec, const std::string& key) {
-    const auto colon = spec.find(':');
-    std::size_t start = colon == std::string::npos ? spec.size() : colon + 1;
-    while (start < spec.size()) {
-        const std::size_t comma = std::min(spec.find(',', start), spec.size());
-        const std::string item = spec.substr(start, comma - start);
-        if (item.rfind(key + "=", 0) == 0) {
-            const auto v = parse_integer(item.substr(key.size() + 1));
-            if (v && *v >= 1 && *v <= (1 << 20)) return static_cast<int>(*v);
-            break;
-        }
-        start = comma + 1;
-    }
-    throw InputError(path + ": workload_spec '" + spec + "' needs an integer " + key + "=1..2^20");
+/// The value of `key=` in the spec ("apsp-minplus:n=90,block=8"); InputError when absent or not in 1..2^20.
+int spec_size(const std::string& path, const workloads::KernelSpec& spec, const std::string& key) {
+    const auto text = spec.get(key);
+    const auto v = text ? parse_integer(*text) : std::nullopt;
+    if (v && *v >= 1 && *v <= (1 << 20)) return static_cast<int>(*v);
+    throw InputError(path + ": workload_spec '" + spec.as_written() + "' needs an integer " + key + "=1..2^20");
 }
 
 /// The timeline simulated as the runner ran it: Init, then the spec's launches, all queued.
-std::pair<std::vector<MeasuredBlock>, int> simulate(const ApspTimelineCase& c, const hw::GpuSpec& gpu,
-                                                    const sim::DispatchPolicy& policy) {
-    const std::string size = ":n=" + std::to_string(c.n) + ",block=" + std::to_string(c.block);
-    const workloads::Application app =
-        workloads::application_from_specs({"apsp-fw" + size + ",steps=1,p_min=0", c.workload_spec});
+std::pair<std::vector<MeasuredBlock>, int> simulate(const ApspTimelineCase& c, const workloads::KernelSpec& spec,
+                                                    const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy) {
+    workloads::KernelSpec init("apsp-fw", "--kernel #1");
+    init.set("n", std::to_string(c.n)).set("block", std::to_string(c.block)).set("steps", "1").set("p_min", "0");
+    const workloads::Application app = workloads::build_application({init, spec});
     sim::Simulation simulation(gpu, app, policy, "shared");
     simulation.memoise(false);
     BlockRecorder recorder;
@@ -88,10 +79,13 @@ ApspTimelineCase compare_case(const fs::path& file, const hw::GpuSpec& gpu, cons
     ApspTimelineCase c;
     c.name = file.stem().string();
     c.workload_spec = m.meta("workload_spec");
-    if (c.workload_spec.rfind("apsp-minplus:", 0) != 0 && c.workload_spec.rfind("apsp-fw:", 0) != 0)
+    const std::string kernel = workloads::KernelSpec::name_of(c.workload_spec);
+    if (kernel != "apsp-minplus" && kernel != "apsp-fw")
         throw InputError(m.path + ": workload_spec must be an apsp-minplus or apsp-fw spec, got '" + c.workload_spec + "'");
-    c.n = spec_key(m.path, c.workload_spec, "n");
-    c.block = spec_key(m.path, c.workload_spec, "block");
+    // Named in messages as the second spec of the simulated application (after the Init launch).
+    const workloads::KernelSpec spec = workloads::KernelSpec::parse(c.workload_spec, "--kernel #2");
+    c.n = spec_size(m.path, spec, "n");
+    c.block = spec_size(m.path, spec, "block");
     c.launches = static_cast<int>(meta_integer(m, "launches", 1000000));
     if (c.launches < 2) throw InputError(m.path + ": '# launches=' must count Init and at least one APSP launch");
     c.blocks_per_launch = static_cast<std::uint64_t>(meta_integer(m, "blocks_per_launch", std::int64_t{1} << 40));
@@ -104,7 +98,7 @@ ApspTimelineCase compare_case(const fs::path& file, const hw::GpuSpec& gpu, cons
                              " blocks, expected blocks_per_launch=" + std::to_string(c.blocks_per_launch));
     if (m.blocks.size() != c.blocks_per_launch * static_cast<std::uint64_t>(c.launches))
         throw InputError(m.path + ": blocks with a launch index >= launches=" + std::to_string(c.launches));
-    auto [simulated_blocks, per_sm] = simulate(c, gpu, policy);
+    auto [simulated_blocks, per_sm] = simulate(c, spec, gpu, policy);
     c.blocks_per_sm = per_sm;
     const auto simulated = by_launch(simulated_blocks, c.launches);
     c.blocks_match = simulated_blocks.size() == m.blocks.size();
@@ -178,7 +172,8 @@ ApspTimelineComparison validate_apsp_timelines(const std::string& dir, const hw:
     ApspTimelineComparison out;
     for (const auto& f : files) out.cases.push_back(compare_case(f, gpu, *policy, keep_blocks));
     std::sort(out.cases.begin(), out.cases.end(), [](const ApspTimelineCase& a, const ApspTimelineCase& b) {
-        const bool fa = a.workload_spec.rfind("apsp-fw:", 0) == 0, fb = b.workload_spec.rfind("apsp-fw:", 0) == 0;
+        const bool fa = workloads::KernelSpec::name_of(a.workload_spec) == "apsp-fw",
+                   fb = workloads::KernelSpec::name_of(b.workload_spec) == "apsp-fw";
         return std::tie(fa, a.n, a.block, a.name) < std::tie(fb, b.n, b.block, b.name);
     });
     for (const auto& c : out.cases) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <tuple>
 
 #include "gpusched/support/input_error.h"
@@ -24,39 +25,45 @@ int whole(double v, double lo, double hi, const std::string& where, const char* 
     return static_cast<int>(v);
 }
 
-}  // namespace
+/// The work file's one line of keys, as written (blanks trimmed) and parsed as binomial-series keys.
+struct WorkKeys {
+    std::string text;
+    std::optional<workloads::KernelSpec> spec;
+};
 
-std::string read_series_work_keys(const std::string& path) {
-    if (!std::filesystem::exists(path)) return "";
+WorkKeys read_work_keys(const std::string& path) {
+    WorkKeys out;
+    if (!std::filesystem::exists(path)) return out;
     std::ifstream in(path);
     if (!in) throw InputError(path + ": cannot read the series work file");
-    std::string keys;
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         const auto first = line.find_first_not_of(" \t\r");
         if (first == std::string::npos || line[first] == '#') continue;
         const auto last = line.find_last_not_of(" \t\r");
         const std::string where = path + ":" + std::to_string(number);
-        if (!keys.empty()) throw InputError(where + ": only one line of binomial-series keys is allowed");
-        keys = line.substr(first, last - first + 1);
-        for (std::size_t from = 0; from <= keys.size();) {
-            const auto comma = std::min(keys.find(',', from), keys.size());
-            const std::string key = keys.substr(from, keys.find('=', from) < comma ? keys.find('=', from) - from : comma - from);
-            if (key == "blocks" || key == "threads" || key == "terms")
-                throw InputError(where + ": '" + key + "' comes from the measurements, not from the work file");
-            from = comma + 1;
-        }
+        if (out.spec) throw InputError(where + ": only one line of binomial-series keys is allowed");
+        out.text = line.substr(first, last - first + 1);
+        out.spec = workloads::KernelSpec::parse("binomial-series:" + out.text, where);
+        for (const auto& entry : out.spec->entries())
+            if (entry.key == "blocks" || entry.key == "threads" || entry.key == "terms")
+                throw InputError(where + ": '" + entry.key + "' comes from the measurements, not from the work file");
     }
-    if (keys.empty()) throw InputError(path + ": no line of binomial-series keys (e.g. instr_per_term=15.25)");
-    return keys;
+    if (!out.spec) throw InputError(path + ": no line of binomial-series keys (e.g. instr_per_term=15.25)");
+    return out;
 }
+
+}  // namespace
+
+std::string read_series_work_keys(const std::string& path) { return read_work_keys(path).text; }
 
 SeriesComparison validate_series(const std::string& csv_path, const hw::GpuSpec& gpu, const std::string& policy_name) {
     const auto policy = scheduler::make_policy(policy_name);
     SeriesComparison out;
     const std::string work_file = (std::filesystem::path(csv_path).parent_path() / "binomial_work.txt").string();
-    out.work_keys = read_series_work_keys(work_file);
-    if (!out.work_keys.empty()) out.work_file = work_file;
+    const WorkKeys work = read_work_keys(work_file);
+    out.work_keys = work.text;
+    if (work.spec) out.work_file = work_file;
     for (const auto& r : read_numeric_csv(csv_path, "series CSV", {"blocks", "threads", "terms", "median_ms"})) {
         SeriesPoint p;
         p.blocks = whole(r.values[0], 1, 1e7, r.where, "blocks");
@@ -64,12 +71,14 @@ SeriesComparison validate_series(const std::string& csv_path, const hw::GpuSpec&
         p.terms = whole(r.values[2], 1, 1e7, r.where, "terms");
         if (!(r.values[3] > 0)) throw InputError(r.where + ": median_ms must be a positive number");
         p.measured_us = r.values[3] * 1000.0;
-        const std::string spec = "binomial-series:blocks=" + std::to_string(p.blocks) +
-                                 ",threads=" + std::to_string(p.threads) + ",terms=" + std::to_string(p.terms) +
-                                 (out.work_keys.empty() ? "" : "," + out.work_keys);
+        workloads::KernelSpec spec("binomial-series", "--kernel");
+        spec.set("blocks", std::to_string(p.blocks)).set("threads", std::to_string(p.threads));
+        spec.set("terms", std::to_string(p.terms));
+        if (work.spec)
+            for (const auto& entry : work.spec->entries()) spec.set(entry.key, entry.value);
         workloads::Application app;  // the engine keeps a reference
         try {
-            app = workloads::application_from_specs({spec});
+            app = workloads::build_application({spec});
         } catch (const InputError& e) {
             if (out.work_file.empty()) throw;
             throw InputError(out.work_file + ": " + e.what());

@@ -21,15 +21,15 @@ namespace gpusched::validation {
 namespace {
 
 /// The spec with its `matrix=FILE` made relative to the data directory.
-std::string spec_in_dir(const std::string& spec, const std::string& dir, const std::string& where) {
-    const std::string key = "matrix=";
-    const auto at = spec.find(key);
-    if (spec.rfind("spmv:", 0) != 0 || at == std::string::npos)
-        throw InputError(where + ": workload_spec is not an spmv spec with matrix=: '" + spec + "'");
-    const auto end = spec.find(',', at);
-    const std::string file = spec.substr(at + key.size(), end == std::string::npos ? std::string::npos : end - at - key.size());
-    const std::string path = (std::filesystem::path(dir) / file).string();
-    return spec.substr(0, at + key.size()) + path + (end == std::string::npos ? "" : spec.substr(end));
+workloads::KernelSpec spec_in_dir(const std::string& text, const std::string& dir, const std::string& where) {
+    const auto bad = [&]() {
+        throw InputError(where + ": workload_spec is not an spmv spec with matrix=: '" + text + "'");
+    };
+    if (workloads::KernelSpec::name_of(text) != "spmv") bad();
+    workloads::KernelSpec spec = workloads::KernelSpec::parse(text, "--kernel");
+    const auto file = spec.get("matrix");
+    if (!file) bad();
+    return spec.set("matrix", (std::filesystem::path(dir) / *file).string());
 }
 
 std::vector<Time> starts_relative(const std::vector<MeasuredBlock>& blocks) {
@@ -80,7 +80,7 @@ SpmvComparison validate_spmv(const std::string& dir, const hw::GpuSpec& gpu, con
         if (!(p.measured_event_us > 0) || !(p.measured_span_us > 0))
             throw InputError(r.where() + ": median_ms and makespan_median_us must be positive");
         const workloads::Application app =
-            workloads::application_from_specs({spec_in_dir(p.workload_spec, dir, r.where())});
+            workloads::build_application({spec_in_dir(p.workload_spec, dir, r.where())});
         sim::Simulation simulation(gpu, app, *policy, "shared");
         BlockRecorder recorder;
         simulation.observe(recorder);

@@ -45,22 +45,22 @@ struct Simulated {
 };
 
 /// The spec with its `graph=FILE` made relative to the data directory.
-std::string spec_in_dir(const std::string& spec, const std::string& dir, const std::string& where) {
-    const std::string key = "graph=";
-    const auto at = spec.find(key);
-    if (spec.rfind("sssp:", 0) != 0 || at == std::string::npos)
-        throw InputError(where + ": workload_spec is not an sssp spec with graph=: '" + spec + "'");
-    const auto end = spec.find(',', at);
-    const std::string file = spec.substr(at + key.size(), end == std::string::npos ? std::string::npos : end - at - key.size());
-    return spec.substr(0, at + key.size()) + (fs::path(dir) / file).string() +
-           (end == std::string::npos ? "" : spec.substr(end));
+workloads::KernelSpec spec_in_dir(const std::string& text, const std::string& dir, const std::string& where) {
+    const auto bad = [&]() {
+        throw InputError(where + ": workload_spec is not an sssp spec with graph=: '" + text + "'");
+    };
+    if (workloads::KernelSpec::name_of(text) != "sssp") bad();
+    workloads::KernelSpec spec = workloads::KernelSpec::parse(text, "--kernel");
+    const auto file = spec.get("graph");
+    if (!file) bad();
+    return spec.set("graph", (fs::path(dir) / *file).string());
 }
 
 /// Simulates `spec`; host_calls: as the runner's direct-launch mode times it (event_timed_host_calls
 /// over `streams` streams), else every launch queued (a CUDA graph).
-Simulated simulate(const std::string& spec, const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,
+Simulated simulate(const workloads::KernelSpec& spec, const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,
                    bool host_calls = false, int streams = 1) {
-    workloads::Application app = workloads::application_from_specs({spec});
+    workloads::Application app = workloads::build_application({spec});
     if (host_calls) app = event_timed_host_calls(std::move(app), streams);
     sim::Simulation simulation(gpu, app, policy, "shared");
     LaunchRecorder recorder(app.launches.size());
@@ -195,11 +195,11 @@ SsspComparison validate_sssp(const std::string& dir, const hw::GpuSpec& gpu, con
         p.measured_us = r.number("median_ms") * 1000.0;
         if (!(p.measured_us > 0)) throw InputError(r.where() + ": median_ms must be positive");
         p.spread_percent = 100.0 * (r.number("max_ms") - r.number("min_ms")) * 1000.0 / p.measured_us;
-        const std::string spec = spec_in_dir(r.text("workload_spec"), dir, r.where());
+        const workloads::KernelSpec spec = spec_in_dir(r.text("workload_spec"), dir, r.where());
         const bool host_calls = mode == "stream" && gpu.host_launch_interval_ns.has_value();
-        auto it = simulated.find({spec, host_calls});
-        if (it == simulated.end())
-            it = simulated.emplace(std::pair{spec, host_calls}, simulate(spec, gpu, *policy, host_calls, config.streams)).first;
+        const std::pair<std::string, bool> key{spec.to_string(), host_calls};
+        auto it = simulated.find(key);
+        if (it == simulated.end()) it = simulated.emplace(key, simulate(spec, gpu, *policy, host_calls, config.streams)).first;
         p.simulated_us = it->second.makespan_us;
         p.simulated_launches = it->second.launches;
         out.launches_match = out.launches_match && p.simulated_launches == p.launches;

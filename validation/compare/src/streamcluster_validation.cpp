@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -24,43 +25,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// `spec` with `key=value` replacing the key's entry, or appended when absent.
-std::string with_key(const std::string& spec, const std::string& key, const std::string& value) {
-    const auto colon = spec.find(':');
-    std::string out = colon == std::string::npos ? spec : spec.substr(0, colon);
-    std::string sep = ":";
-    bool replaced = false;
-    if (colon != std::string::npos) {
-        std::size_t start = colon + 1;
-        while (start <= spec.size()) {
-            const std::size_t comma = std::min(spec.find(',', start), spec.size());
-            std::string item = spec.substr(start, comma - start);
-            if (item.rfind(key + "=", 0) == 0) {
-                item = key + "=" + value;
-                replaced = true;
-            }
-            if (!item.empty()) {
-                out += sep + item;
-                sep = ",";
-            }
-            start = comma + 1;
-        }
-    }
-    return replaced ? out : out + sep + key + "=" + value;
-}
-
-/// `spec` with every `key=value` of the comma-separated `keys` set.
-std::string with_keys(std::string spec, const std::string& keys) {
-    std::size_t start = 0;
-    while (start < keys.size()) {
-        const std::size_t comma = std::min(keys.find(',', start), keys.size());
-        const std::string item = keys.substr(start, comma - start);
-        const auto eq = item.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw InputError("streamcluster keys: expected KEY=VALUE[,KEY=VALUE...], got '" + keys + "'");
-        spec = with_key(spec, item.substr(0, eq), item.substr(eq + 1));
-        start = comma + 1;
-    }
+/// `spec` with every entry of `keys` set.
+workloads::KernelSpec with_keys(workloads::KernelSpec spec, const workloads::KernelSpec& keys) {
+    for (const auto& entry : keys.entries()) spec.set(entry.key, entry.value);
     return spec;
 }
 
@@ -74,9 +41,9 @@ std::string metadata_value(const std::string& path, const std::string& key) {
     return "";
 }
 
-double makespan_us(const std::string& spec, const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,
+double makespan_us(const workloads::KernelSpec& spec, const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,
                    std::vector<MeasuredBlock>* blocks = nullptr) {
-    const workloads::Application app = workloads::application_from_specs({spec});
+    const workloads::Application app = workloads::build_application({spec});
     sim::Simulation simulation(gpu, app, policy, "shared");
     BlockRecorder recorder;
     if (blocks) simulation.observe(recorder);
@@ -86,15 +53,15 @@ double makespan_us(const std::string& spec, const hw::GpuSpec& gpu, const sim::D
 }
 
 /// The kernel alone (its blocks recorded) and the kernel with each kind of copies.
-StreamclusterSimulated simulate(const std::string& spec, const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,
-                                std::vector<MeasuredBlock>& blocks) {
+StreamclusterSimulated simulate(const workloads::KernelSpec& spec, const hw::GpuSpec& gpu,
+                                const sim::DispatchPolicy& policy, std::vector<MeasuredBlock>& blocks) {
     StreamclusterSimulated s;
-    s.kernel_us = makespan_us(with_key(spec, "copy", "none"), gpu, policy, &blocks);
+    s.kernel_us = makespan_us(spec.with("copy", "none"), gpu, policy, &blocks);
     const auto [first, last] = span_of(blocks);
     s.span_us = static_cast<double>(last - first) / 1e6;
     s.blocks = blocks.size();
-    s.total_pinned_us = makespan_us(with_key(spec, "copy", "pinned"), gpu, policy);
-    s.total_pageable_us = makespan_us(with_key(spec, "copy", "pageable"), gpu, policy);
+    s.total_pinned_us = makespan_us(spec.with("copy", "pinned"), gpu, policy);
+    s.total_pageable_us = makespan_us(spec.with("copy", "pageable"), gpu, policy);
     s.d2h_pinned_us = s.total_pinned_us - s.kernel_us;
     s.d2h_pageable_us = s.total_pageable_us - s.kernel_us;
     return s;
@@ -146,6 +113,10 @@ StreamclusterComparison validate_streamcluster(const std::string& dir, const hw:
     std::string regs;
     StreamclusterComparison out;
     out.documented_keys = documented_keys;
+    const std::optional<workloads::KernelSpec> documented_spec =
+        documented_keys.empty() ? std::nullopt
+                                : std::optional(workloads::KernelSpec::parse("streamcluster:" + documented_keys,
+                                                                             "streamcluster keys"));
     std::set<int> seen;
     for (const auto& r : rows) {
         StreamclusterPoint p;
@@ -177,13 +148,14 @@ StreamclusterComparison validate_streamcluster(const std::string& dir, const hw:
                               ",rake=" + std::to_string(p.rake) +
                               ",threads=" + std::to_string(r.integer("threads", 1, 1024)) + ",regs=" + regs;
         }
-        if (p.workload_spec.rfind("streamcluster:", 0) != 0)
+        if (workloads::KernelSpec::name_of(p.workload_spec) != "streamcluster")
             throw InputError(r.where() + ": workload_spec is not a streamcluster spec: '" + p.workload_spec + "'");
+        const workloads::KernelSpec spec = workloads::KernelSpec::parse(p.workload_spec, "--kernel");
         std::vector<MeasuredBlock> blocks;
-        p.simulated = simulate(p.workload_spec, gpu, *policy, blocks);
-        if (!documented_keys.empty()) {
+        p.simulated = simulate(spec, gpu, *policy, blocks);
+        if (documented_spec) {
             std::vector<MeasuredBlock> unused;
-            p.documented = simulate(with_keys(p.workload_spec, documented_keys), gpu, *policy, unused);
+            p.documented = simulate(with_keys(spec, *documented_spec), gpu, *policy, unused);
             p.documented_kernel_error_percent = error_percent(p.documented.kernel_us, p.measured_kernel_us);
         }
         out.grids_match = out.grids_match && p.simulated.blocks == p.grid_blocks;

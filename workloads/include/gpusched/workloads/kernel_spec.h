@@ -8,6 +8,7 @@
 
 #include "gpusched/workloads/application.h"
 #include "gpusched/workloads/kernel_launch.h"
+#include "gpusched/workloads/kernel_spec_value.h"
 #include "gpusched/workloads/spec_args.h"
 
 namespace gpusched::workloads {
@@ -20,7 +21,6 @@ constexpr std::int64_t kMaxSpecRegisters = 65536;
 constexpr std::int64_t kMaxSpecSharedBytes = std::int64_t{1} << 40;
 constexpr std::int64_t kMaxSpecBarriers = 65536;
 constexpr std::int64_t kMaxStreamId = 1023;
-constexpr std::size_t kMaxSpecLength = 65536;
 constexpr std::uint64_t kMaxSpecApplicationLaunches = 1'000'000;  ///< as a workload file's limit
 
 /// One spec's launch and how many identical back-to-back copies of it the spec stands for
@@ -48,7 +48,7 @@ struct SpecLaunches {
 /// parse_kernel_spec_launches). `where` names the source in messages ("--kernel" or
 /// "FILE:LINE"). Throws InputError for an unknown name (listing the known ones), an unknown
 /// key (listing the allowed ones), a duplicate key, or a bad value (naming the key and what
-/// is allowed).
+/// is allowed). KernelSpec::parse, then build_kernel_launches.
 KernelLaunch parse_kernel_spec(const std::string& spec, const std::string& where);
 
 /// As parse_kernel_spec, with the number of launches the spec stands for.
@@ -61,6 +61,9 @@ KernelLaunch build_kernel_launch(SpecArgs& args);
 /// As build_kernel_launch, with the number of launches the spec stands for.
 SpecLaunches build_kernel_launches(SpecArgs& args);
 
+/// The launches of a parsed (and perhaps edited) spec; messages name spec.where().
+SpecLaunches build_kernel_launches(const KernelSpec& spec);
+
 /// A grid of `blocks` blocks with each dimension at most kMaxGridDim: {B,1,1} where it fits,
 /// else {X,Y,1} with X*Y == B and Y as small as possible; nullopt where no such X, Y exist.
 std::optional<Dim3> grid_for_blocks(std::uint64_t blocks);
@@ -70,5 +73,9 @@ std::optional<Dim3> grid_for_blocks(std::uint64_t blocks);
 /// kMaxSpecApplicationLaunches in all. Messages name "--kernel", or "--kernel #I" (1-based)
 /// when there are several.
 Application application_from_specs(const std::vector<std::string>& specs);
+
+/// As application_from_specs for specs already parsed: messages name each spec's where(); the
+/// description is the specs as written, separated by blanks.
+Application build_application(const std::vector<KernelSpec>& specs);
 
 }  // namespace gpusched::workloads

@@ -8,15 +8,9 @@
 
 #include "gpusched/support/time.h"
 #include "gpusched/workloads/kernel_launch.h"
+#include "gpusched/workloads/kernel_spec_value.h"
 
 namespace gpusched::workloads {
-
-/// One key=value of a kernel spec and where it was written (for messages).
-struct SpecEntry {
-    std::string key;
-    std::string value;
-    std::string where;  ///< "--kernel", "FILE:LINE"; empty = the spec's own location
-};
 
 /// The keys of one kernel spec, whether written on one line (`NAME:key=value,...`) or as a
 /// workload-file mapping. Getters check type and range and throw InputError
@@ -26,6 +20,8 @@ public:
     /// `where`: the spec's location; `path`: prefix for key names in messages
     /// ("" on the command line, "launches[2]" in a workload file). Rejects duplicate keys.
     SpecArgs(std::string kernel, std::string where, std::string path, std::vector<SpecEntry> entries);
+    /// The keys of a parsed or edited spec, at its location.
+    explicit SpecArgs(const KernelSpec& spec, std::string path = "");
 
     [[nodiscard]] const std::string& kernel() const { return kernel_; }
     [[nodiscard]] const std::string& where() const { return where_; }

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "gpusched/workloads/kernel_spec_value.h"
+
 namespace gpusched::calibrate {
 
 /// The interval paper's calibrated closed form: T = f x T' (T' a prediction with its launch
@@ -34,8 +36,12 @@ Calibration load_calibration(const std::string& path);
 /// Writes the YAML that parse_calibration reads back to the same values (17 significant digits).
 void write_calibration(std::ostream& out, const Calibration& calibration);
 
-/// The one-line spec with the calibration's keys added where the spec does not give them, when
-/// the spec's generator is the calibration's kernel; any other spec is returned unchanged.
+/// Adds the calibration's keys (in file order) that the spec does not give, when the spec's
+/// generator is the calibration's kernel; leaves any other spec as it is.
+void apply_calibration(workloads::KernelSpec& spec, const Calibration& calibration);
+
+/// As above on one-line text: the edited spec's text, or `spec` unchanged when it is of another
+/// kernel, gets no key, or does not parse (its own parse reports that, where the text is used).
 std::string apply_calibration(const std::string& spec, const Calibration& calibration);
 
 /// A number as the spec and YAML texts hold it: the shortest text that reads back exactly.

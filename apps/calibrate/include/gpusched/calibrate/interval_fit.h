@@ -9,6 +9,7 @@
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/calibrate/measured_data.h"
 #include "gpusched/hw/gpu_spec.h"
+#include "gpusched/workloads/kernel_spec_value.h"
 
 namespace gpusched::calibrate {
 
@@ -24,6 +25,8 @@ struct IntervalTerms {
 /// `base` is a spec without n and block (e.g. "apsp-minplus" or "apsp-minplus:regs=32");
 /// KeyError (key gpu or kernel) if the GPU has no clock or the kernel no per-warp work.
 IntervalTerms interval_terms(const hw::GpuSpec& gpu, const std::string& base, std::int64_t n, int block);
+/// As above for a parsed base spec: n and block are added to it (InputError if it gives them).
+IntervalTerms interval_terms(const hw::GpuSpec& gpu, const workloads::KernelSpec& base, std::int64_t n, int block);
 
 /// How f is found from the training points.
 enum class IntervalMethod {

@@ -10,6 +10,7 @@
 
 #include "gpusched/calibrate/cross_validation.h"
 #include "gpusched/hw/gpu_spec.h"
+#include "gpusched/workloads/kernel_spec_value.h"
 
 namespace gpusched::calibrate {
 
@@ -27,6 +28,7 @@ std::vector<KeyMeasurement> read_key_measurements(const std::string& path, const
                                                   const std::string& time_column, const std::string& group_column);
 
 /// Simulated makespans (us) of the rows with `key=value` added, memoised per (value, row).
+/// The rows' specs are parsed once, here (InputError "--kernel: ..." for one that does not parse).
 class KeySimulator {
 public:
     KeySimulator(hw::GpuSpec gpu, std::string policy, std::string execution, std::string key,
@@ -42,6 +44,7 @@ private:
     std::string execution_;
     std::string key_;
     std::vector<KeyMeasurement> rows_;
+    std::vector<workloads::KernelSpec> specs_;  ///< rows_[i].spec, parsed
     std::map<double, std::vector<std::optional<double>>> memo_;
     std::size_t simulations_ = 0;
 };

@@ -11,11 +11,12 @@
 
 namespace gpusched::calibrate {
 
-/// The one-line spec with `key=value` replacing the key's value, or appended when absent.
+/// The one-line spec with `key=value` replacing the key's value, or appended when absent
+/// (KernelSpec::parse, then with). InputError for a spec that does not parse.
 std::string with_spec_key(const std::string& spec, const std::string& key, const std::string& value);
 
 struct TuneRequest {
-    std::string spec;                   ///< the kernel spec (calibration already applied)
+    std::string spec;                   ///< the kernel spec (calibration already applied); parsed once by tune
     std::string key;                    ///< e.g. "threads", "rake", "streams", "carveout"
     std::vector<std::string> values;    ///< candidates, in the order given
     std::string policy;
@@ -42,6 +43,7 @@ struct TuneResult {
 };
 
 /// Simulates every candidate (the `gpusched simulate` code path, summary only). Deterministic.
+/// InputError at once when request.spec does not parse; a candidate that cannot run gets its `error`.
 TuneResult tune(const hw::GpuSpec& gpu, const TuneRequest& request);
 
 /// The characterisation paper's (seed 002) block-size guideline: the smallest block size that

@@ -35,7 +35,8 @@ struct SeriesComparison {
 /// `binomial_work.txt` in the CSV's directory, '#' comment lines and one line of
 /// binomial-series keys (e.g. `instr_per_term=15.25,term_latency_cycles=59.0`), added to
 /// every simulated point's spec. Returns "" when the file does not exist; InputError naming
-/// the file for anything else than one such line, or for blocks/threads/terms (the CSV's).
+/// the file for anything else than one such line, for a line that does not parse as
+/// key=value,... (FILE:LINE), or for blocks/threads/terms (the CSV's).
 std::string read_series_work_keys(const std::string& path);
 
 /// Reads the runner's `binomial.csv` (columns blocks, threads, terms, median_ms) and
