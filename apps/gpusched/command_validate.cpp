@@ -106,15 +106,19 @@ void run_validate(ValidateOptions o) {
     for (const auto& v : views) v->print_text(std::cout);
 }
 
-/// The help's list of sections: name, input under DATA_DIR, description.
+/// The help's list of sections: name, input under DATA_DIR, what it compares.
 std::string section_help() {
-    std::size_t width = 0;
-    for (const auto& section : validation::validation_sections()) width = std::max(width, section->name().size());
-    std::string s = "Sections (input under DATA_DIR):\n";
-    for (const auto& section : validation::validation_sections())
-        s += "  " + section->name() + std::string(width + 2 - section->name().size(), ' ') + section->input() + ": " +
-             section->description() + "\n";
-    return s;
+    const auto& sections = validation::validation_sections();
+    std::size_t name_width = 0, input_width = 0;
+    for (const auto& s : sections) {
+        name_width = std::max(name_width, s->name().size());
+        input_width = std::max(input_width, s->input().size());
+    }
+    std::string help = "Sections (name, input under DATA_DIR, what it compares):\n";
+    for (const auto& s : sections)
+        help += "  " + s->name() + std::string(name_width + 2 - s->name().size(), ' ') + s->input() +
+                std::string(input_width + 2 - s->input().size(), ' ') + s->description() + "\n";
+    return help;
 }
 
 }  // namespace
@@ -122,14 +126,14 @@ std::string section_help() {
 void add_validate_command(CLI::App& app) {
     auto o = std::make_shared<ValidateOptions>();
     auto* cmd = app.add_subcommand("validate", "Compare simulations with measured timelines (validation/data/<gpu>)");
-    cmd->add_option("DATA_DIR", o->dir, "Measurement directory, e.g. validation/data/h100 (the sections' inputs below)")
+    cmd->add_option("DATA_DIR", o->dir, "Measurement directory, e.g. validation/data/h100 (the sections' inputs, see Sections)")
         ->required();
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file to simulate with")->capture_default_str();
     cmd->add_option("--policy", o->policy,
                     "Dispatch policy (default: most-room; the placement replay uses walk where the GPU has a "
                     "measured topology.dispatch_walk, starting each case where its measured launch did)");
     cmd->add_flag("--json", o->json, "Print one JSON object");
-    cmd->add_option("--sections", o->sections, "Comparisons to run, comma-separated: " + section_choices())
+    cmd->add_option("--sections", o->sections, "Comparisons to run, comma-separated: " + section_choices() + " (see Sections)")
         ->delimiter(',')
         ->capture_default_str();
     cmd->add_option("--report", o->report,

@@ -151,7 +151,7 @@ std::string PlacementView::report_part() const {
 }
 
 std::string PlacementSection::description() const {
-    return "measured per-block timelines replayed with their measured durations: span, per-SM counts, start times";
+    return "measured block timelines replayed with their measured durations: span, per-SM counts, start times";
 }
 
 std::unique_ptr<SectionView> PlacementSection::run(const std::string& data_dir, const SectionSettings& settings) const {
