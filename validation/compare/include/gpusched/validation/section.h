@@ -24,7 +24,7 @@ struct SectionSettings {
 class SectionView {
 public:
     virtual ~SectionView() = default;
-    /// The section's plain-text tables (each section but the first begins with an empty line).
+    /// The section's plain-text tables (every section after placement begins with an empty line).
     virtual void print_text(std::ostream& out) const = 0;
     /// Adds the section's keys to the top-level JSON object of `validate --json`.
     virtual void add_json(nlohmann::ordered_json& top) const = 0;
