@@ -1,29 +1,11 @@
-// TextTable: aligned plain-text tables for command output.
+// TextTable and fixed for command output: the report library's, in the command line's namespace.
 #pragma once
 
-#include <ostream>
-#include <string>
-#include <vector>
+#include "gpusched/report/text_table.h"
 
 namespace gpusched::cli {
 
-/// Columns are left-aligned unless marked numeric (right-aligned).
-///
-///     name   SMs
-///     h100   132
-class TextTable {
-public:
-    explicit TextTable(std::vector<std::string> headers, std::vector<bool> numeric = {});
-    void add_row(std::vector<std::string> cells);
-    void print(std::ostream& out) const;
-
-private:
-    std::vector<std::string> headers_;
-    std::vector<bool> numeric_;
-    std::vector<std::vector<std::string>> rows_;
-};
-
-/// Formats a double with `digits` decimals ("-" for a missing value is the caller's job).
-std::string fixed(double value, int digits);
+using report::fixed;
+using report::TextTable;
 
 }  // namespace gpusched::cli

@@ -10,6 +10,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/validation/apsp_timeline_validation.h"
+#include "gpusched/validation/sections/apsp_timelines_section.h"
 #include "gpusched/validation/validation_report.h"
 #include "../support/corrupted_copy.h"
 
@@ -113,8 +114,8 @@ TEST_CASE("APSP timelines: the report shows each case's table row and both Gantt
     CHECK(s.cases[0].measured_blocks.size() == 288);
     CHECK(s.cases[0].simulated_blocks.size() == 288);
     const std::string html =
-        validation::render_validation_report({}, {}, std::nullopt, {dir.string(), "h100", "most-room"}, std::nullopt,
-                                             std::nullopt, std::nullopt, s);
+        validation::render_validation_report({dir.string(), "h100", "most-room"},
+                                             {validation::ApspTimelinesView(s, dir.string(), "most-room").report_part()});
     CHECK(html.find("<h1>APSP block timelines</h1>") != std::string::npos);
     CHECK(html.find("minplus_n90_bs16: measured") != std::string::npos);
     CHECK(html.find("minplus_n90_bs16: simulated") != std::string::npos);

@@ -5,6 +5,8 @@
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/validation/placement_validation.h"
+#include "gpusched/validation/sections/placement_section.h"
+#include "gpusched/validation/sections/streamcluster_section.h"
 #include "gpusched/validation/streamcluster_validation.h"
 #include "gpusched/validation/validation_report.h"
 #include "support/text_checks.h"
@@ -41,7 +43,11 @@ TEST_CASE("validation report: a section and two Gantt charts per case, self-cont
         CHECK(c.start_distance <= 1.0);
     }
     const validation::ReportContext context{kDir, "h100", "most-room"};
-    const std::string html = validation::render_validation_report(cases, {}, std::nullopt, context);
+    const auto report = [&] {
+        return validation::render_validation_report(
+            context, {validation::PlacementView(cases, kDir, "h100", "most-room").report_part()});
+    };
+    const std::string html = report();
     CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
     CHECK(count_occurrences(html, "<section id=") == cases.size());
     CHECK(count_occurrences(html, "<svg ") == 2 * cases.size());
@@ -51,14 +57,15 @@ TEST_CASE("validation report: a section and two Gantt charts per case, self-cont
     CHECK(html.find("wave265: measured") != std::string::npos);
     CHECK(count_occurrences(html, "<h2>Placement</h2>") == 1);
     CHECK(html.size() < 8u * 1024 * 1024);
-    CHECK(html == validation::render_validation_report(cases, {}, std::nullopt, context));
+    CHECK(html == report());
 }
 
 TEST_CASE("validation report: without per-block timelines the sections say so") {
     validation::PlacementComparison c;
     c.name = "a<b";
     c.blocks = 3;
-    const std::string html = validation::render_validation_report({c}, {}, std::nullopt, {"dir", "gpu", "policy"});
+    const std::string html = validation::render_validation_report(
+        {"dir", "gpu", "policy"}, {validation::PlacementView({c}, "dir", "gpu", "policy").report_part()});
     CHECK(html.find("a&lt;b") != std::string::npos);
     CHECK(html.find("a<b") == std::string::npos);
     CHECK(html.find("no per-block timelines") != std::string::npos);
@@ -70,8 +77,10 @@ TEST_CASE("validation report: the streamcluster section, its chart over R and it
     const auto s = validation::validate_streamcluster(dir, gpu, "most-room", validation::kStreamclusterDocumentedKeys, true);
     REQUIRE(s.timelines == 4);
     const validation::ReportContext context{dir, "h100", "most-room"};
-    const std::string html =
-        validation::render_validation_report({}, {}, std::nullopt, context, std::nullopt, std::nullopt, s);
+    const auto report = [&] {
+        return validation::render_validation_report(context, {validation::StreamclusterView(s, dir).report_part()});
+    };
+    const std::string html = report();
     CHECK(count_occurrences(html, "<section id=\"streamcluster\">") == 1);
     CHECK(html.find("streamcluster: kernel + D2H copies per call over the rake size R (pinned") != std::string::npos);
     CHECK(html.find("pinned total: measured") != std::string::npos);
@@ -82,5 +91,5 @@ TEST_CASE("validation report: the streamcluster section, its chart over R and it
     CHECK(count_occurrences(html, "<svg ") == count_occurrences(html, "</svg>"));
     CHECK(count_occurrences(html, "<script") == 0);
     CHECK(html.find("<h2>Placement</h2>") == std::string::npos);  // no placement cases: no empty table
-    CHECK(html == validation::render_validation_report({}, {}, std::nullopt, context, std::nullopt, std::nullopt, s));
+    CHECK(html == report());
 }

@@ -23,15 +23,14 @@
 #include "device_probes.h"
 #include "fw_step.cuh"
 #include "grid_probe.cuh"
-#include "issue6_common.h"
+#include "workload_kit.h"
 #include "minplus_argmin.cuh"
 #include "placement.h"
 #include "runner_common.h"
-#include "subcommands.h"
 
 namespace {
 
-using issue6::BlockRecord;
+using kit::BlockRecord;
 using runner::fmt;
 using runner::Stats;
 using runner::stats_of;
@@ -145,7 +144,7 @@ float run_instrumented(const curves::ApspBuffers& b, const CaseDef& c, BlockReco
   const dim3 grid(g, g), threads(c.block, c.block);
   const size_t blocks = static_cast<size_t>(g) * g;
   runner::EventPair ev;
-  issue6::gpu_busy(nullptr, gate_ns);
+  kit::gpu_busy(nullptr, gate_ns);
   RUNNER_CUDA_CHECK(cudaEventRecord(ev.start));
   init_timed<<<grid, threads>>>(b.n, b.a, b.d, b.p, rec);
   RUNNER_CUDA_CHECK(cudaGetLastError());
@@ -241,7 +240,7 @@ CaseResult run_case(const CaseDef& c, const runner::CommonOptions& opt, const cu
   RUNNER_CUDA_CHECK(cudaMemcpy(host.data(), rec, n_rec * sizeof(BlockRecord), cudaMemcpyDeviceToHost));
   RUNNER_CUDA_CHECK(cudaFree(rec));
   curves::apsp_free(buf);
-  const long bad_rec = issue6::bad_records(host, prop.multiProcessorCount);
+  const long bad_rec = kit::bad_records(host, prop.multiProcessorCount);
   if (bad_rec > 0) {
     if (res.failures++ == 0) first_bad = std::to_string(bad_rec) + " block records unwritten or invalid";
   }
@@ -252,15 +251,15 @@ CaseResult run_case(const CaseDef& c, const runner::CommonOptions& opt, const cu
   res.timeline_run_ms = t_inst.back();
   res.records = n_rec;
 
-  std::vector<issue6::TimelineLaunch> tl(static_cast<size_t>(launches));
+  std::vector<kit::TimelineLaunch> tl(static_cast<size_t>(launches));
   for (int l = 0; l < launches; ++l) {
     tl[l].kernel = l == 0 ? "init" : kernel_name(c);
     tl[l].records.assign(host.begin() + static_cast<long>(l * blocks), host.begin() + static_cast<long>((l + 1) * blocks));
   }
-  res.span_ns = issue6::makespan_ns(tl);
+  res.span_ns = kit::makespan_ns(tl);
 
   const int threads = c.block * c.block;
-  std::ofstream out = issue6::open_csv(opt.out_dir, c.name + ".csv", "apsp_timeline", opt.device, prop);
+  std::ofstream out = kit::open_csv(opt.out_dir, c.name + ".csv", "apsp_timeline", opt.device, prop);
   runner::MetaWriter meta(out);
   meta.put("globaltimer_probe", probe_text(probe));
   meta.put("case", c.name);
@@ -309,8 +308,8 @@ CaseResult run_case(const CaseDef& c, const runner::CommonOptions& opt, const cu
   meta.put("start_note", "start = thread (0,0)'s %globaltimer at entry; dispatch_ns = start_ns (not observable)");
   meta.put("end_note", "end = thread (0,0)'s %globaltimer after the block's final __syncthreads()");
   meta.put("block_note", "block = blockIdx.y * gridDim.x + blockIdx.x");
-  issue6::write_timeline_rows(out, tl, "");
-  issue6::close_csv(out, c.name + ".csv");
+  kit::write_timeline_rows(out, tl, "");
+  kit::close_csv(out, c.name + ".csv");
   return res;
 }
 
@@ -354,7 +353,7 @@ int apsp_timeline_main(int argc, char** argv) {
     std::fflush(stdout);
   }
   const placement::TimerProbe probe_end = placement::probe_globaltimer(100000);
-  std::ofstream summary = issue6::open_csv(opt.out_dir, "summary.csv", "apsp_timeline.summary", opt.device, prop);
+  std::ofstream summary = kit::open_csv(opt.out_dir, "summary.csv", "apsp_timeline.summary", opt.device, prop);
   {
     MetaWriter meta(summary);
     meta.put("globaltimer_probe_begin", probe_text(probe));
@@ -368,7 +367,7 @@ int apsp_timeline_main(int argc, char** argv) {
              "instrumented_min_us,instrumented_max_us,plain_median_us,plain_min_us,plain_max_us,overhead_percent,"
              "timeline_run_us,timeline_span_us,checked\n";
   for (const auto& r : rows) summary << r << '\n';
-  issue6::close_csv(summary, "summary.csv");
+  kit::close_csv(summary, "summary.csv");
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("apsp-timeline: wrote %zu timelines + summary.csv to %s in %.1f s; globaltimer end %s; %ld failure(s)\n",
               cases().size(), opt.out_dir.c_str(), secs, probe_text(probe_end).c_str(), failures);

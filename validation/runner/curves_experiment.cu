@@ -16,7 +16,6 @@
 
 #include "curves.h"
 #include "runner_common.h"
-#include "subcommands.h"
 
 namespace {
 

@@ -17,7 +17,6 @@
 
 #include "device_probes.h"
 #include "runner_common.h"
-#include "subcommands.h"
 
 namespace {
 

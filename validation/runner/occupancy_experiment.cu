@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "runner_common.h"
-#include "subcommands.h"
 
 namespace {
 

@@ -17,7 +17,6 @@
 
 #include "placement.h"
 #include "runner_common.h"
-#include "subcommands.h"
 
 namespace {
 

@@ -31,7 +31,6 @@
 #include "device_probes.h"
 #include "placement.h"
 #include "runner_common.h"
-#include "subcommands.h"
 
 namespace {
 

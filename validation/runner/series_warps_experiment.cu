@@ -18,7 +18,6 @@
 #include "curves.h"
 #include "device_probes.h"
 #include "runner_common.h"
-#include "subcommands.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "issue6_common.h"
+#include "workload_kit.h"
 
 namespace spmv {
 
@@ -75,7 +75,7 @@ void release(DeviceMatrix& m);
 enum class Kernel { kCsr, kEll, kCoo, kHybEll, kHybCoo };
 const char* kernel_name(Kernel k);
 int grid_of(const DeviceMatrix& m, Kernel k);
-void launch(const DeviceMatrix& m, Kernel k, cudaStream_t s, issue6::BlockRecord* rec);
+void launch(const DeviceMatrix& m, Kernel k, cudaStream_t s, kit::BlockRecord* rec);
 const void* kernel_fn(Kernel k);  // for cudaFuncGetAttributes
 
 }  // namespace spmv

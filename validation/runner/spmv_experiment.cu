@@ -13,12 +13,11 @@
 #include <vector>
 
 #include "spmv.h"
-#include "subcommands.h"
 
 namespace {
 
-using issue6::BlockRecord;
-using issue6::Stats;
+using kit::BlockRecord;
+using kit::Stats;
 using spmv::Kernel;
 
 constexpr uint64_t kBaseSeed = 20251122;  // matrix k, size s: seed kBaseSeed + 100 k + s
@@ -114,7 +113,7 @@ class Runner {
     if (instrumented) {
       RUNNER_CUDA_CHECK(cudaMemsetAsync(rec_, 0xff, 2 * rec_stride_ * sizeof(BlockRecord), 0));
     }
-    issue6::gpu_busy(0, kBusyNs);
+    kit::gpu_busy(0, kBusyNs);
     RUNNER_CUDA_CHECK(cudaEventRecord(ev_[0], 0));
     for (size_t l = 0; l < f.launches.size(); ++l) {
       spmv::launch(m_, f.launches[l], 0, instrumented ? rec_ + l * rec_stride_ : nullptr);
@@ -135,7 +134,7 @@ class Runner {
     if (!instrumented) return;
     t.records.assign(f.launches.size(), {});
     t.launch_span.resize(f.launches.size());
-    std::vector<issue6::TimelineLaunch> all;
+    std::vector<kit::TimelineLaunch> all;
     for (size_t l = 0; l < f.launches.size(); ++l) {
       const int g = spmv::grid_of(m_, f.launches[l]);
       t.records[l].resize(static_cast<size_t>(g));
@@ -143,11 +142,11 @@ class Runner {
         RUNNER_CUDA_CHECK(cudaMemcpy(t.records[l].data(), rec_ + l * rec_stride_,
                                      sizeof(BlockRecord) * g, cudaMemcpyDeviceToHost));
       }
-      t.bad_records += issue6::bad_records(t.records[l], sm_count_);
+      t.bad_records += kit::bad_records(t.records[l], sm_count_);
       all.push_back({"", "", t.records[l]});
-      if (keep) t.launch_span[l].push_back(issue6::makespan_ns({all.back()}) / 1000.0f);
+      if (keep) t.launch_span[l].push_back(kit::makespan_ns({all.back()}) / 1000.0f);
     }
-    if (keep) t.span.push_back(issue6::makespan_ns(all) / 1000.0f);
+    if (keep) t.span.push_back(kit::makespan_ns(all) / 1000.0f);
   }
 
  private:
@@ -157,8 +156,8 @@ class Runner {
     for (size_t r = 0; r < y.size(); ++r) {
       if (y[r] == ref_[r]) continue;
       if (t.mismatches++ == 0) {
-        t.first_mismatch = "y[" + std::to_string(r) + "]=" + issue6::fmt(y[r]) + " expected " +
-                           issue6::fmt(ref_[r]);
+        t.first_mismatch = "y[" + std::to_string(r) + "]=" + kit::fmt(y[r]) + " expected " +
+                           kit::fmt(ref_[r]);
       }
     }
   }
@@ -183,7 +182,7 @@ std::string spec_of(const std::string& mtx, const char* format, int hyb_width) {
 namespace runner {
 
 int spmv_main(int argc, char** argv) {
-  const issue6::Options opt = issue6::parse_options("spmv", argc, argv, kHelp);
+  const kit::Options opt = kit::parse_options("spmv", argc, argv, kHelp);
   const cudaDeviceProp prop = select_device(opt.device);
   const int sm_count = prop.multiProcessorCount;
   std::vector<Size> sizes = {{"40k", 40000}, {"10k", 10000}};
@@ -192,11 +191,11 @@ int spmv_main(int argc, char** argv) {
                                        {"ell", {Kernel::kEll}},
                                        {"coo", {Kernel::kCoo}},
                                        {"hyb", {Kernel::kHybEll, Kernel::kHybCoo}}};
-  std::ofstream runs = issue6::open_csv(opt.out_dir, "runs.csv", "spmv", opt.device, prop);
+  std::ofstream runs = kit::open_csv(opt.out_dir, "runs.csv", "spmv", opt.device, prop);
   {
     runner::MetaWriter meta(runs);
     for (Kernel k : {Kernel::kCsr, Kernel::kEll, Kernel::kCoo}) {
-      issue6::put_kernel_attributes(meta, spmv::kernel_name(k), spmv::kernel_fn(k));
+      kit::put_kernel_attributes(meta, spmv::kernel_name(k), spmv::kernel_fn(k));
     }
     meta.put("threads", spmv::kThreads);
     meta.put("reps", opt.reps);
@@ -253,14 +252,14 @@ int spmv_main(int argc, char** argv) {
                        stem.c_str(), f.name, plain.mismatches + inst.mismatches,
                        (plain.first_mismatch + inst.first_mismatch).c_str(), inst.bad_records);
         }
-        std::vector<issue6::TimelineLaunch> tl;
+        std::vector<kit::TimelineLaunch> tl;
         for (size_t l = 0; l < f.launches.size(); ++l) {
           tl.push_back({spmv::kernel_name(f.launches[l]), "", inst.records[l]});
         }
         if (si == 0) {
           const std::string name = "timeline_" + stem + "_" + f.name + ".csv";
           std::ofstream out =
-              issue6::open_csv(opt.out_dir, name, "spmv.timeline", opt.device, prop);
+              kit::open_csv(opt.out_dir, name, "spmv.timeline", opt.device, prop);
           runner::MetaWriter meta(out);
           meta.put("matrix", mtx);
           meta.put("format", f.name);
@@ -277,19 +276,19 @@ int spmv_main(int argc, char** argv) {
           }
           meta.put("source", "last of " + std::to_string(opt.reps) + " instrumented runs");
           meta.put("check", bad == 0 ? "passed" : "FAILED");
-          issue6::write_timeline_rows(out, tl, "");
-          issue6::close_csv(out, name);
+          kit::write_timeline_rows(out, tl, "");
+          kit::close_csv(out, name);
         }
         auto row = [&](const std::string& launch, int blocks, const std::vector<float>& t,
                        const std::vector<float>& ti, const std::vector<float>& span) {
-          const Stats s = issue6::stats_of(t), si_ = issue6::stats_of(ti);
-          const Stats ms = issue6::stats_of(span);
+          const Stats s = kit::stats_of(t), si_ = kit::stats_of(ti);
+          const Stats ms = kit::stats_of(span);
           runs << kind.name << ',' << sizes[si].label << ',' << kind.paper_name << ',' << p.rows
                << ',' << p.nnz() << ',' << max_row << ',' << f.name << ',' << launch << ','
                << blocks << ',' << spmv::kThreads << ',' << m.hyb_width << ',' << s.reps << ','
-               << issue6::fmt(s.median) << ',' << issue6::fmt(s.min) << ',' << issue6::fmt(s.max)
-               << ',' << issue6::fmt(si_.median) << ',' << issue6::fmt(ms.median, 3) << ','
-               << issue6::fmt(ms.min, 3) << ',' << issue6::fmt(ms.max, 3) << ','
+               << kit::fmt(s.median) << ',' << kit::fmt(s.min) << ',' << kit::fmt(s.max)
+               << ',' << kit::fmt(si_.median) << ',' << kit::fmt(ms.median, 3) << ','
+               << kit::fmt(ms.min, 3) << ',' << kit::fmt(ms.max, 3) << ','
                << (bad == 0 ? "passed" : "FAILED") << ',' << mtx << ','
                << spec_of(mtx, f.name, m.hyb_width) << '\n';
         };
@@ -304,14 +303,14 @@ int spmv_main(int argc, char** argv) {
         }
         row("all", total_blocks, plain.total, inst.total, inst.span);
         std::printf("spmv %-18s rows=%6d nnz=%6d %-3s median=%8.4f ms %s\n", stem.c_str(), p.rows,
-                    p.nnz(), f.name, issue6::stats_of(plain.total).median,
+                    p.nnz(), f.name, kit::stats_of(plain.total).median,
                     bad == 0 ? "ok" : "FAIL");
         std::fflush(stdout);
       }
       spmv::release(m);
     }
   }
-  issue6::close_csv(runs, "runs.csv");
+  kit::close_csv(runs, "runs.csv");
   if (failures > 0) {
     std::fprintf(stderr, "%s spmv: %ld configuration(s) failed the CPU check\n", kToolName,
                  failures);

@@ -12,8 +12,8 @@
 namespace spmv {
 namespace {
 
-using issue6::BlockProbe;
-using issue6::BlockRecord;
+using kit::BlockProbe;
+using kit::BlockRecord;
 
 __global__ void csr_vector_kernel(int rows, const int* __restrict__ ptr,
                                   const int* __restrict__ col, const float* __restrict__ val,
@@ -128,29 +128,29 @@ DeviceMatrix upload(const Pattern& p) {
   for (int r = 0; r < p.rows; ++r) {
     for (int j = p.ptr[r]; j < p.ptr[r + 1]; ++j) csr_val[j] = value_of(r, p.col[j]);
   }
-  m.csr_ptr = issue6::to_device(p.ptr);
-  m.csr_col = issue6::to_device(p.col);
-  m.csr_val = issue6::to_device(csr_val);
+  m.csr_ptr = kit::to_device(p.ptr);
+  m.csr_col = kit::to_device(p.col);
+  m.csr_val = kit::to_device(csr_val);
   std::vector<int> icol, irow;
   std::vector<float> fval;
   build_ell(p, m.ell_width, icol, fval);
-  m.ell_col = issue6::to_device(icol);
-  m.ell_val = issue6::to_device(fval);
+  m.ell_col = kit::to_device(icol);
+  m.ell_val = kit::to_device(fval);
   build_coo(p, 0, irow, icol, fval);
-  m.coo_row = issue6::to_device(irow);
-  m.coo_col = issue6::to_device(icol);
-  m.coo_val = issue6::to_device(fval);
+  m.coo_row = kit::to_device(irow);
+  m.coo_col = kit::to_device(icol);
+  m.coo_val = kit::to_device(fval);
   build_ell(p, m.hyb_width, icol, fval);
-  m.hyb_ell_col = issue6::to_device(icol);
-  m.hyb_ell_val = issue6::to_device(fval);
+  m.hyb_ell_col = kit::to_device(icol);
+  m.hyb_ell_val = kit::to_device(fval);
   build_coo(p, m.hyb_width, irow, icol, fval);
   m.hyb_coo_nnz = static_cast<int>(irow.size());
-  m.hyb_coo_row = issue6::to_device(irow);
-  m.hyb_coo_col = issue6::to_device(icol);
-  m.hyb_coo_val = issue6::to_device(fval);
+  m.hyb_coo_row = kit::to_device(irow);
+  m.hyb_coo_col = kit::to_device(icol);
+  m.hyb_coo_val = kit::to_device(fval);
   std::vector<float> x(static_cast<size_t>(p.rows));
   for (int c = 0; c < p.rows; ++c) x[c] = x_of(c);
-  m.x = issue6::to_device(x);
+  m.x = kit::to_device(x);
   RUNNER_CUDA_CHECK(cudaMalloc(&m.y, sizeof(float) * std::max(1, p.rows)));
   return m;
 }

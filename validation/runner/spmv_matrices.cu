@@ -42,7 +42,7 @@ std::string describe_generator(const MatrixKind& kind) {
       return "dense: every column of every row";
     case Structure::kBanded:
       return "banded: row i has L = clamp(round(m*(1-s+2s*u)), 1, n) entries (m = " +
-             issue6::fmt(kind.nnz_per_row, 1) + ", s = " + issue6::fmt(kind.spread, 1) +
+             kit::fmt(kind.nnz_per_row, 1) + ", s = " + kit::fmt(kind.spread, 1) +
              ", u = next uniform), one contiguous run starting at clamp(i - L/2 + " +
              "floor((2v-1)*L/4), 0, n-L) (v = next uniform)";
     case Structure::kScattered:
@@ -59,7 +59,7 @@ Pattern generate(const MatrixKind& kind, int rows, uint64_t seed) {
   Pattern p;
   p.rows = rows;
   p.ptr.assign(1, 0);
-  issue6::SplitMix64 rng(seed);
+  kit::SplitMix64 rng(seed);
   std::vector<int> cols;
   const int side = kind.structure == Structure::kGrid
                        ? static_cast<int>(std::lround(std::sqrt(static_cast<double>(rows))))

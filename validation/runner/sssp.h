@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "issue6_common.h"
+#include "workload_kit.h"
 
 namespace sssp {
 
@@ -66,7 +66,7 @@ const void* kernel_fn(Kernel k);
 int grid_of(Kernel k, int n, int threads);
 // Launches one kernel of iteration `iter` of an instance; `rec` null = uninstrumented.
 void launch(Kernel k, const DeviceGraph& g, const InstanceView& v, int iter, int threads,
-            cudaStream_t s, issue6::BlockRecord* rec);
+            cudaStream_t s, kit::BlockRecord* rec);
 // cudaFuncAttributePreferredSharedMemoryCarveout of all three kernels.
 void set_carveout(int percent);
 

@@ -17,11 +17,10 @@
 #include <vector>
 
 #include "sssp.h"
-#include "subcommands.h"
 
 namespace {
 
-using issue6::BlockRecord;
+using kit::BlockRecord;
 using sssp::Kernel;
 
 constexpr int kSources = 32;
@@ -176,12 +175,12 @@ class Executor {
   }
 
   // The last run's block records as timeline launches (instrumented configurations only).
-  std::vector<issue6::TimelineLaunch> timeline(long& bad, int sm_count) const {
+  std::vector<kit::TimelineLaunch> timeline(long& bad, int sm_count) const {
     std::vector<BlockRecord> all(records_);
     RUNNER_CUDA_CHECK(
         cudaMemcpy(all.data(), rec_, sizeof(BlockRecord) * records_, cudaMemcpyDeviceToHost));
-    bad = issue6::bad_records(all, sm_count);
-    std::vector<issue6::TimelineLaunch> out;
+    bad = kit::bad_records(all, sm_count);
+    std::vector<kit::TimelineLaunch> out;
     for (size_t l = 0; l < order_.size(); ++l) {
       const LaunchDesc& d = order_[l];
       const size_t end = l + 1 < order_.size() ? offsets_[l + 1] : records_;
@@ -274,7 +273,7 @@ std::string spec_of(const Setup& s, int k, int c, int threads, int carveout) {
 namespace runner {
 
 int sssp_main(int argc, char** argv) {
-  const issue6::Options opt = issue6::parse_options("sssp", argc, argv, kHelp);
+  const kit::Options opt = kit::parse_options("sssp", argc, argv, kHelp);
   const cudaDeviceProp prop = select_device(opt.device);
   std::vector<GraphDef> defs = {{"n4096_d8", 4096, 8.0, 4096008}, {"n8192_d2", 8192, 2.0, 8192002}};
   std::vector<int> stream_counts = {1, 2, 4, 8, 16, 32}, thread_counts = {64, 128, 256};
@@ -284,13 +283,13 @@ int sssp_main(int argc, char** argv) {
     thread_counts = {128};
   }
   const int carveouts[2] = {0, 100};
-  std::ofstream runs = issue6::open_csv(opt.out_dir, "runs.csv", "sssp", opt.device, prop);
+  std::ofstream runs = kit::open_csv(opt.out_dir, "runs.csv", "sssp", opt.device, prop);
   std::ofstream front =
-      issue6::open_csv(opt.out_dir, "frontier.csv", "sssp.frontier", opt.device, prop);
+      kit::open_csv(opt.out_dir, "frontier.csv", "sssp.frontier", opt.device, prop);
   {
     runner::MetaWriter meta(runs);
     for (Kernel k : {Kernel::kRelax, Kernel::kMinimum, Kernel::kUpdate}) {
-      issue6::put_kernel_attributes(meta, sssp::kernel_name(k), sssp::kernel_fn(k));
+      kit::put_kernel_attributes(meta, sssp::kernel_name(k), sssp::kernel_fn(k));
     }
     meta.put("sources", kSources);
     meta.put("reps", opt.reps);
@@ -349,14 +348,14 @@ int sssp_main(int argc, char** argv) {
         if (r >= 0) t.push_back(ms);
         bad += ex.check(first);
       }
-      const issue6::Stats st = issue6::stats_of(t);
+      const kit::Stats st = kit::stats_of(t);
       long bad_rec = 0;
       if (inst) {
         const auto tl = ex.timeline(bad_rec, prop.multiProcessorCount);
         const std::string name = "timeline_" + s.name + "_" + (graph_mode ? "graph" : "stream") +
                                  "_k" + std::to_string(k) + "_c" + std::to_string(c) + "_t" +
                                  std::to_string(threads) + ".csv";
-        std::ofstream out = issue6::open_csv(opt.out_dir, name, "sssp.timeline", opt.device, prop);
+        std::ofstream out = kit::open_csv(opt.out_dir, name, "sssp.timeline", opt.device, prop);
         runner::MetaWriter meta(out);
         meta.put("graph", s.file);
         meta.put("sources", k);
@@ -366,15 +365,15 @@ int sssp_main(int argc, char** argv) {
         meta.put("launches", ex.launches());
         meta.put("workload_spec", spec_of(s, k, c, threads, carveout));
         meta.put("mode", graph_mode ? "graph (replayed CUDA graph)" : "stream (direct launches)");
-        meta.put("run_median_ms", issue6::fmt(st.median));
-        meta.put("makespan_ns", issue6::makespan_ns(tl));
+        meta.put("run_median_ms", kit::fmt(st.median));
+        meta.put("makespan_ns", kit::makespan_ns(tl));
         meta.put("source", "last of " + std::to_string(opt.reps) +
                                " instrumented runs; launch = "
                                "host issue index; stream/instance/iteration of each launch");
         meta.put("check", bad + bad_rec == 0 ? "passed" : "FAILED");
         const unsigned long long span =
-            issue6::write_timeline_rows(out, tl, "stream,instance,iteration");
-        issue6::close_csv(out, name);
+            kit::write_timeline_rows(out, tl, "stream,instance,iteration");
+        kit::close_csv(out, name);
         std::printf("  timeline %s: makespan %.1f us\n", name.c_str(), span / 1000.0);
       }
       if (bad + bad_rec > 0) {
@@ -387,8 +386,8 @@ int sssp_main(int argc, char** argv) {
       }
       runs << s.name << ',' << s.g.n << ',' << s.g.edges() << ',' << k << ',' << c << ',' << threads
            << ',' << carveout_name(carveout) << ',' << mode << ',' << ex.launches() << ','
-           << st.reps << ',' << issue6::fmt(st.median) << ',' << issue6::fmt(st.min) << ','
-           << issue6::fmt(st.max) << ',' << (bad + bad_rec == 0 ? "passed" : "FAILED") << ','
+           << st.reps << ',' << kit::fmt(st.median) << ',' << kit::fmt(st.min) << ','
+           << kit::fmt(st.max) << ',' << (bad + bad_rec == 0 ? "passed" : "FAILED") << ','
            << spec_of(s, k, c, threads, carveout) << '\n';
       std::printf("  K=%2d C=%2d T=%3d %-10s %-10s launches=%5zu median=%9.3f ms %s\n", k, c,
                   threads, carveout_name(carveout), mode, ex.launches(), st.median,
@@ -414,8 +413,8 @@ int sssp_main(int argc, char** argv) {
     RUNNER_CUDA_CHECK(cudaFree(s.state));
     RUNNER_CUDA_CHECK(cudaFree(s.pristine));
   }
-  issue6::close_csv(runs, "runs.csv");
-  issue6::close_csv(front, "frontier.csv");
+  kit::close_csv(runs, "runs.csv");
+  kit::close_csv(front, "frontier.csv");
   if (failures > 0) {
     std::fprintf(stderr, "%s sssp: %ld configuration(s) failed the CPU check\n", kToolName,
                  failures);

@@ -13,8 +13,8 @@
 namespace sssp {
 namespace {
 
-using issue6::BlockProbe;
-using issue6::BlockRecord;
+using kit::BlockProbe;
+using kit::BlockRecord;
 
 __global__ void relax_kernel(int n, const int* __restrict__ ptr, const int* __restrict__ adj,
                              const int* __restrict__ w, int* dist, const unsigned char* u,
@@ -84,7 +84,7 @@ Graph random_graph(int n, double d, uint64_t seed) {
   g.n = n;
   g.ptr.assign(1, 0);
   g.min_out.assign(static_cast<size_t>(n), kInf);
-  issue6::SplitMix64 rng(seed);
+  kit::SplitMix64 rng(seed);
   const double p = n > 1 ? d / (n - 1) : 0.0;
   for (int from = 0; from < n; ++from) {
     for (int to = 0; to < n; ++to) {
@@ -150,10 +150,10 @@ CpuRun cpu_sssp(const Graph& g, int source) {
 DeviceGraph upload(const Graph& g) {
   DeviceGraph d;
   d.n = g.n;
-  d.ptr = issue6::to_device(g.ptr);
-  d.adj = issue6::to_device(g.adj);
-  d.w = issue6::to_device(g.w);
-  d.min_out = issue6::to_device(g.min_out);
+  d.ptr = kit::to_device(g.ptr);
+  d.adj = kit::to_device(g.adj);
+  d.w = kit::to_device(g.w);
+  d.min_out = kit::to_device(g.min_out);
   return d;
 }
 
@@ -222,7 +222,7 @@ int grid_of(Kernel k, int n, int threads) {
 }
 
 void launch(Kernel k, const DeviceGraph& g, const InstanceView& v, int iter, int threads,
-            cudaStream_t s, issue6::BlockRecord* rec) {
+            cudaStream_t s, kit::BlockRecord* rec) {
   const int grid = grid_of(k, g.n, threads);
   switch (k) {
     case Kernel::kRelax:

@@ -3,7 +3,7 @@
 
 #include <cuda_runtime.h>
 
-#include "issue6_common.h"
+#include "workload_kit.h"
 
 namespace streamcluster {
 
@@ -26,6 +26,6 @@ int tines_of(int points, int rake);
 int grid_of(int points, int rake);
 const void* kernel_fn();
 // One pgain launch for candidate point x; `rec` null = uninstrumented.
-void launch_pgain(const DevicePoints& d, int x, int rake, cudaStream_t s, issue6::BlockRecord* rec);
+void launch_pgain(const DevicePoints& d, int x, int rake, cudaStream_t s, kit::BlockRecord* rec);
 
 }  // namespace streamcluster

@@ -15,11 +15,10 @@
 #include <vector>
 
 #include "streamcluster.h"
-#include "subcommands.h"
 
 namespace {
 
-using issue6::BlockRecord;
+using kit::BlockRecord;
 using streamcluster::DevicePoints;
 
 constexpr uint64_t kSeed = 20251123;
@@ -45,7 +44,7 @@ Host make_points(int points, int dim, int k) {
   h.dim = dim;
   h.k = k;
   h.coord.resize(static_cast<size_t>(points) * dim);
-  issue6::SplitMix64 rng(kSeed);
+  kit::SplitMix64 rng(kSeed);
   for (int p = 0; p < points; ++p) {
     for (int d = 0; d < dim; ++d) {
       h.coord[static_cast<size_t>(d) * points + p] = static_cast<float>(rng.uniform());
@@ -128,8 +127,8 @@ long compare(const Host& h, int tines, const float* work, const unsigned char* f
   for (int s = 0; s <= h.k; ++s) {
     if (std::fabs(sum[s] - ref.sum[s]) <= ref.tol[s]) continue;
     if (bad++ == 0) {
-      first = "slot " + std::to_string(s) + " sum " + issue6::fmt(sum[s]) + " expected " +
-              issue6::fmt(ref.sum[s]);
+      first = "slot " + std::to_string(s) + " sum " + kit::fmt(sum[s]) + " expected " +
+              kit::fmt(ref.sum[s]);
     }
   }
   for (int p = 0; p < h.points; ++p) {
@@ -148,7 +147,7 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 namespace runner {
 
 int streamcluster_main(int argc, char** argv) {
-  const issue6::Options opt = issue6::parse_options("streamcluster", argc, argv, kHelp);
+  const kit::Options opt = kit::parse_options("streamcluster", argc, argv, kHelp);
   const cudaDeviceProp prop = select_device(opt.device);
   const int points = opt.quick ? 8192 : 65536, dim = opt.quick ? 32 : 256, k = 20;
   const Host h = make_points(points, dim, k);
@@ -156,11 +155,11 @@ int streamcluster_main(int argc, char** argv) {
   d.points = points;
   d.dim = dim;
   d.k = k;
-  d.coord = issue6::to_device(h.coord);
-  d.weight = issue6::to_device(h.weight);
-  d.cost = issue6::to_device(h.cost);
-  d.assign = issue6::to_device(h.assign);
-  d.center_table = issue6::to_device(h.center_table);
+  d.coord = kit::to_device(h.coord);
+  d.weight = kit::to_device(h.weight);
+  d.cost = kit::to_device(h.cost);
+  d.assign = kit::to_device(h.assign);
+  d.center_table = kit::to_device(h.center_table);
   const size_t work_max = static_cast<size_t>(points) * (k + 1);
   RUNNER_CUDA_CHECK(cudaMalloc(&d.work, work_max * sizeof(float)));
   RUNNER_CUDA_CHECK(cudaMalloc(&d.switch_flag, static_cast<size_t>(points)));
@@ -183,10 +182,10 @@ int streamcluster_main(int argc, char** argv) {
     refs.push_back(cpu_pgain(h, cand.back()));
   }
 
-  std::ofstream runs = issue6::open_csv(opt.out_dir, "runs.csv", "streamcluster", opt.device, prop);
+  std::ofstream runs = kit::open_csv(opt.out_dir, "runs.csv", "streamcluster", opt.device, prop);
   {
     runner::MetaWriter meta(runs);
-    issue6::put_kernel_attributes(meta, "pgain", streamcluster::kernel_fn());
+    kit::put_kernel_attributes(meta, "pgain", streamcluster::kernel_fn());
     meta.put("points", points);
     meta.put("dim", dim);
     meta.put("centers", k);
@@ -230,7 +229,7 @@ int streamcluster_main(int argc, char** argv) {
         RUNNER_CUDA_CHECK(cudaMemset(d.work, 0, work_bytes));
         RUNNER_CUDA_CHECK(cudaMemset(d.switch_flag, 0, static_cast<size_t>(points)));
         if (pass == 1) RUNNER_CUDA_CHECK(cudaMemset(rec, 0xff, sizeof(BlockRecord) * blocks));
-        issue6::gpu_busy(0, 20000);
+        kit::gpu_busy(0, 20000);
         RUNNER_CUDA_CHECK(cudaEventRecord(ev[0], 0));
         streamcluster::launch_pgain(d, x, rake, 0, pass == 1 ? rec : nullptr);
         RUNNER_CUDA_CHECK(cudaEventRecord(ev[1], 0));
@@ -259,8 +258,8 @@ int streamcluster_main(int argc, char** argv) {
           inst.push_back(t[0]);
           RUNNER_CUDA_CHECK(cudaMemcpy(records.data(), rec, sizeof(BlockRecord) * blocks,
                                        cudaMemcpyDeviceToHost));
-          bad_rec += issue6::bad_records(records, prop.multiProcessorCount);
-          spans.push_back(issue6::makespan_ns({{"pgain", "", records}}) / 1000.0f);
+          bad_rec += kit::bad_records(records, prop.multiProcessorCount);
+          spans.push_back(kit::makespan_ns({{"pgain", "", records}}) / 1000.0f);
           continue;
         }
         kern.push_back(t[0]);
@@ -272,11 +271,11 @@ int streamcluster_main(int argc, char** argv) {
         tot_page.push_back(static_cast<float>(t[0] + pt));
       }
     }
-    std::vector<issue6::TimelineLaunch> tl = {{"pgain", "", records}};
+    std::vector<kit::TimelineLaunch> tl = {{"pgain", "", records}};
     if (rake == 1 || rake == 8 || rake == 64 || rake == 512) {
       const std::string name = "timeline_r" + std::to_string(rake) + ".csv";
       std::ofstream out =
-          issue6::open_csv(opt.out_dir, name, "streamcluster.timeline", opt.device, prop);
+          kit::open_csv(opt.out_dir, name, "streamcluster.timeline", opt.device, prop);
       runner::MetaWriter meta(out);
       meta.put("rake", rake);
       meta.put("points", points);
@@ -286,8 +285,8 @@ int streamcluster_main(int argc, char** argv) {
                                " threads=" + std::to_string(streamcluster::kThreads) + " stream=0");
       meta.put("source", "last of " + std::to_string(opt.reps) + " instrumented calls");
       meta.put("check", bad + bad_rec == 0 ? "passed" : "FAILED");
-      issue6::write_timeline_rows(out, tl, "");
-      issue6::close_csv(out, name);
+      kit::write_timeline_rows(out, tl, "");
+      kit::close_csv(out, name);
     }
     if (bad + bad_rec > 0) {
       ++failures;
@@ -295,9 +294,9 @@ int streamcluster_main(int argc, char** argv) {
                    "streamcluster: R=%d check FAILED: %ld mismatches (%s), %ld bad records\n", rake,
                    bad, first.c_str(), bad_rec);
     }
-    using issue6::fmt;
-    using issue6::stats_of;
-    const issue6::Stats sk = stats_of(kern), stp = stats_of(tot_pin);
+    using kit::fmt;
+    using kit::stats_of;
+    const kit::Stats sk = stats_of(kern), stp = stats_of(tot_pin);
     runs << points << ',' << dim << ',' << k << ',' << rake << ',' << tines << ',' << blocks << ','
          << streamcluster::kThreads << ',' << work_bytes << ',' << points << ',' << sk.reps << ','
          << fmt(sk.median) << ',' << fmt(sk.min) << ',' << fmt(sk.max) << ','
@@ -314,7 +313,7 @@ int streamcluster_main(int argc, char** argv) {
         bad + bad_rec == 0 ? "ok" : "FAIL");
     std::fflush(stdout);
   }
-  issue6::close_csv(runs, "runs.csv");
+  kit::close_csv(runs, "runs.csv");
   for (auto& e : ev) RUNNER_CUDA_CHECK(cudaEventDestroy(e));
   for (void* p :
        {static_cast<void*>(d.coord), static_cast<void*>(d.weight), static_cast<void*>(d.cost),

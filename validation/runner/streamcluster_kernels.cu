@@ -10,8 +10,8 @@
 namespace streamcluster {
 namespace {
 
-using issue6::BlockProbe;
-using issue6::BlockRecord;
+using kit::BlockProbe;
+using kit::BlockRecord;
 
 __global__ void pgain_kernel(int points, int dim, int x, int rake, int k,
                              const float* __restrict__ coord, const float* __restrict__ weight,
@@ -54,7 +54,7 @@ int tines_of(int points, int rake) { return (points + rake - 1) / rake; }
 int grid_of(int points, int rake) { return (tines_of(points, rake) + kThreads - 1) / kThreads; }
 
 void launch_pgain(const DevicePoints& d, int x, int rake, cudaStream_t s,
-                  issue6::BlockRecord* rec) {
+                  kit::BlockRecord* rec) {
   pgain_kernel<<<grid_of(d.points, rake), kThreads, 0, s>>>(
       d.points, d.dim, x, rake, d.k, d.coord, d.weight, d.cost, d.assign, d.center_table, d.work,
       d.switch_flag, rec);

@@ -1,19 +1,29 @@
-// Shared pieces of the validation report: number formatting, inline SVG, per-SM Gantt charts.
+// Shared pieces of the validation report: table cells, inline SVG, per-SM Gantt charts.
 #include "report_html.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <set>
 
 #include "gpusched/report/gantt_chart.h"
+#include "gpusched/report/svg_format.h"
 
 namespace gpusched::validation {
 
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
+std::string cell(const std::string& text, bool bad) {
+    return std::string(bad ? "<td class=\"bad\">" : "<td>") + report::escape_xml(text) + "</td>";
+}
+
+std::string row(const std::vector<std::string>& cells) {
+    std::string h = "<tr>";
+    for (const auto& c : cells) h += cell(c);
+    return h + "</tr>\n";
+}
+
+std::string header(const std::vector<std::string>& names) {
+    std::string h = "<tr>";
+    for (const auto& n : names) h += "<th>" + report::escape_xml(n) + "</th>";
+    return h + "</tr>\n";
 }
 
 std::string inline_svg(const std::string& svg) {

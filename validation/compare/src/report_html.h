@@ -1,15 +1,25 @@
-// Pieces the validation report's sections share: number formatting, inline SVG, per-SM Gantt charts of block timelines.
+// Pieces the validation report's sections share: numbers, table cells, inline SVG, per-SM Gantt charts of block timelines.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "gpusched/report/text_table.h"
 #include "gpusched/validation/measured_timeline.h"
 
 namespace gpusched::validation {
 
 /// `v` with `digits` decimals.
-std::string fixed(double v, int digits);
+using report::fixed;
+
+/// A table cell, its text escaped; class "bad" (red) on request.
+std::string cell(const std::string& text, bool bad = false);
+
+/// A table row of plain cells.
+std::string row(const std::vector<std::string>& cells);
+
+/// A table row of header cells.
+std::string header(const std::vector<std::string>& names);
 
 /// The SVG document without its XML declaration, to inline in HTML.
 std::string inline_svg(const std::string& svg);

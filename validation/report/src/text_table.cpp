@@ -1,11 +1,11 @@
-// Aligned plain-text tables.
-#include "table.h"
+// Aligned plain-text tables and fixed-precision numbers.
+#include "gpusched/report/text_table.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <iomanip>
 
-namespace gpusched::cli {
+namespace gpusched::report {
 
 TextTable::TextTable(std::vector<std::string> headers, std::vector<bool> numeric)
     : headers_(std::move(headers)), numeric_(std::move(numeric)) {
@@ -46,4 +46,4 @@ std::string fixed(double value, int digits) {
     return buf;
 }
 
-}  // namespace gpusched::cli
+}  // namespace gpusched::report

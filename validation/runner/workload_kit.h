@@ -1,4 +1,4 @@
-// Helpers shared by the spmv, sssp and streamcluster experiments: records, stats, RNG, CLI, CSV.
+// Helpers shared by the spmv, sssp, streamcluster and apsp-timeline experiments: block records, stats, RNG, CLI, CSV.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,7 +11,7 @@
 #include "device_probes.h"
 #include "runner_common.h"
 
-namespace issue6 {
+namespace kit {
 
 // One record per block, written by thread 0 (absolute %globaltimer ns), as in placement.h.
 struct BlockRecord {
@@ -114,4 +114,4 @@ void gpu_busy(cudaStream_t s, unsigned ns);
 // Counts records whose SM id is out of range or whose end precedes the start (poisoned = bad).
 long bad_records(const std::vector<BlockRecord>& rec, int sm_count);
 
-}  // namespace issue6
+}  // namespace kit

@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "issue6_common.h"
+#include "workload_kit.h"
 
-namespace issue6 {
+namespace kit {
 
 Options parse_options(const char* sub, int argc, char** argv, const char* help) {
   Options o;
@@ -132,4 +132,4 @@ long bad_records(const std::vector<BlockRecord>& rec, int sm_count) {
   return bad;
 }
 
-}  // namespace issue6
+}  // namespace kit
