@@ -40,7 +40,7 @@ struct CurveOptions {
     std::string range;
     std::int64_t step = 1;
     std::string policy = scheduler::default_policy();
-    std::string execution = "shared";
+    std::string execution{sim::kDefaultExecutionModel};
     bool models = false;
     std::string csv;
     std::string svg;
@@ -228,18 +228,19 @@ void write_file(const std::string& path, const std::string& flag, const std::str
     if (!out.flush()) throw InputError(flag + ": cannot finish writing '" + path + "' (disk full?)");
 }
 
-void run_curve(const CurveOptions& o) {
+void run_curve(const CurveOptions& options) {
+    CurveOptions o = options;
     const auto [first, last] = parse_range(o.range);
     if (o.step <= 0) throw InputError("--step: expected a positive integer, got " + std::to_string(o.step));
     const std::int64_t count = (last - first) / o.step + 1;
     if (count > kMaxCurvePoints)
         throw InputError("--n/--step: " + std::to_string(count) + " points; at most " + std::to_string(kMaxCurvePoints) +
                          " (raise --step or narrow --n)");
-    if (o.execution != "shared" && o.execution != "fixed")
-        throw InputError("--exec: expected shared or fixed, got '" + o.execution + "'");
+    if (o.execution != "auto" && o.execution != "shared" && o.execution != "fixed")
+        throw InputError("--exec: expected auto, shared or fixed, got '" + o.execution + "'");
     const workloads::KernelSpec kernel = check_kernel(o.kernel);
     // Spec errors (and n beyond the generator's range) before any simulation runs.
-    workloads::build_kernel_launches(spec_at(kernel, first));
+    o.execution = sim::resolve_execution_model(o.execution, workloads::build_application({spec_at(kernel, first)}));
     workloads::build_kernel_launches(spec_at(kernel, first + (count - 1) * o.step));
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const auto policy = scheduler::make_policy(o.policy);
@@ -281,7 +282,7 @@ void add_curve_command(CLI::App& app) {
     cmd->add_option("--n", o->range, "Matrix sizes FIRST..LAST (inclusive, n >= 2), e.g. 50..100")->required();
     cmd->add_option("--step", o->step, "Step between sizes")->capture_default_str();
     cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies)")->capture_default_str();
-    cmd->add_option("--exec", o->execution, "Execution model: shared or fixed")->capture_default_str();
+    cmd->add_option("--exec", o->execution, "Execution model: auto (shared when the kernel gives per-warp work, else fixed), shared or fixed")->capture_default_str();
     cmd->add_flag("--models", o->models, "Add the interval model's four closed forms per n");
     cmd->add_option("--csv", o->csv, "Write the curve as CSV (then no table on stdout)");
     cmd->add_option("--svg", o->svg, "Write the curve as an SVG plot");

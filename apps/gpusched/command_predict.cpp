@@ -35,7 +35,7 @@ struct PredictOptions {
     std::optional<double> measured_ms;
     std::optional<std::int64_t> at;
     std::optional<double> tau_us;
-    std::string execution = "shared";
+    std::string execution{sim::kDefaultExecutionModel};
     std::string calibration;
     double delta = 0.01;
     std::string rakes;
@@ -117,17 +117,26 @@ double simulated_us(const hw::GpuSpec& gpu, const workloads::Application& app, c
     return static_cast<double>(simulation.run().makespan) / 1e6;
 }
 
+/// The execution model `name` means for the target spec's launches (`auto` resolved).
+std::string resolved_execution(const std::string& name, const workloads::SpecLaunches& target) {
+    workloads::Application app;
+    target.append_to(app.launches);
+    return sim::resolve_execution_model(name, app);
+}
+
 /// The SpMV strip model (Guo & Wang) calibrated on its benchmark matrices, which the simulator runs
 /// in place of the GPU (same block size and instruction costs as the target); beside it, the
 /// simulated time of the target itself.
-void run_strip(const PredictOptions& o) {
+void run_strip(const PredictOptions& options) {
+    PredictOptions o = options;
     if (o.measured_ms || o.at || o.tau_us) throw InputError("--measured, --at and --tau-us do not apply to --model strip");
-    if (o.execution != "shared" && o.execution != "fixed")
-        throw InputError("--exec: expected shared or fixed, got '" + o.execution + "'");
+    if (o.execution != "auto" && o.execution != "shared" && o.execution != "fixed")
+        throw InputError("--exec: expected auto, shared or fixed, got '" + o.execution + "'");
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const workloads::SpecLaunches parsed = workloads::parse_kernel_spec_launches(o.kernel, "--kernel");
     const auto* target = dynamic_cast<const workloads::SpmvWork*>(parsed.launch.work.get());
     if (target == nullptr) throw InputError("--kernel: --model strip needs an spmv kernel, got '" + parsed.launch.name + "'");
+    o.execution = resolved_execution(o.execution, parsed);
     const auto sizes = workloads::spmv_strip_sizes(gpu);
     const std::uint64_t threads = target->threads_per_block();
     const auto* ell = dynamic_cast<const workloads::SpmvEllWork*>(target);
@@ -234,15 +243,17 @@ std::vector<std::uint64_t> parse_rakes(const std::string& text, std::uint64_t po
 /// The CDS paper's rake-size model (b from occupancy, a from the transfer model) for a streamcluster
 /// spec, beside the simulated time of each R in --rakes (default: powers of two up to 2 max(a, b),
 /// and a and b) and the simulated best R (the smallest R on ties).
-void run_rake(const PredictOptions& o) {
+void run_rake(const PredictOptions& options) {
+    PredictOptions o = options;
     if (o.measured_ms || o.at || o.tau_us) throw InputError("--measured, --at and --tau-us do not apply to --model rake");
-    if (o.execution != "shared" && o.execution != "fixed")
-        throw InputError("--exec: expected shared or fixed, got '" + o.execution + "'");
+    if (o.execution != "auto" && o.execution != "shared" && o.execution != "fixed")
+        throw InputError("--exec: expected auto, shared or fixed, got '" + o.execution + "'");
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const workloads::KernelSpec spec = workloads::KernelSpec::parse(o.kernel, "--kernel");
     const workloads::SpecLaunches parsed = workloads::build_kernel_launches(spec);
     if (dynamic_cast<const workloads::StreamclusterWork*>(parsed.launch.work.get()) == nullptr)
         throw InputError("--kernel: --model rake needs a streamcluster kernel, got '" + parsed.launch.name + "'");
+    o.execution = resolved_execution(o.execution, parsed);
     const workloads::RakeModelInputs in = workloads::rake_model_inputs(gpu, parsed.launch, o.delta);
     const workloads::RakeModelResult m = workloads::rake_model(in);
     std::vector<std::uint64_t> rakes;
@@ -404,7 +415,7 @@ void add_predict_command(CLI::App& app) {
                     "interval: a YAML of gpusched calibrate interval (f and the per-launch time)");
     cmd->add_option("--delta", o->delta, "rake: threshold delta of eq. 10 (the paper's 1%)")->capture_default_str();
     cmd->add_option("--rakes", o->rakes, "rake: R values to simulate, R,R,... or LO-HI (default: powers of two and a, b)");
-    cmd->add_option("--exec", o->execution, "strip, rake: execution model of the simulations, shared or fixed")
+    cmd->add_option("--exec", o->execution, "strip, rake: execution model of the simulations, auto (shared when the kernel gives per-warp work), shared or fixed")
         ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([o] {

@@ -214,8 +214,8 @@ gpusched_cli_test(curve_spec_with_spaced_n 2 stderr "--kernel: leave n= out of t
                   curve --kernel "apsp-minplus: n = 50 ,block=8" --n 50..60)
 gpusched_cli_test(curve_bad_spec 2 stderr "--kernel: .*'block'" curve --kernel apsp-minplus --n 50..60)
 gpusched_cli_test(curve_n_beyond_kernel 2 stderr "--kernel: key 'n'" curve --kernel apsp-fw:block=16 --n 999999..1000001)
-gpusched_cli_test(curve_bad_exec 2 stderr "--exec: expected shared or fixed, got 'auto'"
-                  curve --kernel apsp-minplus:block=8 --n 50..60 --exec auto)
+gpusched_cli_test(curve_bad_exec 2 stderr "--exec: expected auto, shared or fixed, got 'turbo'"
+                  curve --kernel apsp-minplus:block=8 --n 50..60 --exec turbo)
 gpusched_cli_test(curve_unwritable_csv 2 stderr "--csv: cannot write" curve --kernel apsp-minplus:block=32 --n 50..51
                   --csv /nonexistent/dir/c.csv)
 gpusched_cli_test(curve_unknown_gpu 2 stderr "unknown GPU 'h1000'" curve --gpu h1000 --kernel apsp-minplus:block=8 --n 50..51)
