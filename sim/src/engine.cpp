@@ -126,10 +126,11 @@ void Engine::end_group(std::uint32_t group, Time time) {
     last_end_ = std::max(last_end_, time);
     units_done_ += members.size();
     const std::uint32_t index = residents_[members.front()].launch;
+    const ResidentTable::Layout layout = residents_.layout();
     for (const std::uint32_t at : members) {
         residents_[at].launch = Resident::kFree;
-        const int sm = residents_.sm_of(at);
-        pool_.release(sm, residents_.slot_of(at));
+        const int sm = layout.sm_of(at);
+        pool_.release(sm, layout.slot_of(at));
         dispatcher_.mark_room_changed(sm);
     }
     memo_.count_units(index, members.size());

@@ -61,7 +61,15 @@ public:
     }
 
     /// An empty group's id.
-    std::uint32_t open();
+    std::uint32_t open() {
+        if (free_.empty()) {
+            groups_.emplace_back();
+            return static_cast<std::uint32_t>(groups_.size() - 1);
+        }
+        const std::uint32_t group = free_.back();
+        free_.pop_back();
+        return group;
+    }
     [[nodiscard]] const std::vector<std::uint32_t>& members(std::uint32_t group) const { return groups_[group]; }
     /// The group's event has been handled: its id is free again.
     void close(std::uint32_t group) {

@@ -34,7 +34,18 @@ struct Resident {
 /// is stale (an execution model revised the end).
 class ResidentTable final {
 public:
+    /// The index maths alone, as a value a loop can keep in registers while it writes to
+    /// memory that could alias the table.
+    struct Layout {
+        int sm_bits;
+        std::size_t sm_mask;
+        [[nodiscard]] int sm_of(std::size_t at) const { return static_cast<int>(at & sm_mask); }
+        [[nodiscard]] int slot_of(std::size_t at) const { return static_cast<int>(at >> sm_bits); }
+    };
+
     explicit ResidentTable(const hw::GpuSpec& gpu);
+
+    [[nodiscard]] Layout layout() const { return {sm_bits_, sm_mask_}; }
 
     [[nodiscard]] std::size_t index(int sm, int slot) const {
         return (static_cast<std::size_t>(slot) << sm_bits_) | static_cast<std::size_t>(sm);
