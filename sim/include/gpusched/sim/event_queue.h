@@ -30,14 +30,16 @@ struct Event {
     [[nodiscard]] std::uint32_t payload() const { return static_cast<std::uint32_t>(word & kMaxPayload); }
 };
 
-/// Role interface: something that can be asked to do work later.
+/// Role interface: something that can be asked to do work later. The engine's EventCore
+/// implements it; units that schedule once per operation (OperationFrontEnd) know only this.
 class EventScheduler {
 public:
     virtual ~EventScheduler() = default;
     virtual void schedule(Time when, Phase phase, std::uint32_t payload) = 0;
 };
 
-/// Role interface: the current simulated time.
+/// Role interface: the current simulated time (implemented by EventCore; read through it by
+/// OperationFrontEnd).
 class TimeTeller {
 public:
     virtual ~TimeTeller() = default;

@@ -1,0 +1,184 @@
+// Dispatcher: the ready launches and the dispatch passes that hand their blocks to SMs.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "gpusched/hw/gpu_spec.h"
+#include "gpusched/hw/occupancy.h"
+#include "gpusched/sim/dispatch_policy.h"
+#include "gpusched/sim/engine/event_core.h"
+#include "gpusched/sim/engine/launch_state.h"
+#include "gpusched/sim/sm_pool.h"
+#include "gpusched/workloads/application.h"
+
+namespace gpusched::sim {
+
+/// Owns every launch's state and decides which units go where; starting a unit (resources,
+/// start time, completion) is the caller's `dispatch` callback, which must start every
+/// placement it is given (the counts are kept here).
+///
+/// Active launches: ready and not fully dispatched, in ready order (activate() appends one;
+/// a pass removes those whose dispatcher finished()).
+///
+/// A pass (run_pass, once per simulated instant after all completions and arrivals of that
+/// instant; see EventCore):
+///   - first the room changes batched since the last pass are reported: each changed SM to
+///     every active launch that may use it, once (one sms_changed call for a launch allowed
+///     everywhere);
+///   - one active launch and no dispatch interval (the common case): its dispatcher's
+///     next_batch until it returns less than a full batch;
+///   - otherwise the general pass: high-priority launches are offered every dispatch first;
+///     within a priority level the *leftover* rule holds: a launch dispatches only once every
+///     launch ahead of it is fully dispatched, unless their SM masks are disjoint (a spatial
+///     partition is its own queue); with block_dispatch_interval_ns = i set, at most one unit
+///     per i (the pass stops and requests itself again at the dispatcher's next free time).
+///
+/// A placement changes the room of the other active launches at once (notify_other_launches);
+/// a completion's room change waits for the next pass (mark_room_changed).
+///
+/// Saturated-GPU fast path (try_refill): when one launch is active, a block's slot is freed at
+/// an instant that nothing else shares and no other room change is pending, the launch's
+/// dispatcher is asked refill(sm) instead of a pass; one that knows the freed SM is the only
+/// one with room returns the placement the pass would have made (identical schedules:
+/// tests/scheduler/refill_fast_path_test.cpp).
+class Dispatcher final {
+public:
+    /// Makes each launch's state; InputError naming the launch when one cannot launch on the
+    /// GPU or a stream's SM mask is invalid, or when the launches or `resident_slots` exceed
+    /// what an event's payload can name.
+    Dispatcher(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
+               const SmPool& pool, std::size_t resident_slots);
+    ~Dispatcher();
+    Dispatcher(const Dispatcher&) = delete;
+    Dispatcher& operator=(const Dispatcher&) = delete;
+
+    [[nodiscard]] const std::vector<hw::OccupancyResult>& occupancy() const { return occupancy_; }
+    [[nodiscard]] LaunchState& launch(std::size_t index) { return *launches_[index]; }
+    [[nodiscard]] const LaunchState& launch(std::size_t index) const { return *launches_[index]; }
+    [[nodiscard]] std::size_t active_count() const { return active_.size(); }
+    /// Units handed out so far (repeated launches' units included).
+    [[nodiscard]] std::uint64_t units_dispatched() const { return units_dispatched_; }
+    void count_repeated(std::uint64_t units) { units_dispatched_ += units; }
+    /// With a dispatch interval: when the next unit may go.
+    [[nodiscard]] Time free_at() const { return free_at_; }
+
+    /// Launch `index` is ready: its dispatcher is made and told every allowed SM's room.
+    void activate(std::size_t index, const SmPool& pool);
+    /// A pass at `when`, or when the dispatch interval lets the next unit go if later.
+    void request_pass(EventCore& core, Time when) const { core.request_pass(std::max(when, free_at_)); }
+    /// A completion changed `sm`'s room: reported at the next pass.
+    void mark_room_changed(int sm) {
+        std::uint8_t& flag = room_changed_[static_cast<std::size_t>(sm)];
+        if (flag != 0) return;
+        flag = 1;
+        room_changed_list_.push_back(sm);
+    }
+    /// A placement by launch `placed_by` on `sm`: the other active launches allowed there are told.
+    void notify_other_launches(int sm, std::size_t placed_by, const SmPool& pool);
+
+    /// The pass (EventCore::begin_pass has run). `dispatch(launch, index, placements)`.
+    template <class Dispatch>
+    void run_pass(EventCore& core, const SmPool& pool, Dispatch&& dispatch) {
+        flush_room_changes(pool);
+        if (active_.size() == 1 && interval_ == 0) {  // the common case: no leftover or priority decisions
+            const std::size_t index = active_.front();
+            LaunchState& launch = *launches_[index];
+            const SmView view = view_of(launch, pool);
+            std::size_t n = 0;
+            do {
+                n = launch.dispatcher->next_batch(view, batch_);
+                dispatch_counted(launch, index, {batch_.data(), n}, dispatch);
+            } while (n == batch_.size());
+            if (launch.dispatcher->finished()) active_.clear();
+            return;
+        }
+        run_general_pass(core, pool, dispatch);
+    }
+
+    /// The fast path for `sm` just freed at core.now(); `start(launch, index, placement)`
+    /// starts the unit. False (nothing changed) when it does not apply.
+    template <class StartOne>
+    [[gnu::always_inline]] bool try_refill(int sm, const EventCore& core, const SmPool& pool, StartOne&& start) {
+        if (active_.size() != 1 || core.pass_pending() || interval_ != 0 || !room_changed_list_.empty()) return false;
+        if (core.event_at_now()) return false;  // the pass must wait for this instant's events
+        const std::size_t index = active_.front();
+        LaunchState& launch = *launches_[index];
+        if (view_of(launch, pool).room(sm) != 1) return false;
+        const auto placement = launch.dispatcher->refill(sm);
+        if (!placement) return false;
+        start(launch, index, *placement);
+        ++launch.dispatched;
+        ++units_dispatched_;
+        if (launch.dispatcher->finished()) active_.clear();
+        return true;
+    }
+
+    /// After the run: InputError naming the first launch that was never fully placed and completed.
+    void check_all_placed() const;
+
+private:
+    [[nodiscard]] static SmView view_of(const LaunchState& launch, const SmPool& pool) {
+        return SmView(pool, launch.unit_footprint, launch.allowed);
+    }
+    void flush_room_changes(const SmPool& pool);
+    template <class Dispatch>
+    void dispatch_counted(LaunchState& launch, std::size_t index, std::span<const Placement> placements,
+                          Dispatch& dispatch) {
+        dispatch(launch, index, placements);
+        launch.dispatched += placements.size();
+        units_dispatched_ += placements.size();
+    }
+    template <class Dispatch>
+    [[gnu::noinline]] void run_general_pass(EventCore& core, const SmPool& pool, Dispatch& dispatch);
+
+    const hw::GpuSpec& gpu_;
+    const DispatchPolicy& policy_;
+    std::vector<hw::OccupancyResult> occupancy_;
+    std::vector<std::unique_ptr<LaunchState>> launches_;
+    std::vector<std::size_t> active_;  ///< ready, not fully dispatched launches, in ready order
+    Time interval_;                    ///< block_dispatch_interval_ns, 0 = none
+    Time free_at_ = 0;
+    std::array<Placement, 64> batch_;  ///< placements of one next_batch call
+    std::vector<bool> claimed_;
+    std::vector<std::uint8_t> room_changed_;  ///< by SM: in room_changed_list_
+    std::vector<int> room_changed_list_;
+    std::uint64_t units_dispatched_ = 0;
+    DistributorState distributor_;  ///< shared by the launches' dispatchers (policy `walk`)
+};
+
+template <class Dispatch>
+void Dispatcher::run_general_pass(EventCore& core, const SmPool& pool, Dispatch& dispatch) {
+    const Time now = core.now();
+    // SMs claimed by launches still waiting ahead in the same priority level (leftover rule).
+    claimed_.resize(static_cast<std::size_t>(gpu_.sm_count));
+    for (auto level : {workloads::StreamPriority::high, workloads::StreamPriority::normal}) {
+        if (active_.size() > 1) std::fill(claimed_.begin(), claimed_.end(), false);
+        for (std::size_t index : active_) {
+            LaunchState& launch = *launches_[index];
+            if (launch.priority != level) continue;
+            bool blocked = false;
+            if (active_.size() > 1)
+                for (int sm : launch.sms_in_order) blocked = blocked || claimed_[static_cast<std::size_t>(sm)];
+            while (!blocked && !launch.dispatcher->finished()) {
+                if (interval_ > 0 && now < free_at_) {
+                    request_pass(core, free_at_);
+                    return;
+                }
+                const auto placement = launch.dispatcher->next(view_of(launch, pool));
+                if (!placement) break;
+                dispatch_counted(launch, index, {&*placement, 1}, dispatch);
+                if (interval_ > 0) free_at_ = now + interval_;
+            }
+            if (active_.size() > 1 && !launch.dispatcher->finished())
+                for (int sm : launch.sms_in_order) claimed_[static_cast<std::size_t>(sm)] = true;
+        }
+    }
+    std::erase_if(active_, [&](std::size_t index) { return launches_[index]->dispatcher->finished(); });
+}
+
+}  // namespace gpusched::sim

@@ -1,0 +1,83 @@
+// Memoiser: a launch identical to an earlier one that ran undisturbed on an idle GPU is not simulated again.
+#pragma once
+
+#include <cstdint>
+
+#include "gpusched/sim/observer.h"
+#include "gpusched/workloads/application.h"
+
+namespace gpusched::sim {
+
+/// When a launch becomes ready on an idle GPU (no resident block, nothing else queued, every
+/// other stream drained: the engine decides) and is identical to the launch recorded last,
+/// which started the same way and ran undisturbed, its run is that launch's run shifted in
+/// time, so it is not simulated again: observers get on_launch_repeated with the recorded
+/// per-SM totals. The engine does this only when no observer needs every block (timeline and
+/// trace writers do) and never with a policy that keeps distributor state between launches
+/// (DispatchPolicy::keeps_state); results are identical to full simulation
+/// (tests/sim/memoisation_test.cpp).
+///
+///     not recording --launch L ready on an idle GPU, no repeat--> recording L (totals reset)
+///     recording L --a launch ready on a busy GPU--> not recording (L ran disturbed)
+///     recording L --L's last block ends--> not recording, valid: L's duration and first start
+///
+/// `valid` stays set once a recording has completed; a repeat uses the duration of the last
+/// completed recording with the totals and launch of the last one started.
+class Memoiser final {
+public:
+    Memoiser(const workloads::Application& app, int sm_count) : app_(app), sm_count_(sm_count) {}
+
+    /// On by default.
+    void set_enabled(bool on) { enabled_ = on; }
+    [[nodiscard]] bool enabled() const { return enabled_; }
+
+    /// True when launch `launch`, ready on an idle GPU, repeats the recorded launch.
+    [[nodiscard]] bool can_repeat(std::size_t launch) const;
+    /// Launch `launch` became ready at `now` on an idle GPU and runs: record it.
+    void start_recording(std::size_t launch, Time now);
+    /// Another launch became ready while the GPU was busy.
+    void stop_recording() { recording_ = false; }
+
+    /// A block of `launch` on `sm` that ran `busy` ps ended; `per_sm`: per-SM totals are wanted
+    /// (they reach only observers).
+    [[gnu::always_inline]] void count_block(std::size_t launch, int sm, Time busy, bool per_sm) {
+        if (!recording_ || launch != launch_) return;
+        if (per_sm) {
+            ++totals_.per_sm_units[static_cast<std::size_t>(sm)];
+            totals_.per_sm_busy[static_cast<std::size_t>(sm)] += busy;
+        }
+        ++totals_.units;
+    }
+    /// `units` blocks of `launch` ended (no per-SM totals: no observers).
+    void count_units(std::size_t launch, std::uint64_t units) {
+        if (recording_ && launch == launch_) totals_.units += units;
+    }
+    /// The last block of `launch` ended at `now`; its first block started at `first_start`.
+    void launch_completed(std::size_t launch, Time now, Time first_start);
+
+    /// A repeated launch: its totals, its first start and its end.
+    struct Repeat {
+        RepeatedLaunch totals;
+        Time first_start = 0;
+        Time end = 0;
+    };
+    /// Launch `launch`, ready at `now`, repeats the recorded one (can_repeat() was true).
+    Repeat repeat(std::size_t launch, Time now);
+    /// The latest end of a repeated launch (0: none).
+    [[nodiscard]] Time last_end() const { return last_end_; }
+
+private:
+    const workloads::Application& app_;
+    int sm_count_;
+    bool enabled_ = true;
+    bool recording_ = false;
+    bool valid_ = false;
+    std::size_t launch_ = 0;  ///< the launch recorded (or being recorded)
+    Time ready_ = 0;
+    Time duration_ = 0;
+    Time first_start_offset_ = 0;
+    RepeatedLaunch totals_;
+    Time last_end_ = 0;
+};
+
+}  // namespace gpusched::sim

@@ -1,0 +1,52 @@
+// Memoiser: recording a launch's run and repeating it.
+#include "gpusched/sim/engine/memoiser.h"
+
+#include <algorithm>
+
+namespace gpusched::sim {
+
+namespace {
+
+bool same_launch(const workloads::KernelLaunch& a, const workloads::KernelLaunch& b) {
+    return a.name == b.name && a.grid == b.grid && a.block == b.block &&
+           a.registers_per_thread == b.registers_per_thread && a.static_shared_bytes == b.static_shared_bytes &&
+           a.dynamic_shared_bytes == b.dynamic_shared_bytes && a.barriers_per_block == b.barriers_per_block &&
+           a.carveout.kind == b.carveout.kind && a.carveout.percent == b.carveout.percent && a.stream == b.stream &&
+           a.work == b.work;
+}
+
+}  // namespace
+
+bool Memoiser::can_repeat(std::size_t launch) const {
+    return valid_ && same_launch(app_.launches[launch_], app_.launches[launch]);
+}
+
+void Memoiser::start_recording(std::size_t launch, Time now) {
+    recording_ = true;
+    launch_ = launch;
+    ready_ = now;
+    totals_ = RepeatedLaunch{};
+    totals_.per_sm_units.assign(static_cast<std::size_t>(sm_count_), 0);
+    totals_.per_sm_busy.assign(static_cast<std::size_t>(sm_count_), 0);
+}
+
+void Memoiser::launch_completed(std::size_t launch, Time now, Time first_start) {
+    if (!recording_ || launch != launch_) return;
+    recording_ = false;
+    valid_ = true;
+    duration_ = now - ready_;
+    first_start_offset_ = first_start - ready_;
+}
+
+Memoiser::Repeat Memoiser::repeat(std::size_t launch, Time now) {
+    Repeat repeat;
+    repeat.totals = totals_;
+    repeat.totals.launch = launch;
+    repeat.totals.same_as = launch_;
+    repeat.first_start = now + first_start_offset_;
+    repeat.end = now + duration_;
+    last_end_ = std::max(last_end_, repeat.end);
+    return repeat;
+}
+
+}  // namespace gpusched::sim

@@ -1,0 +1,53 @@
+// Memoiser alone: recording a launch's run and repeating an identical one shifted in time.
+#include <doctest/doctest.h>
+
+#include "gpusched/sim/engine/memoiser.h"
+#include "support/sim_fixtures.h"
+
+namespace gpusched {
+
+TEST_CASE("memoiser: a completed recording repeats for an identical launch only") {
+    // Launches 0 and 1 are identical (one work model); launch 2 differs in its grid.
+    const workloads::KernelLaunch k = test::launch(4, 256, 1000);
+    workloads::KernelLaunch other = k;
+    other.grid.x = 8;
+    const workloads::Application app = test::app_of({k, k, other});
+    sim::Memoiser memo(app, 2);
+    CHECK(memo.enabled());
+    CHECK_FALSE(memo.can_repeat(1));  // nothing recorded yet
+    // Launch 0 ready at 100 ps; two blocks on SM 1 of 30 ps each, one block of launch 2 (not counted).
+    memo.start_recording(0, 100);
+    memo.count_block(0, 1, 30, true);
+    memo.count_block(0, 1, 30, true);
+    memo.count_block(2, 0, 30, true);
+    memo.count_units(0, 3);  // a completion group of 3 (no per-SM totals)
+    // It ends at 500 with its first block started at 150: duration 400, first start offset 50.
+    memo.launch_completed(0, 500, 150);
+    CHECK(memo.can_repeat(1));
+    CHECK_FALSE(memo.can_repeat(2));
+    // Launch 1 ready at 1000: first start 1050, end 1400, totals as recorded.
+    const sim::Memoiser::Repeat repeat = memo.repeat(1, 1000);
+    CHECK(repeat.first_start == 1050);
+    CHECK(repeat.end == 1400);
+    CHECK(repeat.totals.launch == 1);
+    CHECK(repeat.totals.same_as == 0);
+    CHECK(repeat.totals.units == 5);
+    CHECK(repeat.totals.per_sm_units == std::vector<std::uint64_t>{0, 2});
+    CHECK(repeat.totals.per_sm_busy == std::vector<Time>{0, 60});
+    CHECK(memo.last_end() == 1400);
+}
+
+TEST_CASE("memoiser: a recording disturbed by another launch does not complete") {
+    const workloads::KernelLaunch k = test::launch(4, 256, 1000);
+    const workloads::Application app = test::app_of({k, k});
+    sim::Memoiser memo(app, 1);
+    memo.start_recording(0, 0);
+    memo.stop_recording();             // launch 1 became ready while 0 ran
+    memo.count_block(0, 0, 10, true);  // not recorded
+    memo.launch_completed(0, 100, 0);
+    CHECK_FALSE(memo.can_repeat(1));
+    memo.set_enabled(false);
+    CHECK_FALSE(memo.enabled());
+}
+
+}  // namespace gpusched
