@@ -5,7 +5,11 @@ namespace gpusched::sim {
 
 Simulation::Simulation(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
                        const std::string& execution)
-    : execution_(resolve_execution_model(execution, app)), engine_(gpu, app, policy, execution_) {}
+    : Simulation(gpu, app, policy, make_execution_model(resolve_execution_model(execution, app), gpu, app)) {}
+
+Simulation::Simulation(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
+                       std::unique_ptr<ExecutionModel> execution)
+    : execution_(execution ? execution->name() : std::string()), engine_(gpu, app, policy, std::move(execution)) {}
 
 Simulation& Simulation::observe(SimObserver& observer) {
     engine_.add_observer(observer);

@@ -243,7 +243,7 @@ TEST_CASE("an SM mask naming a missing SM is an input error") {
     auto app = test::app_of({test::launch(4, 32, us)});
     app.streams = {s0};
     auto policy = scheduler::make_policy("most-room");
-    CHECK_THROWS_WITH_AS(sim::Engine(test::small_gpu(4), app, *policy), doctest::Contains("SM 7"), InputError);
+    CHECK_THROWS_WITH_AS(sim::Engine(test::small_gpu(4), app, *policy, "fixed"), doctest::Contains("SM 7"), InputError);
 }
 
 TEST_CASE("dispatch latency and interval from the spec shift block starts") {

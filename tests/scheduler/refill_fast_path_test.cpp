@@ -56,7 +56,7 @@ struct RunResult {
 };
 
 RunResult run_with(const hw::GpuSpec& gpu, const workloads::Application& app, const sim::DispatchPolicy& policy) {
-    sim::Engine engine(gpu, app, policy);
+    sim::Engine engine(gpu, app, policy, "fixed");
     RunResult r;
     engine.add_observer(r.recorder);
     r.makespan = engine.run().makespan;

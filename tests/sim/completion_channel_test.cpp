@@ -65,11 +65,11 @@ TEST_CASE("a sweep that does not cover the GPU's SMs is an input error naming th
     gpu.completion_sweep = hw::CompletionSweep{{{{0, 1}, 1}}};
     const auto policy = scheduler::make_policy("most-room");
     const workloads::Application app = nine_blocks();
-    CHECK_THROWS_WITH_AS(sim::Engine(gpu, app, *policy), doctest::Contains("topology.completion_sweep: SM 2 is in no visit"),
+    CHECK_THROWS_WITH_AS(sim::Engine(gpu, app, *policy, "fixed"), doctest::Contains("topology.completion_sweep: SM 2 is in no visit"),
                          InputError);
     // The h100 preset's sweep on a 3-SM GPU names SMs that do not exist: checked before any use.
     gpu.completion_sweep = hw::resolve_gpu("h100").completion_sweep;
-    CHECK_THROWS_WITH_AS(sim::Engine(gpu, app, *policy), doctest::Contains("outside 0..2"), InputError);
+    CHECK_THROWS_WITH_AS(sim::Engine(gpu, app, *policy, "fixed"), doctest::Contains("outside 0..2"), InputError);
 }
 
 TEST_CASE("swept completion queue on the h100 sweep: every SM waiting") {

@@ -90,10 +90,10 @@ TEST_CASE("completion groups: the same dispatch decisions, makespan and block co
                     app.launches.push_back(test::launch(200, 128, 3'000'000, 0));
                     const TracingPolicy grouped(policy);
                     const TracingPolicy per_block(policy);
-                    sim::Engine a(gpu, app, grouped);
+                    sim::Engine a(gpu, app, grouped, "fixed");
                     a.set_memoise(memoise);
                     const sim::SimResult ra = a.run();
-                    sim::Engine b(gpu, app, per_block);
+                    sim::Engine b(gpu, app, per_block, "fixed");
                     b.set_memoise(memoise);
                     Quiet quiet;
                     b.add_observer(quiet);

@@ -50,4 +50,23 @@ TEST_CASE("memoiser: a recording disturbed by another launch does not complete")
     CHECK_FALSE(memo.enabled());
 }
 
+TEST_CASE("memoiser: a new recording replaces the completed one, even when it is disturbed") {
+    // Launch 0 completes its recording (duration 100); launch 1 differs; launch 2 is identical to 1.
+    const workloads::KernelLaunch k = test::launch(4, 256, 1000);
+    workloads::KernelLaunch other = test::launch(8, 256, 1000);
+    const workloads::Application app = test::app_of({k, other, other});
+    sim::Memoiser memo(app, 1);
+    memo.start_recording(0, 0);
+    memo.launch_completed(0, 100, 10);
+    memo.start_recording(1, 200);
+    CHECK_FALSE(memo.can_repeat(2));  // launch 1's run is not known yet: launch 0's duration must not stand for it
+    memo.stop_recording();
+    memo.launch_completed(1, 900, 210);
+    CHECK_FALSE(memo.can_repeat(2));  // disturbed: never repeated
+    memo.start_recording(1, 1000);
+    memo.launch_completed(1, 1700, 1010);
+    REQUIRE(memo.can_repeat(2));
+    CHECK(memo.repeat(2, 2000).end == 2700);  // launch 1's own duration, 700
+}
+
 }  // namespace gpusched

@@ -66,7 +66,7 @@ struct Run {
 
 Run run(const hw::GpuSpec& gpu, const workloads::Application& app, bool memoise = true) {
     auto policy = scheduler::make_policy("most-room");
-    sim::Engine engine(gpu, app, *policy);
+    sim::Engine engine(gpu, app, *policy, "fixed");
     engine.set_memoise(memoise);
     Run r;
     engine.add_observer(r.recorder);
@@ -174,7 +174,7 @@ TEST_CASE("copies appear in the summary and on the trace's copy-engine tracks") 
                       copy_op(workloads::CopyDirection::device_to_host, 1'000'000, 0, false)};
     const hw::GpuSpec gpu = copy_gpu();
     auto policy = scheduler::make_policy("most-room");
-    sim::Engine engine(gpu, app, *policy);
+    sim::Engine engine(gpu, app, *policy, "fixed");
     std::ostringstream trace_text;
     sim::ChromeTraceWriter trace(trace_text);
     sim::SummaryCollector summary;

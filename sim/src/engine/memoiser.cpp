@@ -23,6 +23,7 @@ bool Memoiser::can_repeat(std::size_t launch) const {
 
 void Memoiser::start_recording(std::size_t launch, Time now) {
     recording_ = true;
+    valid_ = false;  // the launch recorded so far is replaced: nothing repeats until this one completes
     launch_ = launch;
     ready_ = now;
     totals_ = RepeatedLaunch{};

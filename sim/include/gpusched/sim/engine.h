@@ -57,16 +57,17 @@ struct SimResult {
 /// launches), independent of the number of blocks.
 class Engine final : private CompletionSink {
 public:
-    /// Creates the execution model by name (make_execution_model), then as below.
+    /// Creates the execution model by name (make_execution_model), then as below. Runs are
+    /// built with sim::Simulation, which resolves the default model (kDefaultExecutionModel).
     Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
-           const std::string& execution = "fixed");
+           const std::string& execution);
     /// Checks every launch against the GPU (InputError naming the launch when one cannot
     /// launch or a stream's SM mask is invalid). `execution` must not be null.
     Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
            std::unique_ptr<ExecutionModel> execution);
     /// The engine keeps references to the application: a temporary one would dangle.
     Engine(const hw::GpuSpec& gpu, const workloads::Application&& app, const DispatchPolicy& policy,
-           const std::string& execution = "fixed") = delete;
+           const std::string& execution) = delete;
     Engine(const hw::GpuSpec& gpu, const workloads::Application&& app, const DispatchPolicy& policy,
            std::unique_ptr<ExecutionModel> execution) = delete;
     ~Engine() override;

@@ -34,9 +34,14 @@ public:
     /// GPU, or a workload the model cannot time.
     Simulation(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
                const std::string& execution = std::string(kDefaultExecutionModel));
+    /// With a model object (e.g. one made by make_execution_model, or a model of your own).
+    Simulation(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
+               std::unique_ptr<ExecutionModel> execution);
     /// The application is referenced: a temporary one would dangle.
     Simulation(const hw::GpuSpec& gpu, const workloads::Application&& app, const DispatchPolicy& policy,
                const std::string& execution = std::string(kDefaultExecutionModel)) = delete;
+    Simulation(const hw::GpuSpec& gpu, const workloads::Application&& app, const DispatchPolicy& policy,
+               std::unique_ptr<ExecutionModel> execution) = delete;
 
     /// Adds an observer (called in the order added).
     Simulation& observe(SimObserver& observer);

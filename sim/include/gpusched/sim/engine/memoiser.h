@@ -17,12 +17,14 @@ namespace gpusched::sim {
 /// (DispatchPolicy::keeps_state); results are identical to full simulation
 /// (tests/sim/memoisation_test.cpp).
 ///
-///     not recording --launch L ready on an idle GPU, no repeat--> recording L (totals reset)
-///     recording L --a launch ready on a busy GPU--> not recording (L ran disturbed)
+///     not recording --launch L ready on an idle GPU, no repeat--> recording L (totals reset, not valid)
+///     recording L --a launch ready on a busy GPU--> not recording (L ran disturbed; stays not valid)
 ///     recording L --L's last block ends--> not recording, valid: L's duration and first start
 ///
-/// `valid` stays set once a recording has completed; a repeat uses the duration of the last
-/// completed recording with the totals and launch of the last one started.
+/// Invariant: when valid, the duration, first start and totals are all those of launch_ (a
+/// repeat never mixes two recordings). The engine's idleness test makes a disturbed recording
+/// unreachable today (nothing else is in flight when L becomes ready, so nothing else can
+/// become ready before L ends); the state machine does not rely on that.
 class Memoiser final {
 public:
     Memoiser(const workloads::Application& app, int sm_count) : app_(app), sm_count_(sm_count) {}
