@@ -64,7 +64,7 @@ workloads::Application load_application(const SimulateOptions& o) {
             const calibrate::Calibration calibration = calibrate::load_calibration(path);
             for (auto& spec : specs) spec = calibrate::apply_calibration(spec, calibration);
         }
-        return workloads::application_from_specs(specs);
+        return workloads::application_from_specs(specs, "--kernel");
     }
     if (!o.replay.empty()) {
         if (!o.threads) throw InputError("--replay needs --threads (threads per block of the replayed kernel)");
@@ -72,7 +72,7 @@ workloads::Application load_application(const SimulateOptions& o) {
     }
     std::cerr << "gpusched: no workload given; running the built-in default: --gpu " << o.gpu << " --kernel "
               << kDefaultKernel << "\n";
-    return workloads::application_from_specs({kDefaultKernel});
+    return workloads::application_from_specs({kDefaultKernel}, "--kernel");
 }
 
 void run_simulation(const SimulateOptions& o) {

@@ -4,7 +4,8 @@
 #   tests/examples/run-examples.sh --compare OLD NEW        run both binaries, compare byte for byte (exit 1 on a difference)
 # Each example runs in one scratch directory (so later examples read what earlier ones wrote, as a user
 # following the README would) with the repository's examples/, tests/ and validation/ linked in.
-# OUT_DIR gets NNN.cmd, NNN.out, NNN.err, NNN.rc per command and files/ with every file the commands wrote.
+# OUT_DIR gets NNN.cmd, NNN.out, NNN.err, NNN.rc per command and files/ with every file the commands wrote;
+# the sweep's progress lines (timing-dependent) are left out of NNN.err.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -57,6 +58,8 @@ run_all() {
         local rc=0
         (cd "$scratch" && G=$gpusched && eval "$line") >"$out/$n.out" 2>"$out/$n.err" </dev/null || rc=$?
         echo "$rc" >"$out/$n.rc"
+        # The sweep's progress (plain lines off a terminal) shows rates and seconds: keep only its words.
+        sed -i -E '/^gpusched sweep: \[/d; s/ points in [0-9.]+ s$/ points in S s/' "$out/$n.err"
         if [ "$rc" -ne 0 ]; then
             echo "run-examples: exit $rc: $line" >&2
             sed 's/^/  /' "$out/$n.err" >&2

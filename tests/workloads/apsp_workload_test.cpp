@@ -84,7 +84,7 @@ TEST_CASE("application_from_specs expands a Min-plus spec into its launches") {
     }
     SUBCASE("the application launch limit") {
         CHECK_THROWS_WITH_AS(
-            application_from_specs({"synthetic:blocks=1,threads=1,duration=1us", "apsp-fw:n=1000000,block=32"}),
+            application_from_specs({"synthetic:blocks=1,threads=1,duration=1us", "apsp-fw:n=1000000,block=32"}, "--kernel"),
             "--kernel #2: the application would have more than 1000000 launches (this spec stands for 1000000)",
             InputError);
     }

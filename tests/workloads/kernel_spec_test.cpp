@@ -151,11 +151,11 @@ TEST_CASE("application_from_specs: one launch per spec, in order; messages say w
     CHECK(app.launches[1].stream == 1);
     CHECK(app.description == "synthetic:blocks=2,threads=32,duration=1us synthetic:blocks=3,threads=64,duration=2us,stream=1,name=b");
     CHECK(app.stream(1).priority == StreamPriority::normal);
-    CHECK_THROWS_WITH_AS(application_from_specs({"synthetic:blocks=2,threads=32,duration=1us", "synthetic:blocks=x"}),
+    CHECK_THROWS_WITH_AS(application_from_specs({"synthetic:blocks=2,threads=32,duration=1us", "synthetic:blocks=x"}, "--kernel"),
                          doctest::Contains("--kernel #2: key 'blocks'"), InputError);
-    CHECK_THROWS_WITH_AS(application_from_specs({"synthetic:blocks=x"}), doctest::Contains("--kernel: key 'blocks'"),
+    CHECK_THROWS_WITH_AS(application_from_specs({"synthetic:blocks=x"}, "--kernel"), doctest::Contains("--kernel: key 'blocks'"),
                          InputError);
-    CHECK_THROWS_WITH_AS(application_from_specs({}), doctest::Contains("--kernel: no kernel spec given"), InputError);
+    CHECK_THROWS_WITH_AS(application_from_specs({}, "--kernel"), doctest::Contains("--kernel: no kernel spec given"), InputError);
 }
 
 TEST_CASE("file:line locations pass through") {

@@ -52,8 +52,8 @@ void apply_generic_keys(SpecArgs& args, KernelLaunch& launch, const std::vector<
     if (args.has("name")) launch.name = args.label("name");
 }
 
-void require_specs(std::size_t count) {
-    if (count == 0) throw InputError("--kernel: no kernel spec given (expected NAME:key=value,...)");
+void require_specs(std::size_t count, const std::string& where) {
+    if (count == 0) throw InputError(where + ": no kernel spec given (expected NAME:key=value,...)");
 }
 
 /// Appends the launches of the application's spec number i (0-based).
@@ -157,17 +157,17 @@ KernelLaunch parse_kernel_spec(const std::string& spec, const std::string& where
     return parse_kernel_spec_launches(spec, where).launch;
 }
 
-Application application_from_specs(const std::vector<std::string>& specs) {
-    require_specs(specs.size());
+Application application_from_specs(const std::vector<std::string>& specs, const std::string& where) {
+    require_specs(specs.size(), where);
     Application app;
     for (std::size_t i = 0; i < specs.size(); ++i)
         append_spec(app, i,
-                    KernelSpec::parse(specs[i], specs.size() == 1 ? "--kernel" : "--kernel #" + std::to_string(i + 1)));
+                    KernelSpec::parse(specs[i], specs.size() == 1 ? where : where + " #" + std::to_string(i + 1)));
     return app;
 }
 
 Application build_application(const std::vector<KernelSpec>& specs) {
-    require_specs(specs.size());
+    require_specs(specs.size(), "kernel spec");
     Application app;
     for (std::size_t i = 0; i < specs.size(); ++i) append_spec(app, i, specs[i]);
     return app;

@@ -61,7 +61,7 @@ int spec_size(const std::string& path, const workloads::KernelSpec& spec, const 
 /// The timeline simulated as the runner ran it: Init, then the spec's launches, all queued.
 std::pair<std::vector<MeasuredBlock>, int> simulate(const ApspTimelineCase& c, const workloads::KernelSpec& spec,
                                                     const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy) {
-    workloads::KernelSpec init("apsp-fw", "--kernel #1");
+    workloads::KernelSpec init("apsp-fw", "kernel spec #1");
     init.set("n", std::to_string(c.n)).set("block", std::to_string(c.block)).set("steps", "1").set("p_min", "0");
     const workloads::Application app = workloads::build_application({init, spec});
     sim::Simulation simulation(gpu, app, policy, "shared");
@@ -83,7 +83,7 @@ ApspTimelineCase compare_case(const fs::path& file, const hw::GpuSpec& gpu, cons
     if (kernel != "apsp-minplus" && kernel != "apsp-fw")
         throw InputError(m.path + ": workload_spec must be an apsp-minplus or apsp-fw spec, got '" + c.workload_spec + "'");
     // Named in messages as the second spec of the simulated application (after the Init launch).
-    const workloads::KernelSpec spec = workloads::KernelSpec::parse(c.workload_spec, "--kernel #2");
+    const workloads::KernelSpec spec = workloads::KernelSpec::parse(c.workload_spec, "kernel spec #2");
     c.n = spec_size(m.path, spec, "n");
     c.block = spec_size(m.path, spec, "block");
     c.launches = static_cast<int>(meta_integer(m, "launches", 1000000));

@@ -71,7 +71,7 @@ SeriesComparison validate_series(const std::string& csv_path, const hw::GpuSpec&
         p.terms = whole(r.values[2], 1, 1e7, r.where, "terms");
         if (!(r.values[3] > 0)) throw InputError(r.where + ": median_ms must be a positive number");
         p.measured_us = r.values[3] * 1000.0;
-        workloads::KernelSpec spec("binomial-series", "--kernel");
+        workloads::KernelSpec spec("binomial-series", "kernel spec");
         spec.set("blocks", std::to_string(p.blocks)).set("threads", std::to_string(p.threads));
         spec.set("terms", std::to_string(p.terms));
         if (work.spec)

@@ -26,7 +26,7 @@ workloads::KernelSpec spec_in_dir(const std::string& text, const std::string& di
         throw InputError(where + ": workload_spec is not an spmv spec with matrix=: '" + text + "'");
     };
     if (workloads::KernelSpec::name_of(text) != "spmv") bad();
-    workloads::KernelSpec spec = workloads::KernelSpec::parse(text, "--kernel");
+    workloads::KernelSpec spec = workloads::KernelSpec::parse(text, "kernel spec");
     const auto file = spec.get("matrix");
     if (!file) bad();
     return spec.set("matrix", (std::filesystem::path(dir) / *file).string());

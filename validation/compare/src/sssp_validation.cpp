@@ -50,7 +50,7 @@ workloads::KernelSpec spec_in_dir(const std::string& text, const std::string& di
         throw InputError(where + ": workload_spec is not an sssp spec with graph=: '" + text + "'");
     };
     if (workloads::KernelSpec::name_of(text) != "sssp") bad();
-    workloads::KernelSpec spec = workloads::KernelSpec::parse(text, "--kernel");
+    workloads::KernelSpec spec = workloads::KernelSpec::parse(text, "kernel spec");
     const auto file = spec.get("graph");
     if (!file) bad();
     return spec.set("graph", (fs::path(dir) / *file).string());

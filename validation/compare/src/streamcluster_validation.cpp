@@ -150,7 +150,7 @@ StreamclusterComparison validate_streamcluster(const std::string& dir, const hw:
         }
         if (workloads::KernelSpec::name_of(p.workload_spec) != "streamcluster")
             throw InputError(r.where() + ": workload_spec is not a streamcluster spec: '" + p.workload_spec + "'");
-        const workloads::KernelSpec spec = workloads::KernelSpec::parse(p.workload_spec, "--kernel");
+        const workloads::KernelSpec spec = workloads::KernelSpec::parse(p.workload_spec, "kernel spec");
         std::vector<MeasuredBlock> blocks;
         p.simulated = simulate(spec, gpu, *policy, blocks);
         if (documented_spec) {

@@ -68,11 +68,11 @@ SpecLaunches build_kernel_launches(const KernelSpec& spec);
 /// else {X,Y,1} with X*Y == B and Y as small as possible; nullopt where no such X, Y exist.
 std::optional<Dim3> grid_for_blocks(std::uint64_t blocks);
 
-/// The launches of each spec, in order (repeated --kernel flags): one per spec, or the
-/// generator's launch count of identical launches (apsp-minplus, apsp-fw). At most
-/// kMaxSpecApplicationLaunches in all. Messages name "--kernel", or "--kernel #I" (1-based)
-/// when there are several.
-Application application_from_specs(const std::vector<std::string>& specs);
+/// The launches of each spec, in order: one per spec, or the generator's launch count of
+/// identical launches (apsp-minplus, apsp-fw). At most kMaxSpecApplicationLaunches in all.
+/// Messages name `where` ("kernel spec"; the command line says "--kernel"), or "WHERE #I"
+/// (1-based) when there are several.
+Application application_from_specs(const std::vector<std::string>& specs, const std::string& where = "kernel spec");
 
 /// As application_from_specs for specs already parsed: messages name each spec's where(); the
 /// description is the specs as written, separated by blanks.
