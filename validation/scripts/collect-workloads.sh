@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the CUDA runner on a GPU machine and runs the spmv, sssp and streamcluster experiments.
-#   validation/scripts/collect-issue6.sh [OUT_ROOT] [TARBALL]
+#   validation/scripts/collect-workloads.sh [OUT_ROOT] [TARBALL]
 #     OUT_ROOT  default validation/data/h100; results land in OUT_ROOT/{spmv,sssp,streamcluster}/
 #     TARBALL   optional .tar.gz of those three directories (to copy results off the machine)
 # Environment: RUNNER_ARGS (extra options for every experiment, e.g. "--quick"), SPMV_REPS
@@ -30,7 +30,7 @@ run_one() {  # NAME REPS
   "$runner" "$1" --out-dir "$dir" --reps "$2" ${RUNNER_ARGS:-} 2>&1 | tee "$dir/log.txt"
   local rc=${PIPESTATUS[0]}
   smi ",noheader" >>"$dir/nvidia-smi.csv"
-  echo "collect-issue6.sh: $1 exit $rc in $((SECONDS - start)) s"
+  echo "collect-workloads.sh: $1 exit $rc in $((SECONDS - start)) s"
   [[ $rc -eq 0 ]] || status=1
 }
 run_one spmv "${SPMV_REPS:-20}"
@@ -39,6 +39,6 @@ run_one streamcluster "${SC_REPS:-10}"
 
 if [[ -n $tarball ]]; then
   tar -czf "$tarball" -C "$out_root" spmv sssp streamcluster
-  echo "collect-issue6.sh: wrote $tarball ($(du -h "$tarball" | cut -f1))"
+  echo "collect-workloads.sh: wrote $tarball ($(du -h "$tarball" | cut -f1))"
 fi
 exit "$status"
