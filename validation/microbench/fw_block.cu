@@ -63,7 +63,7 @@ constexpr int kBlocks = kGrid * kGrid;  // 64
 constexpr int kLaunches = kN;  // k = 0..127
 using curves::kInf;
 
-struct BlockRecord {  // as the runner's issue6::BlockRecord
+struct BlockRecord {  // as the runner's kit::BlockRecord (workload_kit.h)
   unsigned long long start_ns;
   unsigned long long end_ns;
   unsigned int smid;
