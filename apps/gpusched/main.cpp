@@ -1,12 +1,33 @@
 // gpusched command line: parses the subcommand and maps errors to exit codes (0 ok, 2 bad input, 1 internal).
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
 #include "gpusched/support/input_error.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+/// Standard output is checked once, at exit: output that could not be written (a full disk,
+/// /dev/full, a closed pipe while SIGPIPE is ignored) is an error with a message and exit
+/// code 2, never a silent success. With SIGPIPE at its default a closed pipe ends the process
+/// as it ends other Unix tools.
+int checked_exit(int code) {
+    errno = 0;
+    std::cout.flush();
+    const bool failed = std::cout.fail() || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+    if (!failed) return code;
+    const int error = errno;
+    std::cerr << "gpusched: cannot write to standard output" << (error != 0 ? std::string(": ") + std::strerror(error) : "")
+              << "\n";
+    return code == 0 ? 2 : code;
+}
+
+int run(int argc, char** argv) {
     CLI::App app{"gpusched " GPUSCHED_VERSION
                  " - discrete-event simulator of GPU thread-block scheduling.\n"
                  "Docs: README.md and docs/ in the source tree.",
@@ -55,3 +76,7 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return checked_exit(run(argc, argv)); }

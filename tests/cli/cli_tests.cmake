@@ -363,3 +363,21 @@ gpusched_cli_test(sweep_unknown_policy_names_parameter 2 stderr
                   "gpusched: sweep_unknown_policy.yaml: parameter 'policy': unknown policy 'fifo' \\(known: most-room"
                   sweep sweep_unknown_policy.yaml)
 gpusched_cli_test(show_unknown_gpu_names_no_flag 2 stderr "gpusched: unknown GPU 'h1000' \\(presets: " show gpu h1000)
+
+# --- standard output that cannot be written: exit 2 with a message, for every command that prints ---
+# gpusched_cli_full_test(NAME ARG...): the command with its standard output on /dev/full.
+function(gpusched_cli_full_test name)
+  add_test(NAME cli.stdout_full_${name}
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> "-DARGS=${ARGN}" -DEXPECT_CODE=2 -DSTREAM=stderr
+                   "-DEXPECT_REGEX=cannot write to standard output"
+                   -DSTDOUT_FILE=/dev/full -DWORKDIR=${GPUSCHED_CLI_DATA} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_cli.cmake)
+endfunction()
+if(EXISTS /dev/full)
+  gpusched_cli_full_test(show_gpu show gpu h100)
+  gpusched_cli_full_test(list_gpus list gpus)
+  gpusched_cli_full_test(help --help)
+  gpusched_cli_full_test(occupancy occupancy --gpu h100 --threads 256)
+  gpusched_cli_full_test(simulate simulate --kernel synthetic:blocks=265,threads=1024,duration=50us)
+  gpusched_cli_full_test(simulate_json simulate --kernel synthetic:blocks=265,threads=1024,duration=50us --json)
+  gpusched_cli_full_test(predict predict --gpu c2075 --kernel apsp-minplus:n=81,block=8)
+endif()
