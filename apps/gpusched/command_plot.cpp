@@ -9,6 +9,8 @@
 #include "gpusched/report/line_chart.h"
 #include "gpusched/report/svg_format.h"
 #include "gpusched/sweep/plot_data.h"
+#include "gpusched/sweep/results_file.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::cli {
 
@@ -32,10 +34,7 @@ std::vector<std::string> split_commas(const std::string& text) {
 }
 
 void run_plot(PlotOptions o) {
-    std::ifstream in(o.results, std::ios::binary);
-    if (!in) throw InputError(o.results + ": cannot open results file");
-    std::ostringstream text;
-    text << in.rdbuf();
+    const std::string text = read_text_file(o.results, "results file", sweep::kMaxResultsFileBytes);
     o.request.series = split_commas(o.series);
     for (const auto& w : o.where) {
         const auto eq = w.find('=');
@@ -47,10 +46,10 @@ void run_plot(PlotOptions o) {
     std::string svg;
     if (o.heatmap) {
         if (o.request.value.empty()) throw InputError("--heatmap needs --value COLUMN (the colour)");
-        svg = report::render_svg(sweep::heatmap_from_results(text.str(), o.results, o.request));
+        svg = report::render_svg(sweep::heatmap_from_results(text, o.results, o.request));
     } else {
         if (!o.request.value.empty()) throw InputError("--value is for --heatmap; curves plot --y over --x");
-        svg = report::render_svg(sweep::line_chart_from_results(text.str(), o.results, o.request));
+        svg = report::render_svg(sweep::line_chart_from_results(text, o.results, o.request));
     }
     std::ofstream file(o.out, std::ios::binary);
     if (!file) throw InputError("--out: cannot write '" + o.out + "'");

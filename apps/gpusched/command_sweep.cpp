@@ -16,6 +16,7 @@
 #include "gpusched/sweep/shard.h"
 #include "gpusched/sweep/study.h"
 #include "gpusched/sweep/sweep_runner.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::cli {
 
@@ -74,11 +75,7 @@ void run_sweep_command(const SweepCommandOptions& o) {
 void run_merge(const MergeOptions& o) {
     std::vector<sweep::ResultsPart> parts;
     for (const auto& path : o.parts) {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) throw InputError(path + ": cannot open results file");
-        std::ostringstream text;
-        text << in.rdbuf();
-        parts.push_back({path, text.str()});
+        parts.push_back({path, read_text_file(path, "results file", sweep::kMaxResultsFileBytes)});
     }
     write_file(o.out, sweep::merge_results(parts), "--out");
 }

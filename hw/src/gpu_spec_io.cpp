@@ -12,6 +12,7 @@
 #include "gpusched/support/key_error.h"
 #include "gpusched/hw/presets.h"
 #include "gpusched/support/yaml_fields.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::hw {
 
@@ -294,12 +295,7 @@ GpuSpec parse_gpu_spec(const std::string& yaml_text, const std::string& source) 
 }
 
 GpuSpec load_gpu_spec_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open GPU spec file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (text.str().size() > (std::size_t{1} << 24)) throw InputError(path + ": GPU spec file larger than 16 MiB");
-    return parse_gpu_spec(text.str(), path);
+    return parse_gpu_spec(read_text_file(path, "GPU spec file", kMaxGpuSpecFileBytes), path);
 }
 
 GpuSpec resolve_gpu(const std::string& name_or_path) {

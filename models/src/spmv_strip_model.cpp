@@ -15,7 +15,7 @@
 #include <Eigen/Dense>
 
 #include "gpusched/support/input_error.h"
-#include "gpusched/workloads/text_file.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::workloads {
 

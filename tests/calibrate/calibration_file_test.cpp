@@ -63,7 +63,7 @@ TEST_CASE("bad calibration files name the file, the line and the key") {
     check_error("kernel: apsp-minplus\n", "needs 'keys' or 'interval'");
     check_error("kernel: apsp-minplus\ninterval:\n  f: 2\nextra: 1\n", "extra");
     check_error("kernel: [unclosed\n", "cal.yaml:");
-    CHECK_THROWS_WITH_AS(load_calibration("/nonexistent/cal.yaml"), doctest::Contains("cannot open"), InputError);
+    CHECK_THROWS_WITH_AS(load_calibration("/nonexistent/cal.yaml"), doctest::Contains("cannot read calibration file"), InputError);
 }
 
 TEST_CASE("apply_calibration adds only the keys a spec of that kernel does not give") {

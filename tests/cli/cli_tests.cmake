@@ -36,7 +36,7 @@ gpusched_cli_test(too_much_smem 2 stderr "shared memory per block" occupancy --t
 gpusched_cli_test(absurd_smem 2 stderr "--smem" occupancy --threads 32 --smem 9223372036854775807)
 gpusched_cli_test(bad_carveout 2 stderr "--carveout.*percentage" occupancy --threads 32 --carveout lots)
 gpusched_cli_test(percent_carveout_old_gpu 2 stderr "7.0" occupancy --gpu c2075 --threads 32 --carveout 50)
-gpusched_cli_test(missing_gpu_file 2 stderr "nope.yaml: cannot open" occupancy --gpu nope.yaml --threads 32)
+gpusched_cli_test(missing_gpu_file 2 stderr "nope.yaml: cannot read GPU spec file: No such file" occupancy --gpu nope.yaml --threads 32)
 gpusched_cli_test(empty_gpu_file 2 stderr "empty_gpu.yaml: empty YAML" show gpu ./empty_gpu.yaml)
 gpusched_cli_test(malformed_gpu_file 2 stderr "malformed_gpu.yaml:[0-9]+: YAML syntax error" show gpu ./malformed_gpu.yaml)
 gpusched_cli_test(out_of_range_gpu_file 2 stderr "bad_range_gpu.yaml:[0-9]+: key 'limits.max_blocks_per_sm'"
@@ -242,7 +242,7 @@ foreach(example ${sweep_examples})
   get_filename_component(name ${example} NAME_WE)
   gpusched_cli_test(example_${name} 0 stdout "^# gpusched sweep results\n" sweep ${example} -j 2 --quiet)
 endforeach()
-gpusched_cli_test(sweep_missing_study 2 stderr "nope.yaml: cannot open study file" sweep nope.yaml)
+gpusched_cli_test(sweep_missing_study 2 stderr "nope.yaml: cannot read study file: No such file" sweep nope.yaml)
 gpusched_cli_test(sweep_unknown_key 2 stderr "sweep_unknown_key.yaml:5: unknown key 'pointz'" sweep sweep_unknown_key.yaml)
 gpusched_cli_test(sweep_unknown_param 2 stderr "sweep_unknown_param.yaml:6: key 'frobs': unknown parameter" sweep sweep_unknown_param.yaml)
 gpusched_cli_test(sweep_bad_gpu_value 2 stderr "sweep_bad_gpu_value.yaml:6: point 1 \\(sm_count=0\\): .*key 'sm_count': expected an integer in \\[1, 100000\\], got '0'"
@@ -381,3 +381,22 @@ if(EXISTS /dev/full)
   gpusched_cli_full_test(simulate_json simulate --kernel synthetic:blocks=265,threads=1024,duration=50us --json)
   gpusched_cli_full_test(predict predict --gpu c2075 --kernel apsp-minplus:n=81,block=8)
 endif()
+
+# --- bounded reads: devices, directories and endless input are refused with the file named ---
+if(EXISTS /dev/zero)
+  gpusched_cli_test(show_gpu_dev_zero 2 stderr "/dev/zero:1: line longer than 1048576 bytes in GPU spec file"
+                    show gpu /dev/zero)
+  gpusched_cli_test(gpu_flag_dev_zero 2 stderr "/dev/zero:1: line longer than .* in GPU spec file"
+                    occupancy --gpu /dev/zero --threads 32)
+  gpusched_cli_test(study_dev_zero 2 stderr "/dev/zero:1: line longer than .* in study file" sweep /dev/zero)
+  gpusched_cli_test(merge_dev_zero 2 stderr "/dev/zero:1: line longer than .* in results file"
+                    merge /dev/zero --out merged.csv)
+  gpusched_cli_test(plot_dev_zero 2 stderr "/dev/zero:1: line longer than .* in results file"
+                    plot /dev/zero --x n --y makespan_ns --out plot.svg)
+  gpusched_cli_test(calibration_dev_zero 2 stderr "/dev/zero:1: line longer than .* in calibration file"
+                    simulate --calibration /dev/zero --kernel binomial-series:blocks=8,threads=64)
+  gpusched_cli_test(calibrate_data_dev_zero 2 stderr "/dev/zero:1: line longer than .* in measured data"
+                    calibrate series --data /dev/zero --out cal.yaml)
+endif()
+gpusched_cli_test(show_gpu_directory 2 stderr "\\./: cannot read GPU spec file: is a directory" show gpu ./)
+gpusched_cli_test(study_directory 2 stderr "\\.: cannot read study file: is a directory" sweep .)

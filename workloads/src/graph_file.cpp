@@ -10,7 +10,7 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
-#include "gpusched/workloads/text_file.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::workloads {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gpusched/support/input_error.h"
-#include "gpusched/workloads/text_file.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::workloads {
 

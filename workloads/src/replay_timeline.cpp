@@ -12,7 +12,7 @@
 #include "gpusched/support/text.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/workloads/kernel_spec.h"
-#include "gpusched/workloads/text_file.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::workloads {
 

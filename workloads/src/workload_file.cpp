@@ -8,7 +8,7 @@
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/workloads/kernel_generators.h"
 #include "gpusched/workloads/kernel_spec.h"
-#include "gpusched/workloads/text_file.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::workloads {
 

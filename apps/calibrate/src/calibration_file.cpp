@@ -10,6 +10,7 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::calibrate {
 
@@ -70,12 +71,7 @@ Calibration parse_calibration(const std::string& yaml, const std::string& source
 }
 
 Calibration load_calibration(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open calibration file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (text.str().size() > kMaxCalibrationBytes) throw InputError(path + ": calibration file larger than 1 MiB");
-    return parse_calibration(text.str(), path);
+    return parse_calibration(read_text_file(path, "calibration file", kMaxCalibrationBytes), path);
 }
 
 void write_calibration(std::ostream& out, const Calibration& calibration) {

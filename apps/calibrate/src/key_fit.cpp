@@ -16,18 +16,21 @@
 #include "gpusched/sweep/csv.h"
 #include "gpusched/sweep/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::calibrate {
 
+namespace {
+/// The largest measured table read (as calibrate series reads its tables).
+constexpr std::size_t kMaxMeasuredDataBytes = std::size_t{64} << 20;
+}  // namespace
+
 std::vector<KeyMeasurement> read_key_measurements(const std::string& path, const std::string& spec_template,
                                                   const std::string& time_column, const std::string& group_column) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open measured data");
-    std::ostringstream text;
-    text << in.rdbuf();
+    const std::string text = read_text_file(path, "measured data", kMaxMeasuredDataBytes);
     std::vector<std::string> header;
     std::vector<KeyMeasurement> out;
-    for (const auto& r : sweep::read_csv_records(text.str(), path)) {
+    for (const auto& r : sweep::read_csv_records(text, path)) {
         if (r.cells.empty()) continue;
         const std::string where = path + ":" + std::to_string(r.line);
         if (header.empty()) {

@@ -9,6 +9,7 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/sweep/csv.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::calibrate {
 
@@ -20,13 +21,9 @@ constexpr std::size_t kMaxTableBytes = std::size_t{64} << 20;
 class MeasuredTable {
 public:
     MeasuredTable(const std::string& path, const std::vector<std::string>& columns) : path_(path) {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) throw InputError(path + ": cannot open measured data");
-        std::ostringstream text;
-        text << in.rdbuf();
-        if (text.str().size() > kMaxTableBytes) throw InputError(path + ": measured table larger than 64 MiB");
+        const std::string text = read_text_file(path, "measured data", kMaxTableBytes);
         bool header = true;
-        for (auto& r : sweep::read_csv_records(text.str(), path)) {
+        for (auto& r : sweep::read_csv_records(text, path)) {
             if (r.cells.empty()) continue;
             if (header) {
                 for (const auto& c : columns) {

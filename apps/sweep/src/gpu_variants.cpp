@@ -12,6 +12,7 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/hw/presets.h"
 #include "gpusched/support/yaml_fields.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::sweep {
 
@@ -55,12 +56,7 @@ std::string gpu_base_yaml(const std::string& value, const std::string& base_dir)
     }
     std::filesystem::path path(value);
     if (path.is_relative() && !base_dir.empty()) path = std::filesystem::path(base_dir) / path;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path.string() + ": cannot open GPU spec file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (text.str().size() > (std::size_t{1} << 24)) throw InputError(path.string() + ": GPU spec file larger than 16 MiB");
-    return text.str();
+    return read_text_file(path.string(), "GPU spec file", hw::kMaxGpuSpecFileBytes);
 }
 
 std::optional<std::string> find_gpu_key(const std::string& name) {

@@ -14,6 +14,8 @@
 #include "gpusched/sweep/gpu_variants.h"
 #include "gpusched/sweep/point_runner.h"
 #include "gpusched/sweep/workload_builder.h"
+#include "gpusched/workloads/workload_file.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::sweep {
 
@@ -84,11 +86,11 @@ private:
                 std::filesystem::path path(w.file);
                 if (path.is_relative() && !s_.base_dir.empty()) path = std::filesystem::path(s_.base_dir) / path;
                 w.file = path.string();
-                std::ifstream in(path, std::ios::binary);
-                if (!in) fail(v, key + ".file", "cannot open workload file '" + w.file + "'");
-                std::ostringstream text;
-                text << in.rdbuf();
-                w.file_text = text.str();
+                try {
+                    w.file_text = read_text_file(w.file, "workload file", workloads::kMaxWorkloadFileBytes);
+                } catch (const InputError& e) {
+                    fail(v, key + ".file", e.what());
+                }
             } else {
                 fail(v, key, "expected a kernel spec, a list of kernel specs, or {file: WORKLOAD.yaml}");
             }
@@ -327,12 +329,8 @@ Study parse_study(const std::string& yaml, const std::string& source, const std:
 }
 
 Study load_study(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open study file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (text.str().size() > kMaxStudyFileBytes) throw InputError(path + ": study file larger than 4 MiB");
-    return parse_study(text.str(), path, std::filesystem::path(path).parent_path().string());
+    return parse_study(read_text_file(path, "study file", kMaxStudyFileBytes), path,
+                       std::filesystem::path(path).parent_path().string());
 }
 
 }  // namespace gpusched::sweep

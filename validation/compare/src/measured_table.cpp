@@ -6,7 +6,7 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
-#include "gpusched/workloads/text_file.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::validation {
 
@@ -50,7 +50,7 @@ std::int64_t TableRow::integer(const std::string& column, std::int64_t lo, std::
 
 std::vector<TableRow> read_run_table(const std::string& path, const std::string& what,
                                      const std::vector<std::string>& required) {
-    workloads::TextLineReader reader(path, what);
+    TextLineReader reader(path, what);
     std::vector<std::string> header;
     std::vector<TableRow> rows;
     std::string line;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/text_file.h"
 #include "gpusched/support/yaml_fields.h"
 
 namespace gpusched::validation {
@@ -17,13 +18,11 @@ const std::string& MeasuredTimeline::meta(const std::string& key) const {
 }
 
 MeasuredTimeline read_measured_timeline(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(path + ": cannot open measured timeline");
+    TextLineReader in(path, "measured timeline");
     MeasuredTimeline t;
     t.path = path;
     std::vector<std::string> columns;
     std::string line;
-    int line_no = 0;
     const auto split = [](const std::string& text) {
         std::vector<std::string> cells;
         std::stringstream ss(text);
@@ -32,9 +31,7 @@ MeasuredTimeline read_measured_timeline(const std::string& path) {
         return cells;
     };
     std::size_t c_launch = 0, c_block = 0, c_sm = 0, c_start = 0, c_end = 0;
-    while (std::getline(in, line)) {
-        ++line_no;
-        if (!line.empty() && line.back() == '\r') line.pop_back();
+    while (in.next(line)) {
         if (line.empty()) continue;
         if (line[0] == '#') {
             const auto eq = line.find('=');
@@ -42,7 +39,7 @@ MeasuredTimeline read_measured_timeline(const std::string& path) {
             continue;
         }
         const auto cells = split(line);
-        const std::string where = path + ":" + std::to_string(line_no);
+        const std::string where = in.where();
         if (columns.empty()) {
             columns = cells;
             const auto find = [&](const std::string& name) {

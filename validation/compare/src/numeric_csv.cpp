@@ -7,7 +7,7 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
-#include "gpusched/workloads/text_file.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::validation {
 
@@ -28,7 +28,7 @@ std::vector<std::string> split(const std::string& line) {
 
 std::vector<NumericRow> read_numeric_csv(const std::string& path, const std::string& what,
                                          const std::vector<std::string>& columns) {
-    workloads::TextLineReader reader(path, what);
+    TextLineReader reader(path, what);
     std::map<std::string, std::size_t> header;
     std::vector<std::size_t> index;
     std::vector<NumericRow> rows;

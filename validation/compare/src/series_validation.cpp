@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/text_file.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"
@@ -34,14 +35,13 @@ struct WorkKeys {
 WorkKeys read_work_keys(const std::string& path) {
     WorkKeys out;
     if (!std::filesystem::exists(path)) return out;
-    std::ifstream in(path);
-    if (!in) throw InputError(path + ": cannot read the series work file");
+    TextLineReader in(path, "series work file");
     std::string line;
-    for (int number = 1; std::getline(in, line); ++number) {
+    while (in.next(line)) {
         const auto first = line.find_first_not_of(" \t\r");
         if (first == std::string::npos || line[first] == '#') continue;
         const auto last = line.find_last_not_of(" \t\r");
-        const std::string where = path + ":" + std::to_string(number);
+        const std::string where = in.where();
         if (out.spec) throw InputError(where + ": only one line of binomial-series keys is allowed");
         out.text = line.substr(first, last - first + 1);
         out.spec = workloads::KernelSpec::parse("binomial-series:" + out.text, where);

@@ -14,7 +14,7 @@
 #include "gpusched/sim/simulation.h"
 #include "gpusched/validation/placement_validation.h"
 #include "gpusched/workloads/kernel_spec.h"
-#include "gpusched/workloads/text_file.h"
+#include "gpusched/support/text_file.h"
 #include "block_recorder.h"
 #include "measured_table.h"
 #include "numeric_csv.h"
@@ -33,7 +33,7 @@ workloads::KernelSpec with_keys(workloads::KernelSpec spec, const workloads::Ker
 
 /// The value of the metadata line `# KEY=VALUE` of `path`; empty when absent.
 std::string metadata_value(const std::string& path, const std::string& key) {
-    workloads::TextLineReader reader(path, "streamcluster run table");
+    TextLineReader reader(path, "streamcluster run table");
     std::string line;
     const std::string prefix = "# " + key + "=";
     while (reader.next(line))

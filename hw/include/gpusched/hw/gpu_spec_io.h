@@ -1,6 +1,7 @@
 // Reading and writing GpuSpec as YAML (schema: docs/gpu-spec.md), with field-by-field validation.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "gpusched/hw/gpu_spec.h"
@@ -13,6 +14,9 @@ namespace gpusched::hw {
 GpuSpec parse_gpu_spec(const std::string& yaml_text, const std::string& source);
 
 /// Reads a YAML file (InputError if unreadable) and parses it.
+/// The largest GPU spec file read (a preset is about 10 KiB).
+constexpr std::size_t kMaxGpuSpecFileBytes = std::size_t{16} << 20;
+
 GpuSpec load_gpu_spec_file(const std::string& path);
 
 /// Checks cross-field consistency of a spec built in code (parse_gpu_spec calls it too).

@@ -10,6 +10,9 @@
 
 namespace gpusched::sweep {
 
+/// The largest results file read by merge and plot (a million points is about 200 MiB).
+constexpr std::size_t kMaxResultsFileBytes = std::size_t{1} << 30;
+
 /// The lines before the rows:
 ///
 ///     # gpusched sweep results

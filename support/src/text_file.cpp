@@ -1,5 +1,5 @@
 // Bounded, checked reading of text input files (timelines, workload files).
-#include "gpusched/workloads/text_file.h"
+#include "gpusched/support/text_file.h"
 
 #include <cerrno>
 #include <cstring>
@@ -8,7 +8,7 @@
 
 #include "gpusched/support/input_error.h"
 
-namespace gpusched::workloads {
+namespace gpusched {
 
 namespace {
 
@@ -125,7 +125,7 @@ bool TextLineReader::next(std::string& line) {
 }
 
 std::string read_text_file(const std::string& path, const std::string& what, std::size_t max_bytes) {
-    TextLineReader reader(path, what, max_bytes);
+    TextLineReader reader(path, what, std::min(max_bytes, kMaxTextLineBytes));
     std::string text, line;
     while (reader.next(line)) {
         text += line;
@@ -136,4 +136,4 @@ std::string read_text_file(const std::string& path, const std::string& what, std
     return text;
 }
 
-}  // namespace gpusched::workloads
+}  // namespace gpusched

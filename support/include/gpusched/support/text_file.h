@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-namespace gpusched::workloads {
+namespace gpusched {
 
 /// Reads a text file line by line. Every line is checked: no NUL or control bytes (tab
 /// excepted), valid UTF-8, at most `max_line` bytes; "\n" and "\r\n" endings; a UTF-8 byte
@@ -44,7 +44,13 @@ std::string text_line_problem(const std::string& line);
 /// Opens `path` for reading, or throws InputError "PATH: cannot read WHAT: reason".
 std::ifstream open_input_file(const std::string& path, const std::string& what);
 
-/// A whole text file of at most `max_bytes`, every line checked as above.
+/// The longest line read_text_file accepts, whatever the file's cap: a file without line ends
+/// (a device such as /dev/zero, binary junk) stops after this many bytes.
+constexpr std::size_t kMaxTextLineBytes = std::size_t{1} << 20;
+
+/// A whole text file of at most `max_bytes`, every line checked as above (at most
+/// kMaxTextLineBytes each). A directory, a missing file, a file over the cap, an endless pipe or
+/// device: InputError "PATH: ..." naming `what`. Line ends come back as "\n".
 std::string read_text_file(const std::string& path, const std::string& what, std::size_t max_bytes);
 
-}  // namespace gpusched::workloads
+}  // namespace gpusched
