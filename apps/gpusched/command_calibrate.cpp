@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "output_file.h"
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/calibrate/interval_calibration.h"
 #include "gpusched/calibrate/key_fit.h"
@@ -48,15 +49,16 @@ std::string stats_cells(const calibrate::ErrorStats& s) {
     return fixed(s.median_abs, 1) + " / " + fixed(s.max_abs, 1) + " / " + fixed(s.rms, 1);
 }
 
-void write_file(const std::string& path, const calibrate::Calibration& c) {
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw InputError("--out: cannot write '" + path + "'");
-    calibrate::write_calibration(out, c);
-    if (!out.flush()) throw InputError("--out: cannot finish writing '" + path + "'");
+/// Writes the calibration to `path` (never over one of `inputs`).
+void write_file(const std::string& path, const calibrate::Calibration& c, const std::vector<std::string>& inputs) {
+    OutputFile out(path, "--out", inputs);
+    calibrate::write_calibration(out.stream(), c);
+    out.commit();
     std::cout << "wrote " << path << "\n";
 }
 
 void run_series(const CalibrateOptions& o) {
+    check_not_an_input(o.out, "--out", {o.data, o.gpu});  // before the fit, not after it
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     calibrate::SeriesSimulator sim(gpu, o.policy, calibrate::read_series_measurements(o.data));
     const calibrate::SeriesCalibration c = calibrate::calibrate_series(sim, o.extrapolate_blocks);
@@ -98,7 +100,7 @@ void run_series(const CalibrateOptions& o) {
         cal.notes.push_back("held out, " + scheme.name + ": |error| % median " + fixed(scheme.pooled.median_abs, 1) +
                             ", max " + fixed(scheme.pooled.max_abs, 1));
     cal.notes.push_back("use: gpusched simulate --calibration FILE --kernel binomial-series:blocks=B,threads=T");
-    write_file(o.out, cal);
+    write_file(o.out, cal, {o.data, o.gpu});
 }
 
 calibrate::IntervalMethod parse_method(const std::string& name) {
@@ -109,6 +111,7 @@ calibrate::IntervalMethod parse_method(const std::string& name) {
 }
 
 void run_interval(const CalibrateOptions& o) {
+    check_not_an_input(o.out, "--out", {o.data, o.gpu});  // before the fit, not after it
     const calibrate::IntervalMethod chosen = parse_method(o.method);
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     std::vector<calibrate::ApspMeasurement> measured;
@@ -156,10 +159,11 @@ void run_interval(const CalibrateOptions& o) {
     const workloads::KernelSpec usage = workloads::KernelSpec::parse(o.kernel, "--kernel").with("n", "N");
     cal.notes.push_back("use: gpusched predict --model interval --calibration FILE --kernel " +
                         usage.with("block", "BS").to_string());
-    write_file(o.out, cal);
+    write_file(o.out, cal, {o.data, o.gpu});
 }
 
 void run_key(const CalibrateOptions& o) {
+    check_not_an_input(o.out, "--out", {o.data, o.gpu});  // before the fit, not after it
     calibrate::KeyFitOptions options;
     const auto colon = o.range.find(':');
     const auto lo = colon == std::string::npos ? std::nullopt : parse_number(o.range.substr(0, colon));
@@ -198,7 +202,7 @@ void run_key(const CalibrateOptions& o) {
     std::ostringstream text;
     calibrate::write_calibration(text, cal);
     (void)calibrate::parse_calibration(text.str(), "--out " + o.out);  // only generator keys can be defaults
-    write_file(o.out, cal);
+    write_file(o.out, cal, {o.data, o.gpu});
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "output_file.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/report/heatmap_chart.h"
 #include "gpusched/report/line_chart.h"
@@ -34,6 +35,7 @@ std::vector<std::string> split_commas(const std::string& text) {
 }
 
 void run_plot(PlotOptions o) {
+    check_not_an_input(o.out, "--out", {o.results});  // before any work: the run would end by destroying it
     const std::string text = read_text_file(o.results, "results file", sweep::kMaxResultsFileBytes);
     o.request.series = split_commas(o.series);
     for (const auto& w : o.where) {
@@ -51,14 +53,14 @@ void run_plot(PlotOptions o) {
         if (!o.request.value.empty()) throw InputError("--value is for --heatmap; curves plot --y over --x");
         svg = report::render_svg(sweep::line_chart_from_results(text, o.results, o.request));
     }
-    std::ofstream file(o.out, std::ios::binary);
-    if (!file) throw InputError("--out: cannot write '" + o.out + "'");
+    OutputFile out(o.out, "--out", {o.results});
+    std::ostream& file = out.stream();
     if (html)
         file << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << report::escape_xml(o.results)
              << "</title></head>\n<body>\n" << svg << "\n</body></html>\n";
     else
         file << svg;
-    if (!file.flush()) throw InputError("--out: cannot finish writing '" + o.out + "' (disk full?)");
+    out.commit();
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "commands.h"
+#include "output_file.h"
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
@@ -40,15 +41,11 @@ struct SimulateOptions {
     std::int64_t smem = 0;
     bool json = false;
     std::string timeline;
+    bool timeline_given = false;  ///< --timeline was given (an empty name is an error, not "no timeline")
     std::string trace;
+    bool trace_given = false;
     std::uint64_t trace_limit = sim::ChromeTraceWriter::kDefaultMaxBlockEvents;
 };
-
-std::ofstream open_output(const std::string& path, const std::string& flag) {
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw InputError(flag + ": cannot write '" + path + "'");
-    return out;
-}
 
 workloads::Application load_application(const SimulateOptions& o) {
     const int sources = (o.workload.empty() ? 0 : 1) + (o.kernels.empty() ? 0 : 1) + (o.replay.empty() ? 0 : 1);
@@ -90,17 +87,21 @@ void run_simulation(const SimulateOptions& o) {
 
     sim::SummaryCollector summary;
     run.observe(summary);
-    std::ofstream timeline_file, trace_file;
+    std::vector<std::string> inputs{o.gpu, o.workload, o.replay};
+    inputs.insert(inputs.end(), o.calibrations.begin(), o.calibrations.end());
+    std::unique_ptr<OutputFile> timeline_file, trace_file;
     std::unique_ptr<sim::TimelineCsvWriter> timeline;
     std::unique_ptr<sim::ChromeTraceWriter> trace;
-    if (!o.timeline.empty()) {
-        timeline_file = open_output(o.timeline, "--timeline");
-        timeline = std::make_unique<sim::TimelineCsvWriter>(timeline_file, GPUSCHED_VERSION);
+    if (o.timeline_given) {
+        timeline_file = std::make_unique<OutputFile>(o.timeline, "--timeline", inputs);
+        timeline = std::make_unique<sim::TimelineCsvWriter>(timeline_file->stream(), GPUSCHED_VERSION);
         run.observe(*timeline);
     }
-    if (!o.trace.empty()) {
-        trace_file = open_output(o.trace, "--trace");
-        trace = std::make_unique<sim::ChromeTraceWriter>(trace_file, o.trace_limit, GPUSCHED_VERSION);
+    if (o.trace_given) {
+        std::vector<const OutputFile*> others;
+        if (timeline_file) others.push_back(timeline_file.get());
+        trace_file = std::make_unique<OutputFile>(o.trace, "--trace", inputs, others);
+        trace = std::make_unique<sim::ChromeTraceWriter>(trace_file->stream(), o.trace_limit, GPUSCHED_VERSION);
         run.observe(*trace);
     }
     run.run();
@@ -111,8 +112,8 @@ void run_simulation(const SimulateOptions& o) {
     if (trace && trace->truncated())
         std::cerr << "gpusched: --trace: the trace shows " << trace->blocks_written() << " of " << trace->blocks_total()
                   << " blocks (cap --trace-limit " << o.trace_limit << ")\n";
-    for (auto* file : {&timeline_file, &trace_file})
-        if (file->is_open() && !file->flush()) throw InputError("cannot finish writing an output file (disk full?)");
+    for (auto* file : {timeline_file.get(), trace_file.get()})
+        if (file) file->commit();
 }
 
 }  // namespace
@@ -144,8 +145,12 @@ void add_simulate_command(CLI::App& app) {
     cmd->add_option("--smem", o->smem, "Dynamic shared memory per block of the replayed kernel, bytes")
         ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print the summary as one JSON object");
-    cmd->add_option("--timeline", o->timeline, "Write every block to a CSV file");
-    cmd->add_option("--trace", o->trace, "Write a Chrome trace (open in ui.perfetto.dev)");
+    cmd->add_option("--timeline", o->timeline, "Write every block to a CSV file")->each([o](const std::string&) {
+        o->timeline_given = true;
+    });
+    cmd->add_option("--trace", o->trace, "Write a Chrome trace (open in ui.perfetto.dev)")->each([o](const std::string&) {
+        o->trace_given = true;
+    });
     cmd->add_option("--trace-limit", o->trace_limit, "At most this many blocks in the trace")->capture_default_str();
     cmd->callback([o] {
         naming_keys({{"gpu", "--gpu"}, {"policy", "--policy"}, {"exec", "--exec"}}, [&] { run_simulation(*o); });

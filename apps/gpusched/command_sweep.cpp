@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "commands.h"
+#include "output_file.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/sweep/point_runner.h"
@@ -29,6 +30,7 @@ struct SweepCommandOptions {
     std::optional<int> threads;
     std::optional<std::string> shard;
     std::string out;
+    bool out_given = false;  ///< --out was given (an empty name is an error, not stdout)
     bool quiet = false;
 };
 
@@ -38,13 +40,6 @@ struct MergeOptions {
 };
 
 const char* env(const char* name) { return std::getenv(name); }
-
-void write_file(const std::string& path, const std::string& text, const std::string& flag) {
-    std::ofstream file(path, std::ios::binary);
-    if (!file) throw InputError(flag + ": cannot write '" + path + "'");
-    file << text;
-    if (!file.flush()) throw InputError(flag + ": cannot finish writing '" + path + "' (disk full?)");
-}
 
 void run_sweep_command(const SweepCommandOptions& o) {
     const sweep::Study study = sweep::load_study(o.study);
@@ -59,14 +54,15 @@ void run_sweep_command(const SweepCommandOptions& o) {
         options.progress = &std::cerr;
         options.progress_terminal = isatty(STDERR_FILENO) != 0;
     }
-    std::ofstream file;
-    if (!o.out.empty()) {
-        file.open(o.out, std::ios::binary);
-        if (!file) throw InputError("--out: cannot write '" + o.out + "'");
+    std::unique_ptr<OutputFile> file;
+    if (o.out_given) {
+        std::vector<std::string> inputs{o.study};
+        for (const auto& w : study.workloads) inputs.push_back(w.file);
+        file = std::make_unique<OutputFile>(o.out, "--out", inputs);
     }
-    std::ostream& out = o.out.empty() ? std::cout : file;
+    std::ostream& out = file ? file->stream() : std::cout;
     const sweep::SweepStats stats = sweep::run_sweep(study, options, out);
-    if (!out.flush()) throw InputError("--out: cannot finish writing the results (disk full?)");
+    if (file) file->commit();
     if (!o.quiet && stats.errors > 0)
         std::cerr << "gpusched sweep: " << stats.errors << " of " << stats.points
                   << " points could not run (see the error column)\n";
@@ -77,7 +73,9 @@ void run_merge(const MergeOptions& o) {
     for (const auto& path : o.parts) {
         parts.push_back({path, read_text_file(path, "results file", sweep::kMaxResultsFileBytes)});
     }
-    write_file(o.out, sweep::merge_results(parts), "--out");
+    OutputFile out(o.out, "--out", o.parts);
+    out.stream() << sweep::merge_results(parts);
+    out.commit();
 }
 
 }  // namespace
@@ -91,7 +89,9 @@ void add_sweep_commands(CLI::App& app) {
     cmd->add_option("--shard", o->shard,
                     "Run slice I of N (0 <= I < N; points p with p mod N == I); default: SLURM_ARRAY_TASK_ID/"
                     "SLURM_ARRAY_TASK_COUNT when set, else all points");
-    cmd->add_option("--out", o->out, "Write the results CSV here (default: stdout)");
+    cmd->add_option("--out", o->out, "Write the results CSV here (default: stdout)")->each([o](const std::string&) {
+        o->out_given = true;
+    });
     cmd->add_flag("--quiet", o->quiet, "No progress on stderr");
     cmd->callback([o] { naming_keys({{"shard", "--shard"}}, [&] { run_sweep_command(*o); }); });
 

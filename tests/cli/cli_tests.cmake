@@ -400,3 +400,38 @@ if(EXISTS /dev/zero)
 endif()
 gpusched_cli_test(show_gpu_directory 2 stderr "\\./: cannot read GPU spec file: is a directory" show gpu ./)
 gpusched_cli_test(study_directory 2 stderr "\\.: cannot read study file: is a directory" sweep .)
+
+# --- an output never overwrites an input (also through a link): refused before anything is written ---
+# gpusched_input_kept_test(NAME "FILE;FILE" REGEX ARG...): FILEs copied from tests/cli/data into a fresh folder
+# first; GPUSCHED_INPUT_KEPT_LINK ("NAME>TARGET"), when set, adds a symbolic link there.
+function(gpusched_input_kept_test name files regex)
+  add_test(NAME cli.input_kept_${name}
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> -DDATA=${GPUSCHED_CLI_DATA}
+                   "-DLINK=${GPUSCHED_INPUT_KEPT_LINK}"
+                   -DWORK=${CMAKE_CURRENT_BINARY_DIR}/input_kept/${name} "-DFILES=${files}" "-DARGS=${ARGN}"
+                   "-DEXPECT_REGEX=${regex}" -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_input_kept.cmake)
+endfunction()
+gpusched_input_kept_test(sweep_study sweep_small.yaml "--out: 'sweep_small.yaml' is also an input"
+                         sweep sweep_small.yaml --out sweep_small.yaml)
+gpusched_input_kept_test(sweep_study_other_spelling sweep_small.yaml "--out: './sweep_small.yaml' is also an input"
+                         sweep sweep_small.yaml --out ./sweep_small.yaml)
+gpusched_input_kept_test(merge_part sweep_small_results.csv "--out: 'sweep_small_results.csv' is also an input"
+                         merge sweep_small_results.csv --out sweep_small_results.csv)
+set(GPUSCHED_INPUT_KEPT_LINK "results.svg>sweep_small_results.csv")
+gpusched_input_kept_test(plot_results_through_link sweep_small_results.csv "--out: 'results.svg' is also an input"
+                         plot sweep_small_results.csv --x n --y makespan_ns --out results.svg)
+unset(GPUSCHED_INPUT_KEPT_LINK)
+gpusched_input_kept_test(calibrate_data calibrate_series_small.csv "--out: 'calibrate_series_small.csv' is also an input"
+                         calibrate series --data calibrate_series_small.csv --out calibrate_series_small.csv)
+gpusched_input_kept_test(simulate_gpu_file tiny_gpu.yaml "--timeline: 'tiny_gpu.yaml' is also an input"
+                         simulate --gpu tiny_gpu.yaml --kernel synthetic:blocks=4,threads=32,duration=1us
+                         --timeline tiny_gpu.yaml)
+gpusched_input_kept_test(simulate_workload ${PROJECT_SOURCE_DIR}/tests/workloads/data/workload_example.yaml
+                         "--trace: 'workload_example.yaml' is also an input"
+                         simulate --workload workload_example.yaml --trace workload_example.yaml)
+gpusched_input_kept_test(timeline_is_trace tiny_gpu.yaml "--trace: 'same.csv' is also the file of --timeline"
+                         simulate --kernel synthetic:blocks=4,threads=32,duration=1us --timeline same.csv --trace same.csv)
+gpusched_cli_test(timeline_empty_name 2 stderr "--timeline: 1 required TEXT missing"
+                  simulate --kernel synthetic:blocks=4,threads=32,duration=1us --timeline "")
+gpusched_cli_test(timeline_dev_full 2 stderr "--timeline: cannot finish writing '/dev/full'"
+                  simulate --kernel synthetic:blocks=4000,threads=32,duration=1us --timeline /dev/full)

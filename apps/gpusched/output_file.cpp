@@ -1,0 +1,73 @@
+// OutputFile: same-file checks against inputs and other outputs, a temporary file, rename on commit.
+#include "output_file.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+#include <unistd.h>
+
+#include "gpusched/support/input_error.h"
+
+namespace gpusched::cli {
+
+namespace {
+
+/// Whether a and b name one existing file (links resolved, other spellings of the same path too).
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code ec;
+    const bool same = std::filesystem::equivalent(a, b, ec);
+    return !ec && same;
+}
+
+}  // namespace
+
+void check_not_an_input(const std::string& path, const std::string& flag, const std::vector<std::string>& inputs) {
+    for (const std::string& input : inputs)
+        if (!input.empty() && same_file(path, input))
+            throw InputError(flag + ": '" + path + "' is also an input ('" + input +
+                             "'); writing it would destroy what the run reads: choose another file");
+}
+
+OutputFile::OutputFile(std::string path, std::string flag, const std::vector<std::string>& inputs,
+                       const std::vector<const OutputFile*>& others)
+    : path_(std::move(path)), flag_(std::move(flag)) {
+    if (path_.empty()) throw InputError(flag_ + ": expected a file name, got ''");
+    std::error_code ec;
+    if (std::filesystem::is_directory(path_, ec)) throw InputError(flag_ + ": '" + path_ + "' is a directory");
+    check_not_an_input(path_, flag_, inputs);
+    for (const OutputFile* other : others) {
+        const bool same = other->path_ == path_ || same_file(other->path_, path_) ||
+                          std::filesystem::weakly_canonical(other->path_, ec) == std::filesystem::weakly_canonical(path_, ec);
+        if (same) throw InputError(flag_ + ": '" + path_ + "' is also the file of " + other->flag_ + ": give each output its own file");
+    }
+    // A device or pipe (/dev/null, /dev/stdout, a FIFO) is written in place: never renamed over.
+    const bool special = std::filesystem::exists(path_, ec) && !std::filesystem::is_regular_file(path_, ec);
+    const std::filesystem::path target(path_);
+    if (!special)
+        temp_ = (target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()))).string();
+    out_.open(special ? path_ : temp_, std::ios::binary | std::ios::trunc);
+    if (!out_) throw InputError(flag_ + ": cannot write '" + path_ + "'");
+}
+
+OutputFile::~OutputFile() {
+    if (committed_) return;
+    out_.close();
+    if (!temp_.empty()) std::remove(temp_.c_str());
+}
+
+void OutputFile::commit() {
+    out_.flush();
+    const bool written = static_cast<bool>(out_);
+    out_.close();
+    if (!written || out_.fail()) throw InputError(flag_ + ": cannot finish writing '" + path_ + "' (disk full?)");
+    committed_ = true;
+    if (temp_.empty()) return;
+    std::error_code ec;
+    std::filesystem::rename(temp_, path_, ec);
+    if (ec) {
+        std::remove(temp_.c_str());
+        throw InputError(flag_ + ": cannot write '" + path_ + "': " + ec.message());
+    }
+}
+
+}  // namespace gpusched::cli
