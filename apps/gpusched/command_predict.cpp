@@ -326,7 +326,9 @@ void run_predict(const PredictOptions& o) {
         throw InputError("--model: unknown model '" + o.model + "' (known: interval, compute-bound, strip, rake)");
     if (o.measured_ms.has_value() != o.at.has_value())
         throw InputError("--measured and --at go together: the measured time (ms) of the kernel at n = --at");
-    if (o.measured_ms && !(*o.measured_ms > 0)) throw InputError("--measured: expected a positive time in ms");
+    if (o.measured_ms && !(*o.measured_ms > 0 && *o.measured_ms <= 1e9))
+        throw InputError("--measured: expected a positive, finite time in ms (at most 1e9), got " +
+                         std::to_string(*o.measured_ms));
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const workloads::KernelSpec spec = workloads::KernelSpec::parse(o.kernel, "--kernel");
     const IntervalPrediction p = predict(gpu, spec);

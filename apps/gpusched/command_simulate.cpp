@@ -31,6 +31,7 @@ struct SimulateOptions {
     std::string gpu = "h100";
     std::string policy = scheduler::default_policy();
     std::string walk_start;
+    bool walk_start_given = false;  ///< --walk-start was given (an empty value is an error, not "the preset's")
     std::string execution{sim::kDefaultExecutionModel};
     std::string workload;
     std::vector<std::string> kernels;
@@ -75,7 +76,7 @@ workloads::Application load_application(const SimulateOptions& o) {
 void run_simulation(const SimulateOptions& o) {
     hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const auto policy = scheduler::make_policy(o.policy);
-    if (!o.walk_start.empty()) {
+    if (o.walk_start_given) {
         if (o.policy != "walk") throw InputError("--walk-start sets where --policy walk starts; give --policy walk");
         if (!gpu.dispatch_walk)
             throw InputError("--walk-start: GPU '" + gpu.name + "' has no topology.dispatch_walk");
@@ -127,7 +128,8 @@ void add_simulate_command(CLI::App& app) {
     cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies)")->capture_default_str();
     cmd->add_option("--walk-start", o->walk_start,
                     "ROW[:LEAD]: where --policy walk starts the GPU's dispatch walk (hardware state that moves "
-                    "between launches; default the preset's start_row:lead_start)");
+                    "between launches; default the preset's start_row:lead_start)")
+        ->each([o](const std::string&) { o->walk_start_given = true; });
     cmd->add_option("--exec", o->execution,
                     "Execution model: fixed (each block runs its given duration), shared (blocks share an "
                     "SM's issue slots; needs per-warp work), or auto (shared when every launch has per-warp "
@@ -151,7 +153,9 @@ void add_simulate_command(CLI::App& app) {
     cmd->add_option("--trace", o->trace, "Write a Chrome trace (open in ui.perfetto.dev)")->each([o](const std::string&) {
         o->trace_given = true;
     });
-    cmd->add_option("--trace-limit", o->trace_limit, "At most this many blocks in the trace")->capture_default_str();
+    cmd->add_option("--trace-limit", o->trace_limit, "At most this many blocks in the trace (0 to 2^40)")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40))
+        ->capture_default_str();
     cmd->callback([o] {
         naming_keys({{"gpu", "--gpu"}, {"policy", "--policy"}, {"exec", "--exec"}}, [&] { run_simulation(*o); });
     });

@@ -55,6 +55,22 @@ int run(int argc, char** argv) {
             std::cerr << "gpusched: unknown command '" << argv[1] << "' (commands: " << names << ")\n";
             return 2;
         }
+        // A command made of subcommands (list, show, calibrate): its second word must be one of them.
+        const CLI::App* command = app.get_subcommand(argv[1]);
+        const auto subs = command->get_subcommands({});
+        if (argc > 2 && argv[2][0] != '-' && !subs.empty()) {
+            bool known_sub = false;
+            std::string sub_names;
+            for (const auto* sub : subs) {
+                known_sub = known_sub || sub->get_name() == argv[2];
+                sub_names += (sub_names.empty() ? "" : ", ") + sub->get_name();
+            }
+            if (!known_sub) {
+                std::cerr << "gpusched " << argv[1] << ": unknown subcommand '" << argv[2] << "' (expected " << sub_names
+                          << ")\n";
+                return 2;
+            }
+        }
     }
     try {
         app.parse(argc, argv);

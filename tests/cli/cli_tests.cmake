@@ -431,7 +431,21 @@ gpusched_input_kept_test(simulate_workload ${PROJECT_SOURCE_DIR}/tests/workloads
                          simulate --workload workload_example.yaml --trace workload_example.yaml)
 gpusched_input_kept_test(timeline_is_trace tiny_gpu.yaml "--trace: 'same.csv' is also the file of --timeline"
                          simulate --kernel synthetic:blocks=4,threads=32,duration=1us --timeline same.csv --trace same.csv)
-gpusched_cli_test(timeline_empty_name 2 stderr "--timeline: 1 required TEXT missing"
-                  simulate --kernel synthetic:blocks=4,threads=32,duration=1us --timeline "")
 gpusched_cli_test(timeline_dev_full 2 stderr "--timeline: cannot finish writing '/dev/full'"
                   simulate --kernel synthetic:blocks=4000,threads=32,duration=1us --timeline /dev/full)
+
+# --- values out of range and unknown words, named as the user gave them ---
+gpusched_cli_test(trace_limit_negative 2 stderr "--trace-limit"
+                  simulate --kernel synthetic:blocks=4,threads=32,duration=1us --trace-limit -1 --trace t.json)
+gpusched_cli_test(trace_limit_beyond_uint64 2 stderr "--trace-limit"
+                  simulate --kernel synthetic:blocks=4,threads=32,duration=1us --trace-limit 18446744073709551616 --trace t.json)
+# Empty values ('') cannot travel through a CMake list: a script passes them.
+add_test(NAME cli.empty_values COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_empty_args.sh
+                                       $<TARGET_FILE:gpusched> ${GPUSCHED_CLI_DATA})
+gpusched_cli_test(predict_measured_inf 2 stderr "--measured: expected a positive, finite time"
+                  predict --gpu c2075 --kernel apsp-minplus:n=81,block=8 --measured inf --at 81)
+gpusched_cli_test(predict_measured_huge 2 stderr "--measured: expected a positive, finite time"
+                  predict --gpu c2075 --kernel apsp-minplus:n=81,block=8 --measured 1e308 --at 81)
+gpusched_cli_test(list_unknown 2 stderr "gpusched list: unknown subcommand 'nope' \\(expected gpus, policies, workloads\\)"
+                  list nope)
+gpusched_cli_test(show_unknown_subcommand 2 stderr "gpusched show: unknown subcommand 'cpu' \\(expected gpu\\)" show cpu h100)
