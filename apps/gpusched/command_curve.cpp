@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "output_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
@@ -221,11 +222,10 @@ std::string curve_svg(const std::vector<CurvePoint>& points, const CurveOptions&
     return report::render_svg(chart);
 }
 
-void write_file(const std::string& path, const std::string& flag, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw InputError(flag + ": cannot write '" + path + "'");
-    out << text;
-    if (!out.flush()) throw InputError(flag + ": cannot finish writing '" + path + "' (disk full?)");
+void write_file(const std::string& path, const std::string& flag, const std::string& text, const std::string& gpu_file) {
+    OutputFile out(path, flag, {gpu_file});
+    out.stream() << text;
+    out.commit();
 }
 
 void run_curve(const CurveOptions& options) {
@@ -251,7 +251,7 @@ void run_curve(const CurveOptions& options) {
     if (!o.csv.empty()) {
         std::ostringstream csv;
         write_csv(csv, points, o.models);
-        write_file(o.csv, "--csv", csv.str());
+        write_file(o.csv, "--csv", csv.str(), o.gpu);
     } else {
         std::cout << "curve of " << o.kernel << " on " << gpu.name << " (policy " << o.policy << ", exec " << o.execution
                   << "): n = " << first << ".." << last << " step " << o.step << "\n";
@@ -261,7 +261,7 @@ void run_curve(const CurveOptions& options) {
         for (const CurvePoint& p : points) table.add_row(row_cells(p, o.models));
         table.print(std::cout);
     }
-    if (!o.svg.empty()) write_file(o.svg, "--svg", curve_svg(points, o, gpu));
+    if (!o.svg.empty()) write_file(o.svg, "--svg", curve_svg(points, o, gpu), o.gpu);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "output_file.h"
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/calibrate/tune.h"
 #include "gpusched/hw/gpu_spec_io.h"
@@ -104,16 +105,23 @@ Guideline guideline(const hw::GpuSpec& gpu, const std::string& spec, const std::
     return g;
 }
 
+/// The files tune reads (its outputs must not be one of them).
+std::vector<std::string> tune_inputs(const TuneOptions& o) {
+    std::vector<std::string> inputs{o.gpu};
+    inputs.insert(inputs.end(), o.calibrations.begin(), o.calibrations.end());
+    return inputs;
+}
+
 void write_outputs(const TuneOptions& o, const std::string& key, const calibrate::TuneResult& r) {
     if (!o.csv.empty()) {
-        std::ofstream out(o.csv, std::ios::binary);
-        if (!out) throw InputError("--csv: cannot write '" + o.csv + "'");
+        OutputFile file(o.csv, "--csv", tune_inputs(o));
+        std::ostream& out = file.stream();
         out << key << ",makespan_us,blocks_per_sm,warps_per_sm,occupancy,error\n";
         for (const auto& c : r.candidates)
             out << c.value << "," << (c.makespan_us ? calibrate::exact_number(*c.makespan_us) : "") << ","
                 << c.blocks_per_sm << "," << c.warps_per_sm << "," << calibrate::exact_number(c.occupancy) << ","
                 << (c.error.empty() ? "" : "\"" + c.error + "\"") << "\n";
-        if (!out.flush()) throw InputError("--csv: cannot finish writing '" + o.csv + "'");
+        file.commit();
     }
     if (!o.svg.empty()) {
         report::LineChart chart;
@@ -130,10 +138,9 @@ void write_outputs(const TuneOptions& o, const std::string& key, const calibrate
         }
         chart.series.push_back(s);
         if (r.best) chart.markers.push_back({s.points[*r.best].x, "best " + r.candidates[*r.best].value});
-        std::ofstream out(o.svg, std::ios::binary);
-        if (!out) throw InputError("--svg: cannot write '" + o.svg + "'");
-        out << report::render_svg(chart);
-        if (!out.flush()) throw InputError("--svg: cannot finish writing '" + o.svg + "'");
+        OutputFile file(o.svg, "--svg", tune_inputs(o));
+        file.stream() << report::render_svg(chart);
+        file.commit();
     }
 }
 

@@ -50,16 +50,17 @@ bool wanted(const ValidateOptions& o, const std::string& name) {
 }
 
 /// Whether to run `section`: wanted and, where a missing input skips it, its input present. A
-/// section named in --sections whose input is missing is an InputError naming the file; one
+/// section named in --sections whose input is missing is an InputError naming the file (whether
+/// or not a missing input skips it: asked for by name, it must have something to compare); one
 /// that only "all" asked for is skipped with a note on stderr.
 bool run_section(const ValidateOptions& o, const validation::ValidationSection& section) {
     const std::string name = section.name();
     if (!wanted(o, name)) return false;
-    if (!section.skipped_when_missing()) return true;
     const std::string input = (std::filesystem::path(o.dir) / section.input()).string();
+    const bool named = std::find(o.sections.begin(), o.sections.end(), name) != o.sections.end();
     if (std::filesystem::exists(input)) return true;
-    if (std::find(o.sections.begin(), o.sections.end(), name) != o.sections.end())
-        throw InputError("--sections " + name + ": no measurements at '" + input + "'");
+    if (named) throw InputError("--sections " + name + ": no measurements at '" + input + "'");
+    if (!section.skipped_when_missing()) return true;
     std::cerr << "gpusched validate: no " << name << " section: '" << input << "' does not exist\n";
     return false;
 }

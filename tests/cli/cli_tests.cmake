@@ -449,3 +449,10 @@ gpusched_cli_test(predict_measured_huge 2 stderr "--measured: expected a positiv
 gpusched_cli_test(list_unknown 2 stderr "gpusched list: unknown subcommand 'nope' \\(expected gpus, policies, workloads\\)"
                   list nope)
 gpusched_cli_test(show_unknown_subcommand 2 stderr "gpusched show: unknown subcommand 'cpu' \\(expected gpu\\)" show cpu h100)
+gpusched_cli_test(validate_named_section_without_data 2 stderr "--sections curves: no measurements at '.*curves'"
+                  validate ${CMAKE_CURRENT_SOURCE_DIR}/cli --sections curves)
+gpusched_input_kept_test(tune_csv tiny_gpu.yaml "--csv: 'tiny_gpu.yaml' is also an input"
+                         tune --gpu tiny_gpu.yaml --kernel synthetic:threads=32,duration=10us --param threads=32,64
+                         --csv tiny_gpu.yaml)
+gpusched_input_kept_test(curve_svg tiny_gpu.yaml "--svg: 'tiny_gpu.yaml' is also an input"
+                         curve --gpu tiny_gpu.yaml --kernel apsp-minplus:block=8 --n 50..51 --exec fixed --svg tiny_gpu.yaml)
