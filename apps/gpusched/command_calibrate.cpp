@@ -1,4 +1,5 @@
 // `gpusched calibrate series|interval`: fits work-model keys or the interval model's f to measured data, cross-validated.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -36,6 +37,7 @@ struct CalibrateOptions {
     std::vector<int> blocks;
     std::string method = "factor-launch";
     std::int64_t extrapolate_n = 140;
+    bool extrapolate_n_given = false;  ///< given by the user: a value that splits nothing is an error (the default is skipped)
     std::size_t folds = 5;
     std::string key;
     std::string range = "0:1000";
@@ -119,6 +121,16 @@ void run_interval(const CalibrateOptions& o) {
         if (o.blocks.empty() || std::find(o.blocks.begin(), o.blocks.end(), m.block) != o.blocks.end())
             measured.push_back(m);
     if (measured.empty()) throw InputError("--block: no measured rows with these block sizes in " + o.data);
+    if (o.folds > measured.size())
+        throw InputError("--folds " + std::to_string(o.folds) + ": more folds than measured points (" +
+                         std::to_string(measured.size()) + " in " + o.data + ")");
+    if (o.extrapolate_n_given) {
+        const auto [low, high] = std::minmax_element(measured.begin(), measured.end(),
+                                                     [](const auto& a, const auto& b) { return a.n < b.n; });
+        if (o.extrapolate_n < low->n || o.extrapolate_n >= high->n)
+            throw InputError("--extrapolate-n " + std::to_string(o.extrapolate_n) + ": splits nothing (the measured n are " +
+                             std::to_string(low->n) + ".." + std::to_string(high->n) + "; fit on n <= it needs points on both sides)");
+    }
     const calibrate::IntervalCalibration c =
         calibrate::calibrate_interval(gpu, o.kernel, measured, o.extrapolate_n, o.folds);
     std::cout << "interval model (mean of Min, Sorted, Full, Buckets) for " << o.kernel << " on " << gpu.name << ", "
@@ -235,7 +247,8 @@ void add_calibrate_command(CLI::App& app) {
     interval->add_option("--method", o->method, "What --out holds: one-point, factor or factor-launch")
         ->capture_default_str();
     interval->add_option("--extrapolate-n", o->extrapolate_n, "Extrapolation split: fit on n <= this")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->each([o](const std::string&) { o->extrapolate_n_given = true; });
     interval->add_option("--folds", o->folds, "Interleaved folds by n")->capture_default_str()->check(CLI::Range(2, 100));
     interval->callback([o, flags] { naming_keys(flags, [&] { run_interval(*o); }); });
     key->add_option("--kernel", o->kernel, "Spec template; {column} is replaced by each row's cell")->required();

@@ -456,3 +456,7 @@ gpusched_input_kept_test(tune_csv tiny_gpu.yaml "--csv: 'tiny_gpu.yaml' is also 
                          --csv tiny_gpu.yaml)
 gpusched_input_kept_test(curve_svg tiny_gpu.yaml "--svg: 'tiny_gpu.yaml' is also an input"
                          curve --gpu tiny_gpu.yaml --kernel apsp-minplus:block=8 --n 50..51 --exec fixed --svg tiny_gpu.yaml)
+gpusched_cli_test(calibrate_more_folds_than_points 2 stderr "--folds 20: more folds than measured points \\(13 in"
+                  calibrate interval --data apsp_minplus_few.csv --block 16 --folds 20 --out f.yaml)
+gpusched_cli_test(calibrate_extrapolate_splits_nothing 2 stderr "--extrapolate-n -5: splits nothing \\(the measured n are 40..52"
+                  calibrate interval --data apsp_minplus_few.csv --block 16 --extrapolate-n -5 --out f.yaml)
