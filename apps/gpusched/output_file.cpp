@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 #include <unistd.h>
 
@@ -17,6 +18,25 @@ bool same_file(const std::string& a, const std::string& b) {
     std::error_code ec;
     const bool same = std::filesystem::equivalent(a, b, ec);
     return !ec && same;
+}
+
+/// `path` made absolute with its links and dots resolved (it need not exist); nullopt when it cannot be.
+std::optional<std::filesystem::path> resolved(const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+    if (ec) return std::nullopt;
+    std::filesystem::path canonical = std::filesystem::weakly_canonical(absolute, ec);
+    if (ec) return std::nullopt;
+    return canonical;
+}
+
+/// Whether two output paths name one file, existing or not (links and spellings such as ./a
+/// resolved). A path that cannot be resolved matches only itself.
+bool same_target(const std::string& a, const std::string& b) {
+    if (a == b || same_file(a, b)) return true;
+    const auto resolved_a = resolved(a);
+    const auto resolved_b = resolved(b);
+    return resolved_a && resolved_b && *resolved_a == *resolved_b;
 }
 
 }  // namespace
@@ -36,9 +56,7 @@ OutputFile::OutputFile(std::string path, std::string flag, const std::vector<std
     if (std::filesystem::is_directory(path_, ec)) throw InputError(flag_ + ": '" + path_ + "' is a directory");
     check_not_an_input(path_, flag_, inputs);
     for (const OutputFile* other : others) {
-        const bool same = other->path_ == path_ || same_file(other->path_, path_) ||
-                          std::filesystem::weakly_canonical(other->path_, ec) == std::filesystem::weakly_canonical(path_, ec);
-        if (same) throw InputError(flag_ + ": '" + path_ + "' is also the file of " + other->flag_ + ": give each output its own file");
+        if (same_target(other->path_, path_)) throw InputError(flag_ + ": '" + path_ + "' is also the file of " + other->flag_ + ": give each output its own file");
     }
     // A device or pipe (/dev/null, /dev/stdout, a FIFO) is written in place: never renamed over.
     const bool special = std::filesystem::exists(path_, ec) && !std::filesystem::is_regular_file(path_, ec);

@@ -431,6 +431,8 @@ gpusched_input_kept_test(simulate_workload ${PROJECT_SOURCE_DIR}/tests/workloads
                          simulate --workload workload_example.yaml --trace workload_example.yaml)
 gpusched_input_kept_test(timeline_is_trace tiny_gpu.yaml "--trace: 'same.csv' is also the file of --timeline"
                          simulate --kernel synthetic:blocks=4,threads=32,duration=1us --timeline same.csv --trace same.csv)
+gpusched_input_kept_test(timeline_is_trace_other_spelling tiny_gpu.yaml "--trace: './same.csv' is also the file of --timeline"
+                         simulate --kernel synthetic:blocks=4,threads=32,duration=1us --timeline same.csv --trace ./same.csv)
 gpusched_cli_test(timeline_dev_full 2 stderr "--timeline: cannot finish writing '/dev/full'"
                   simulate --kernel synthetic:blocks=4000,threads=32,duration=1us --timeline /dev/full)
 
