@@ -222,7 +222,7 @@ void run_key(const CalibrateOptions& o) {
 void add_calibrate_command(CLI::App& app) {
     auto o = std::make_shared<CalibrateOptions>();
     const KeyNames flags = {
-        {"gpu", "--gpu"}, {"policy", "--policy"}, {"exec", "--exec"}, {"kernel", "--kernel"}, {"range", "--range"}};
+        {"gpu", "--gpu"}, {"policy", "--policy"}, {"exec", "--exec"}, {"kernel", "--kernel"}, {"range", "--range"}, {"key", "--key"}};
     auto* cmd = app.add_subcommand("calibrate", "Fit work-model keys or the interval model's f to measured run times");
     cmd->require_subcommand(1);
     cmd->footer("Schema, method and the H100 numbers: docs/calibration.md");

@@ -34,7 +34,7 @@ struct TuneOptions {
     std::string policy = scheduler::default_policy();
     std::string execution{sim::kDefaultExecutionModel};
     std::vector<std::string> calibrations;
-    std::optional<std::uint64_t> total_threads;
+    std::optional<std::int64_t> total_threads;  ///< signed so that -1 is refused, not wrapped
     std::string csv;
     std::string svg;
     bool json = false;
@@ -149,7 +149,12 @@ void run_tune(const TuneOptions& o) {
     const auto [key, values] = parse_param(o.param);
     std::string spec = o.kernel;
     for (const auto& path : o.calibrations) spec = calibrate::apply_calibration(spec, calibrate::load_calibration(path));
-    calibrate::TuneRequest request{spec, key, values, o.policy, o.execution, o.total_threads};
+    if (o.total_threads && *o.total_threads < 1)
+        throw InputError("--total-threads " + std::to_string(*o.total_threads) + ": expected a thread count in [1, " +
+                         std::to_string(calibrate::kMaxTotalThreads) + "]");
+    std::optional<std::uint64_t> total_threads;
+    if (o.total_threads) total_threads = static_cast<std::uint64_t>(*o.total_threads);
+    calibrate::TuneRequest request{spec, key, values, o.policy, o.execution, total_threads};
     const calibrate::TuneResult r = calibrate::tune(gpu, request);
     const Guideline g = guideline(gpu, spec, key, r);
     write_outputs(o, key, r);

@@ -1,6 +1,7 @@
 // `gpusched validate DATA_DIR`: every validation section of the registry (measured experiments against the simulation).
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "output_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/support/input_error.h"
@@ -72,16 +74,29 @@ std::string replay_policy(const ValidateOptions& o, const hw::GpuSpec& gpu) {
     return gpu.dispatch_walk ? "walk" : scheduler::default_policy();
 }
 
+/// The files validate reads: the GPU file and every file under the data directory (a report must
+/// not replace a measurement). At most kMaxListedInputs are listed; a bigger tree is not a data set.
+std::vector<std::string> validate_inputs(const ValidateOptions& o) {
+    constexpr std::size_t kMaxListedInputs = 100000;
+    std::vector<std::string> inputs{o.gpu};
+    std::error_code ec;
+    if (!std::filesystem::is_directory(o.dir, ec)) return inputs;
+    for (std::filesystem::recursive_directory_iterator it(o.dir, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->is_regular_file(ec)) inputs.push_back(it->path().string());
+        if (inputs.size() > kMaxListedInputs)
+            throw InputError("validate: '" + o.dir + "' holds more than " + std::to_string(kMaxListedInputs) +
+                             " files; give the measured data directory");
+    }
+    return inputs;
+}
+
 void run_validate(ValidateOptions o) {
     validation::SectionSettings settings{hw::resolve_gpu(o.gpu), o.policy, "", !o.report.empty()};
     settings.replay_policy = replay_policy(o, settings.gpu);
     if (o.policy.empty()) o.policy = settings.policy = scheduler::default_policy();
     wanted(o, "all");  // rejects unknown sections before any work
-    std::ofstream report_file;
-    if (!o.report.empty()) {
-        report_file.open(o.report, std::ios::binary);
-        if (!report_file) throw InputError("--report: cannot write '" + o.report + "'");
-    }
+    std::optional<OutputFile> report_file;
+    if (!o.report.empty()) report_file.emplace(o.report, "--report", validate_inputs(o));
     std::vector<std::unique_ptr<validation::SectionView>> views;
     for (const auto& section : validation::validation_sections()) {
         auto view = run_section(o, *section) ? section->run(o.dir, settings) : section->view_when_skipped();
@@ -92,8 +107,8 @@ void run_validate(ValidateOptions o) {
         for (const auto& v : views) parts.push_back(v->report_part());
         const std::string policy =
             o.policy == settings.replay_policy ? o.policy : o.policy + "; placement replay: " + settings.replay_policy;
-        report_file << validation::render_validation_report({o.dir, o.gpu, policy}, parts);
-        if (!report_file.flush()) throw InputError("--report: cannot write '" + o.report + "'");
+        report_file->stream() << validation::render_validation_report({o.dir, o.gpu, policy}, parts);
+        report_file->commit();
     }
     if (o.json) {
         nlohmann::ordered_json j;

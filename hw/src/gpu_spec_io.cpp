@@ -104,14 +104,23 @@ void parse_topology(YamlFields& top, GpuSpec& spec) {
     if (auto v = f.optional_integer("tpcs_per_gpc", 1, 1024)) spec.tpcs_per_gpc = as_int(*v);
     if (f.has("sm_order")) {
         for (auto id : f.integer_list("sm_order", 0, spec.sm_count - 1)) spec.sm_order.push_back(as_int(id));
-        std::vector<int> sorted = spec.sm_order;
-        std::sort(sorted.begin(), sorted.end());
-        bool permutation = static_cast<int>(sorted.size()) == spec.sm_count;
-        for (std::size_t i = 0; permutation && i < sorted.size(); ++i) permutation = sorted[i] == static_cast<int>(i);
-        if (!permutation)
-            f.fail("sm_order", "expected each SM id 0.." + std::to_string(spec.sm_count - 1) +
-                                   " exactly once (" + std::to_string(spec.sm_count) + " entries), got " +
-                                   std::to_string(spec.sm_order.size()) + " entries");
+        const std::string expected = "expected each SM id 0.." + std::to_string(spec.sm_count - 1) + " exactly once (" +
+                                     std::to_string(spec.sm_count) + " entries)";
+        std::vector<std::size_t> position(static_cast<std::size_t>(spec.sm_count), 0);  // 1-based entry, 0 = not seen
+        for (std::size_t i = 0; i < spec.sm_order.size(); ++i) {
+            std::size_t& first = position[static_cast<std::size_t>(spec.sm_order[i])];
+            if (first != 0)
+                f.fail("sm_order", expected + ", got SM " + std::to_string(spec.sm_order[i]) + " twice (entries " +
+                                       std::to_string(first) + " and " + std::to_string(i + 1) + ")");
+            first = i + 1;
+        }
+        if (static_cast<int>(spec.sm_order.size()) != spec.sm_count) {
+            std::string missing;
+            for (std::size_t sm = 0; sm < position.size() && missing.empty(); ++sm)
+                if (position[sm] == 0) missing = std::to_string(sm);
+            f.fail("sm_order", expected + ", got " + std::to_string(spec.sm_order.size()) + " entries (SM " + missing +
+                                   " missing)");
+        }
     } else {
         (void)f.optional_child("sm_order");
     }

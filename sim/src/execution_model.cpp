@@ -25,6 +25,16 @@ std::string resolve_execution_model(const std::string& name, const workloads::Ap
     return "shared";
 }
 
+void check_execution_model_name(const std::string& name) {
+    if (name == kDefaultExecutionModel) return;
+    std::string known(kDefaultExecutionModel);
+    for (const auto& m : execution_models()) {
+        if (m.name == name) return;
+        known += ", " + m.name;
+    }
+    throw KeyError("exec", "unknown execution model '" + name + "' (known: " + known + ")");
+}
+
 std::unique_ptr<ExecutionModel> make_execution_model(const std::string& name, const hw::GpuSpec& gpu,
                                                      const workloads::Application& app) {
     if (name == "fixed") return std::make_unique<FixedExecution>(app);

@@ -339,7 +339,7 @@ gpusched_cli_test(calibrate_key 0 stdout "dim_latency_cycles = 18[0-9]\\.[0-9]+.
                   calibrate key --data ${PROJECT_SOURCE_DIR}/validation/data/h100/streamcluster/runs.csv
                   --kernel streamcluster:points={points},dims={dim},rake={rake},regs=40,copy=none
                   --key dim_latency_cycles --range 0:400 --time-column kernel_median_ms --group rake --extrapolate 8)
-gpusched_cli_test(calibrate_key_integer_key 2 stderr "--kernel: key 'regs': expected an integer"
+gpusched_cli_test(calibrate_key_integer_key 2 stderr "--key regs: the search tries values the spec refuses: .*regs = 17.2 .*expected an integer"
                   calibrate key --data ${PROJECT_SOURCE_DIR}/validation/data/h100/streamcluster/runs.csv
                   --kernel streamcluster:points={points},dims={dim},rake={rake},copy=none --key regs --range 16:64
                   --time-column kernel_median_ms --out regs.yaml)
@@ -433,6 +433,9 @@ gpusched_input_kept_test(timeline_is_trace tiny_gpu.yaml "--trace: 'same.csv' is
                          simulate --kernel synthetic:blocks=4,threads=32,duration=1us --timeline same.csv --trace same.csv)
 gpusched_input_kept_test(timeline_is_trace_other_spelling tiny_gpu.yaml "--trace: './same.csv' is also the file of --timeline"
                          simulate --kernel synthetic:blocks=4,threads=32,duration=1us --timeline same.csv --trace ./same.csv)
+gpusched_input_kept_test(validate_report_over_data ${PROJECT_SOURCE_DIR}/validation/data/h100/occupancy.csv
+                         "--report: 'occupancy.csv' is also an input"
+                         validate . --report occupancy.csv)
 gpusched_cli_test(timeline_dev_full 2 stderr "--timeline: cannot finish writing '/dev/full'"
                   simulate --kernel synthetic:blocks=4000,threads=32,duration=1us --timeline /dev/full)
 
@@ -462,3 +465,22 @@ gpusched_cli_test(calibrate_more_folds_than_points 2 stderr "--folds 20: more fo
                   calibrate interval --data apsp_minplus_few.csv --block 16 --folds 20 --out f.yaml)
 gpusched_cli_test(calibrate_extrapolate_splits_nothing 2 stderr "--extrapolate-n -5: splits nothing \\(the measured n are 40..52"
                   calibrate interval --data apsp_minplus_few.csv --block 16 --extrapolate-n -5 --out f.yaml)
+
+# Messages that name the flag or key the user gave (not the one a later step tripped over).
+gpusched_cli_test(tune_unknown_exec 2 stderr "^gpusched: --exec: unknown execution model 'turbo' \\(known: auto, fixed, shared\\)"
+                  tune --kernel synthetic:blocks=100,threads=64,duration=1us --param threads=64,128 --exec turbo)
+gpusched_cli_test(tune_unknown_policy 2 stderr "^gpusched: --policy: unknown policy 'nope'"
+                  tune --kernel synthetic:blocks=100,threads=64,duration=1us --param threads=64,128 --policy nope)
+gpusched_cli_test(tune_negative_total_threads 2 stderr "^gpusched: --total-threads -1: expected a thread count in \\[1, "
+                  tune --kernel synthetic:duration=1us --param threads=64,128 --total-threads -1)
+# 2^51 threads: more than 2^40 blocks of 1024 threads
+gpusched_cli_test(tune_huge_total_threads 2 stderr "^gpusched: --total-threads 2251799813685248: expected"
+                  tune --kernel synthetic:duration=1us --param threads=64,128 --total-threads 2251799813685248)
+gpusched_cli_test(calibrate_key_range_refused 2 stderr "^gpusched: --range -5: the kernel spec refuses dim_latency_cycles = -5"
+                  calibrate key --data ${PROJECT_SOURCE_DIR}/validation/data/h100/streamcluster/runs.csv
+                  --kernel streamcluster:points={points},dims={dim},rake={rake},regs=40,copy=none
+                  --key dim_latency_cycles --range -5:400 --time-column kernel_median_ms)
+gpusched_cli_test(sweep_broken_placeholder 2 stderr "sweep_broken_placeholder.yaml:4: key 'workloads.syn': broken placeholder '..b,threads=64,duration='"
+                  sweep sweep_broken_placeholder.yaml)
+gpusched_cli_test(gpu_sm_order_repeated 2 stderr "repeated_sm_gpu.yaml:29: key 'topology.sm_order': .*got SM 2 twice \\(entries 2 and 4\\)"
+                  show gpu repeated_sm_gpu.yaml)

@@ -93,6 +93,27 @@ double KeySimulator::simulate_us(std::size_t i, double value) {
     return *row[i];
 }
 
+void KeySimulator::check_values(const std::vector<double>& values, double lo, double hi) const {
+    if (specs_.empty()) return;
+    std::optional<std::pair<double, std::string>> refused;
+    bool accepted = false;
+    for (const double v : values) {
+        try {
+            (void)workloads::build_application({specs_.front().with(key_, exact_number(v))});
+            accepted = true;
+        } catch (const InputError& e) {
+            if (!refused) refused = {v, e.what()};
+        }
+        if (accepted && refused) break;
+    }
+    if (!refused) return;
+    if (!accepted) throw InputError(refused->second);
+    const double v = refused->first;
+    const std::string detail = "the kernel spec refuses " + key_ + " = " + exact_number(v) + " (" + refused->second + ")";
+    if (v == lo || v == hi) throw KeyError("range", exact_number(v), detail);
+    throw KeyError("key", key_, "the search tries values the spec refuses: " + detail);
+}
+
 namespace {
 
 double objective(KeySimulator& sim, const std::vector<std::size_t>& train, double value) {
@@ -110,6 +131,9 @@ KeyFit fit_key(KeySimulator& sim, const std::vector<std::size_t>& train, const K
     if (train.empty()) throw InputError("calibrate: no measured rows to fit");
     if (!(options.hi > options.lo) || options.grid < 3) throw KeyError("range", "expected LO:HI with LO < HI");
     const double step = (options.hi - options.lo) / (options.grid - 1);
+    std::vector<double> grid{options.lo, options.hi};
+    for (int k = 1; k + 1 < options.grid; ++k) grid.push_back(options.lo + step * k);
+    sim.check_values(grid, options.lo, options.hi);
     KeyFit best{options.lo, std::numeric_limits<double>::infinity()};
     int best_k = 0;
     for (int k = 0; k < options.grid; ++k) {

@@ -6,6 +6,8 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
+#include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/execution_model.h"
 #include "gpusched/sweep/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"
 
@@ -17,6 +19,11 @@ std::string with_spec_key(const std::string& spec, const std::string& key, const
 
 TuneResult tune(const hw::GpuSpec& gpu, const TuneRequest& request) {
     if (request.values.empty()) throw KeyError("values", "no candidate values");
+    (void)scheduler::make_policy(request.policy);
+    sim::check_execution_model_name(request.execution);
+    if (request.total_threads && (*request.total_threads < 1 || *request.total_threads > kMaxTotalThreads))
+        throw KeyError("total_threads", std::to_string(*request.total_threads),
+                       "expected a thread count in [1, " + std::to_string(kMaxTotalThreads) + "]");
     const workloads::KernelSpec base = workloads::KernelSpec::parse(request.spec, "--kernel");
     TuneResult out;
     for (const auto& value : request.values) {

@@ -94,6 +94,15 @@ private:
             } else {
                 fail(v, key, "expected a kernel spec, a list of kernel specs, or {file: WORKLOAD.yaml}");
             }
+            const std::string broken = broken_placeholder(w.file.empty() ? "" : w.file_text);
+            if (!broken.empty())
+                fail(v, key + ".file", w.file + ": " + broken + ": a placeholder is ${NAME} (letters, digits, _)");
+            for (const auto& spec : w.specs) {
+                const std::string in_spec = broken_placeholder(spec);
+                if (!in_spec.empty())
+                    fail(v, key, "broken placeholder " + in_spec.substr(in_spec.find('\'')) +
+                                     " in '" + spec + "': a placeholder is ${NAME} (letters, digits, _)");
+            }
             for (const auto& spec : w.specs)
                 if (spec_keys(spec).empty())
                     fail(v, key, "'" + spec + "' does not name a known kernel (gpusched list workloads)");

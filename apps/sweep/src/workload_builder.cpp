@@ -58,6 +58,21 @@ std::vector<std::string> placeholders(const std::string& text) {
     return names;
 }
 
+std::string broken_placeholder(const std::string& text) {
+    std::size_t pos = 0;
+    while ((pos = text.find("${", pos)) != std::string::npos) {
+        std::size_t end = pos + 2;
+        while (end < text.size() && is_name_char(text[end])) ++end;
+        if (end == pos + 2 || end == text.size() || text[end] != '}') {
+            const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n');
+            std::string shown = text.substr(pos, std::min<std::size_t>(24, text.find('\n', pos) - pos));
+            return "line " + std::to_string(line) + ": '" + shown + "'";
+        }
+        pos = end + 1;
+    }
+    return {};
+}
+
 std::vector<std::string> spec_keys(const std::string& spec) {
     const auto* generator = workloads::find_kernel_generator(workloads::KernelSpec::name_of(spec));
     if (generator == nullptr) return {};

@@ -77,6 +77,10 @@ inline constexpr std::string_view kDefaultExecutionModel = "auto";
 /// checks it).
 std::string resolve_execution_model(const std::string& name, const workloads::Application& app);
 
+/// Checks a model name before any run: `auto` or a built-in model, else a KeyError about key
+/// "exec" listing them (for commands that run many simulations and must not fail in each).
+void check_execution_model_name(const std::string& name);
+
 /// Creates a model by name for one run; a KeyError about key "exec" for an unknown name (listing
 /// the known ones) or when the GPU spec or the workload lacks what the model needs.
 std::unique_ptr<ExecutionModel> make_execution_model(const std::string& name, const hw::GpuSpec& gpu,

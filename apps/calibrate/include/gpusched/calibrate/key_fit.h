@@ -36,6 +36,11 @@ public:
     [[nodiscard]] const std::vector<KeyMeasurement>& rows() const { return rows_; }
     [[nodiscard]] const std::string& key() const { return key_; }
     double simulate_us(std::size_t i, double value);
+    /// Checks that the first row's spec accepts each of `values` for the key before any simulation:
+    /// when some are refused and others accepted, a KeyError about "range" (an end of the search
+    /// interval refused) or "key" (a value inside it, e.g. a fraction for an integer key); when every
+    /// value is refused, the spec's own error (the spec, not the search, is wrong).
+    void check_values(const std::vector<double>& values, double lo, double hi) const;
     [[nodiscard]] std::size_t simulations() const { return simulations_; }
 
 private:

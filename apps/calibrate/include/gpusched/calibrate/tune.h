@@ -15,6 +15,10 @@ namespace gpusched::calibrate {
 /// (KernelSpec::parse, then with). InputError for a spec that does not parse.
 std::string with_spec_key(const std::string& spec, const std::string& key, const std::string& value);
 
+/// Largest `total_threads`: the most blocks a spec may have (2^40) times the most threads a block
+/// may have (1024), so that no candidate's block count can exceed a spec's range or wrap.
+inline constexpr std::uint64_t kMaxTotalThreads = std::uint64_t{1} << 50;
+
 struct TuneRequest {
     std::string spec;                   ///< the kernel spec (calibration already applied); parsed once by tune
     std::string key;                    ///< e.g. "threads", "rake", "streams", "carveout"

@@ -12,6 +12,11 @@ namespace gpusched::sweep {
 /// The ${NAME} placeholders in text, in order of first appearance, without repeats.
 std::vector<std::string> placeholders(const std::string& text);
 
+/// Empty when every "${" in text opens a placeholder ${NAME} (NAME of letters, digits and '_');
+/// else the first broken one as "line L: '${...'" (up to 24 characters of it), so that a typo such
+/// as "${b,threads=64" is reported where it is instead of as an unknown parameter.
+std::string broken_placeholder(const std::string& text);
+
 /// The keys a one-line spec's kernel accepts (generic keys and its generator's); empty when
 /// the spec names no known generator.
 std::vector<std::string> spec_keys(const std::string& spec);
