@@ -4,8 +4,11 @@
 #include <memory>
 #include <optional>
 
+#include <unistd.h>
+
 #include "commands.h"
 #include "output_file.h"
+#include "run_progress.h"
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
@@ -26,6 +29,9 @@ namespace {
 /// What `gpusched simulate` runs when given no workload (DESIGN.md 5): APSP Min-plus, whose
 /// partial edge blocks and ceil(log2(n-1)) launches show waves, tails and launch gaps.
 const char* const kDefaultKernel = "apsp-minplus:n=1000,block=16,regs=32";
+/// Runs with more blocks than this (about 10 s at the engine's measured 50 M blocks/s,
+/// docs/performance.md) are announced on a terminal before they start.
+constexpr std::uint64_t kAnnouncedBlocks = 500'000'000;
 
 struct SimulateOptions {
     std::string gpu = "h100";
@@ -105,7 +111,13 @@ void run_simulation(const SimulateOptions& o) {
         trace = std::make_unique<sim::ChromeTraceWriter>(trace_file->stream(), o.trace_limit, GPUSCHED_VERSION);
         run.observe(*trace);
     }
-    run.run();
+    RunProgress progress(std::cerr, isatty(STDERR_FILENO) != 0);
+    announce_size(std::cerr, isatty(STDERR_FILENO) != 0, app, kAnnouncedBlocks);
+    run.observe(progress);
+    {
+        const InterruptGuard interrupts;
+        run.run();
+    }
     if (o.json)
         sim::write_summary_json(std::cout, summary.summary());
     else

@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "output_file.h"
+#include "run_progress.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/sweep/point_runner.h"
@@ -50,10 +51,8 @@ void run_sweep_command(const SweepCommandOptions& o) {
                          std::to_string(*o.threads));
     options.threads = o.threads ? static_cast<unsigned>(*o.threads) : std::max(1U, std::thread::hardware_concurrency());
     sweep::check_study(study);
-    if (!o.quiet) {
-        options.progress = &std::cerr;
-        options.progress_terminal = isatty(STDERR_FILENO) != 0;
-    }
+    if (!o.quiet && isatty(STDERR_FILENO) != 0) options.progress = &std::cerr;
+    options.stop_requested = [] { return InterruptGuard::requested(); };
     std::unique_ptr<OutputFile> file;
     if (o.out_given) {
         std::vector<std::string> inputs{o.study};
@@ -61,7 +60,15 @@ void run_sweep_command(const SweepCommandOptions& o) {
         file = std::make_unique<OutputFile>(o.out, "--out", inputs);
     }
     std::ostream& out = file ? file->stream() : std::cout;
-    const sweep::SweepStats stats = sweep::run_sweep(study, options, out);
+    const InterruptGuard interrupts;
+    sweep::SweepStats stats;
+    try {
+        stats = sweep::run_sweep(study, options, out);
+    } catch (const sweep::SweepStopped& e) {
+        out.flush();
+        throw Interrupted("sweep interrupted after " + std::to_string(e.written) + " of " + std::to_string(e.total) +
+                          " points" + (file ? "" : " (those rows are on standard output)"));
+    }
     if (file) file->commit();
     if (!o.quiet && stats.errors > 0)
         std::cerr << "gpusched sweep: " << stats.errors << " of " << stats.points

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "run_progress.h"
 #include "gpusched/support/input_error.h"
 
 namespace {
@@ -86,6 +87,10 @@ int run(int argc, char** argv) {
     } catch (const gpusched::InputError& e) {
         std::cerr << "gpusched: " << e.what() << "\n";
         return 2;
+    } catch (const gpusched::cli::Interrupted& e) {
+        std::cerr << "gpusched: " << e.what() << "; no output file written (files are put in place only by a "
+                     "complete run)\n";
+        return 130;
     } catch (const std::exception& e) {
         std::cerr << "gpusched: internal error: " << e.what() << "\n";
         return 1;

@@ -64,3 +64,15 @@ TEST_CASE("a spec's whole application is built: different later launches and its
     for (const auto& op : app.issue_order()) copies += op.kind == workloads::Operation::Kind::copy ? 1 : 0;
     CHECK(copies == 2);
 }
+
+TEST_CASE("broken placeholders are found where they are; comments of a workload file are not checked") {
+    CHECK(sweep::broken_placeholder("synthetic:blocks=${b},threads=${t}").empty());
+    // "${b," never closes before a character that cannot be in a name: line 1, 24 characters shown.
+    CHECK(sweep::broken_placeholder("synthetic:blocks=${b,threads=64,duration=3us") ==
+          "line 1: '${b,threads=64,duration='");
+    CHECK(sweep::broken_placeholder("a: 1\nb: ${}\n") == "line 2: '${}'");
+    CHECK(sweep::broken_placeholder("x: ${n") == "line 1: '${n'");
+    const std::string file = "# ${...} placeholders are filled in\nblocks: ${n}  # or ${...}\nthreads: ${t\n";
+    CHECK(sweep::broken_placeholder(file, true) == "line 3: '${t'");
+    CHECK(sweep::broken_placeholder(file, false) == "line 1: '${...} placeholders are '");
+}

@@ -153,7 +153,7 @@ std::vector<std::string> PointRunner::run(const std::vector<std::string>& values
         const BuiltPoint b = describe(study_, values);
         const hw::GpuSpec& gpu = gpus_.get(b.gpu, b.overrides);
         const workloads::Application app = build_workload(*b.workload, study_.params, values);
-        const SimulationOutcome out = simulate_summary(gpu, app, b.policy, b.exec);
+        const SimulationOutcome out = simulate_summary(gpu, app, b.policy, b.exec, stop_);
         const sim::RunSummary& s = out.summary;
         std::uint64_t waves = 0;
         for (const auto& k : s.kernels) waves += k.waves;

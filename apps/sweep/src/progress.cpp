@@ -1,4 +1,4 @@
-// Progress bar and plain progress lines for sweeps.
+// Progress bar of sweeps (terminal only).
 #include "gpusched/sweep/progress.h"
 
 #include <cmath>
@@ -21,7 +21,7 @@ std::string clock_text(double seconds) {
 
 }  // namespace
 
-Progress::Progress(std::ostream& out, bool terminal, std::uint64_t total) : out_(out), terminal_(terminal), total_(total) {}
+Progress::Progress(std::ostream& out, std::uint64_t total) : out_(out), total_(total) {}
 
 std::string Progress::bar(std::uint64_t done, std::uint64_t total, double elapsed_s) {
     constexpr int kWidth = 30;
@@ -37,24 +37,15 @@ std::string Progress::bar(std::uint64_t done, std::uint64_t total, double elapse
 }
 
 void Progress::update(std::uint64_t done, double elapsed_s) {
-    if (terminal_) {
-        if (elapsed_s - last_draw_ < 0.1) return;
-        last_draw_ = elapsed_s;
-        out_ << "\r" << bar(done, total_, elapsed_s) << std::flush;
-        return;
-    }
-    if (total_ == 0 || done * 10 < next_tenth_ * total_) return;
-    while (next_tenth_ <= 10 && done * 10 >= next_tenth_ * total_) ++next_tenth_;
-    if (done < total_) out_ << "gpusched sweep: " << bar(done, total_, elapsed_s) << "\n" << std::flush;
+    if (elapsed_s - last_draw_ < 0.1) return;
+    last_draw_ = elapsed_s;
+    out_ << "\r" << bar(done, total_, elapsed_s) << std::flush;
 }
 
 void Progress::finish(std::uint64_t done, double elapsed_s) {
     char buf[64];
     std::snprintf(buf, sizeof buf, " in %.1f s", elapsed_s);
-    if (terminal_)
-        out_ << "\r" << bar(done, total_, elapsed_s) << buf << "\n" << std::flush;
-    else
-        out_ << "gpusched sweep: " << done << " points" << buf << "\n" << std::flush;
+    out_ << "\r" << bar(done, total_, elapsed_s) << buf << "\n" << std::flush;
 }
 
 }  // namespace gpusched::sweep

@@ -94,7 +94,7 @@ private:
             } else {
                 fail(v, key, "expected a kernel spec, a list of kernel specs, or {file: WORKLOAD.yaml}");
             }
-            const std::string broken = broken_placeholder(w.file.empty() ? "" : w.file_text);
+            const std::string broken = broken_placeholder(w.file.empty() ? "" : w.file_text, true);
             if (!broken.empty())
                 fail(v, key + ".file", w.file + ": " + broken + ": a placeholder is ${NAME} (letters, digits, _)");
             for (const auto& spec : w.specs) {

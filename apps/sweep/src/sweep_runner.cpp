@@ -17,6 +17,7 @@
 #include "gpusched/sweep/point_space.h"
 #include "gpusched/sweep/progress.h"
 #include "gpusched/sweep/results_file.h"
+#include "gpusched/sweep/simulation.h"
 
 namespace gpusched::sweep {
 
@@ -27,6 +28,12 @@ namespace {
 constexpr std::uint64_t kWindowPerThread = 1024;
 
 }  // namespace
+
+SweepStopped::SweepStopped(std::uint64_t written_rows, std::uint64_t total_rows)
+    : std::runtime_error("sweep stopped after " + std::to_string(written_rows) + " of " + std::to_string(total_rows) +
+                         " points"),
+      written(written_rows),
+      total(total_rows) {}
 
 SweepStats run_sweep(const Study& study, const SweepOptions& options, std::ostream& out) {
     const std::uint64_t n = options.shard.size(study.total_points);
@@ -41,7 +48,7 @@ SweepStats run_sweep(const Study& study, const SweepOptions& options, std::ostre
 
     const auto work = [&] {
         try {
-            PointRunner runner(study);
+            PointRunner runner(study, options.stop_requested);
             while (true) {
                 std::uint64_t k = 0;
                 {
@@ -77,7 +84,7 @@ SweepStats run_sweep(const Study& study, const SweepOptions& options, std::ostre
     const auto start = std::chrono::steady_clock::now();
     const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     std::optional<Progress> progress;
-    if (options.progress) progress.emplace(*options.progress, options.progress_terminal, n);
+    if (options.progress) progress.emplace(*options.progress, n);
     out << results_header(study, options.shard);
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work);
@@ -104,9 +111,21 @@ SweepStats run_sweep(const Study& study, const SweepOptions& options, std::ostre
         batch.clear();
         if (progress) progress->update(written, elapsed());
         if (written == n) break;
+        if (options.stop_requested && options.stop_requested()) {
+            std::lock_guard lock(mutex);
+            if (!crash) crash = std::make_exception_ptr(SweepStopped(written, n));
+            can_take.notify_all();
+            break;
+        }
     }
     for (auto& t : pool) t.join();
-    if (crash) std::rethrow_exception(crash);
+    if (crash) {
+        try {
+            std::rethrow_exception(crash);
+        } catch (const RunStopped&) {
+            throw SweepStopped(written, n);
+        }
+    }
     if (progress) progress->finish(n, elapsed());
     stats.points = n;
     return stats;

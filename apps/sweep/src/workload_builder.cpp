@@ -58,9 +58,17 @@ std::vector<std::string> placeholders(const std::string& text) {
     return names;
 }
 
-std::string broken_placeholder(const std::string& text) {
+std::string broken_placeholder(const std::string& text, bool yaml_comments) {
     std::size_t pos = 0;
     while ((pos = text.find("${", pos)) != std::string::npos) {
+        if (yaml_comments) {
+            const std::size_t line_start = text.rfind('\n', pos) == std::string::npos ? 0 : text.rfind('\n', pos) + 1;
+            const std::size_t hash = text.find('#', line_start);
+            if (hash < pos && (hash == line_start || text[hash - 1] == ' ' || text[hash - 1] == '\t')) {
+                pos += 2;
+                continue;
+            }
+        }
         std::size_t end = pos + 2;
         while (end < text.size() && is_name_char(text[end])) ++end;
         if (end == pos + 2 || end == text.size() || text[end] != '}') {

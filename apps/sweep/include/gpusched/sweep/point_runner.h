@@ -1,7 +1,9 @@
 // Point runner: one study point built (GPU variant, workload, policy) and simulated into metric cells.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpusched/sweep/gpu_variants.h"
@@ -19,7 +21,9 @@ std::vector<std::string> effective_values(const Study& study, std::vector<std::s
 /// Runs points of one study; one per worker thread (it memoises GPU variants).
 class PointRunner {
 public:
-    explicit PointRunner(const Study& study) : study_(study), gpus_(study.base_dir) {}
+    /// `stop`, when given, is asked during each simulation whether to give up (RunStopped).
+    explicit PointRunner(const Study& study, std::function<bool()> stop = {})
+        : study_(study), gpus_(study.base_dir), stop_(std::move(stop)) {}
 
     /// The metric cells of a point with these parameter values (point_values). A point that
     /// cannot be built or launched (an inconsistent GPU variant, a kernel the GPU cannot run,
@@ -33,6 +37,7 @@ public:
 private:
     const Study& study_;
     GpuVariantCache gpus_;
+    std::function<bool()> stop_;
 };
 
 /// Checks a study before any point runs: every gpu, policy, exec and workload value, and

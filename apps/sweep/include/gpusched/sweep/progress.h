@@ -1,4 +1,4 @@
-// Progress: a bar with rate and ETA on a terminal, occasional plain lines otherwise.
+// Progress: a sweep's bar with rate and ETA, redrawn in place (only ever given a terminal).
 #pragma once
 
 #include <chrono>
@@ -9,8 +9,8 @@ namespace gpusched::sweep {
 
 class Progress {
 public:
-    /// `terminal`: redraw one line in place ("\r"); else a line at each tenth of the work.
-    Progress(std::ostream& out, bool terminal, std::uint64_t total);
+    /// `out` is a terminal: the bar is redrawn in place ("\r"), at most every 0.1 s.
+    Progress(std::ostream& out, std::uint64_t total);
     /// `done` points finished after `elapsed_s` seconds; draws when due.
     void update(std::uint64_t done, double elapsed_s);
     /// The final line.
@@ -21,10 +21,8 @@ public:
 
 private:
     std::ostream& out_;
-    bool terminal_;
     std::uint64_t total_;
     double last_draw_ = -1;
-    std::uint64_t next_tenth_ = 1;
 };
 
 }  // namespace gpusched::sweep

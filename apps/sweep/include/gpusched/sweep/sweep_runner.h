@@ -2,7 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <ostream>
+#include <stdexcept>
+#include <string>
 
 #include "gpusched/sweep/shard.h"
 #include "gpusched/sweep/study.h"
@@ -12,8 +15,18 @@ namespace gpusched::sweep {
 struct SweepOptions {
     unsigned threads = 1;          ///< worker threads (>= 1)
     Shard shard;
-    std::ostream* progress = nullptr;  ///< where progress goes (nullptr: none)
-    bool progress_terminal = false;    ///< draw a bar in place (stderr is a terminal)
+    std::ostream* progress = nullptr;  ///< a terminal for the progress bar (nullptr: none)
+    /// Polled about every 0.1 s by the thread that writes rows; when it returns true the sweep
+    /// stops after the rows written so far and run_sweep throws SweepStopped.
+    std::function<bool()> stop_requested;
+};
+
+/// A sweep stopped by SweepOptions::stop_requested: `written` of `total` rows were written.
+class SweepStopped : public std::runtime_error {
+public:
+    SweepStopped(std::uint64_t written, std::uint64_t total);
+    std::uint64_t written;
+    std::uint64_t total;
 };
 
 /// What a sweep did.

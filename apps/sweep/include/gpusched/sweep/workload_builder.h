@@ -14,8 +14,10 @@ std::vector<std::string> placeholders(const std::string& text);
 
 /// Empty when every "${" in text opens a placeholder ${NAME} (NAME of letters, digits and '_');
 /// else the first broken one as "line L: '${...'" (up to 24 characters of it), so that a typo such
-/// as "${b,threads=64" is reported where it is instead of as an unknown parameter.
-std::string broken_placeholder(const std::string& text);
+/// as "${b,threads=64" is reported where it is instead of as an unknown parameter. With
+/// `yaml_comments`, text from a '#' at the start of a line or after a blank to the line's end is
+/// a comment and not checked.
+std::string broken_placeholder(const std::string& text, bool yaml_comments = false);
 
 /// The keys a one-line spec's kernel accepts (generic keys and its generator's); empty when
 /// the spec names no known generator.

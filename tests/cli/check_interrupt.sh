@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Ctrl-C (SIGINT) stops a long simulate or sweep cleanly: exit 130, a note of how far it got, the
+# existing output file untouched and no temporary file left beside it.
+# Usage: check_interrupt.sh GPUSCHED DATA_DIR
+set -u
+exe=$1 data=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# interrupt NAME OUTPUT ARGS...: runs the command, waits until its temporary output file exists
+# (the inputs are read and the run is about to start) and one second more, sends SIGINT and checks
+# the outcome.
+interrupt() {
+    local name=$1 output=$2; shift 2
+    echo "kept" > "$output"
+    "$exe" "$@" >"$name.out" 2>"$name.err" &
+    local pid=$! waited=0
+    until [ -n "$(find . -maxdepth 1 -name ".$output.tmp-*" 2>/dev/null)" ]; do
+        sleep 0.1
+        waited=$((waited + 1))
+        [ "$waited" -lt 600 ] || { kill -9 "$pid"; fail "$name: no temporary output after 60 s"; }
+        kill -0 "$pid" 2>/dev/null || fail "$name: ended before it could be interrupted: $(cat "$name.err")"
+    done
+    sleep 1
+    kill -INT "$pid"
+    waited=0
+    while kill -0 "$pid" 2>/dev/null; do
+        sleep 0.1
+        waited=$((waited + 1))
+        [ "$waited" -lt 300 ] || { kill -9 "$pid"; fail "$name: still running 30 s after SIGINT"; }
+    done
+    wait "$pid"
+    local code=$?
+    [ "$code" -eq 130 ] || fail "$name: exit code $code, expected 130; stderr: $(cat "$name.err")"
+    grep -q "interrupted after .*; no output file written" "$name.err" || fail "$name: no note: $(cat "$name.err")"
+    [ "$(cat "$output")" = kept ] || fail "$name: $output was changed"
+    [ -z "$(find . -maxdepth 1 -name ".$output.tmp-*")" ] || fail "$name: temporary file left behind"
+    echo "ok: $name: $(cat "$name.err")"
+}
+
+interrupt simulate timeline.csv simulate --kernel synthetic:blocks=1099511627776,threads=32,duration=1us \
+    --timeline timeline.csv
+grep -q "of 1.1e+12 blocks" simulate.err || fail "simulate: the note does not give the run's size"
+cp "$data/sweep_small.yaml" study.yaml
+sed -i 's/blocks: \[50, 300, 700\]/blocks: [50, 300, 700, 1099511627776]/' study.yaml
+interrupt sweep results.csv sweep study.yaml -j 1 --out results.csv
