@@ -183,7 +183,7 @@ SimResult Engine::run() {
                 const Resident& r = residents_[at];
                 if (r.launch == Resident::kFree || r.end != e.time) {  // superseded by a later set_end
                     if (r.launch != Resident::kFree && r.end >= kTimeLimit && e.time == kTimeLimit - 1) [[unlikely]]
-                        throw_block_end_overflow(r.launch, r.block, r.start, r.end - r.start);
+                        throw_block_end_overflow(r.launch, r.block, r.start, std::nullopt);
                     continue;
                 }
                 core_.set_now(e.time);

@@ -93,9 +93,11 @@ std::string Engine::describe_launch(std::size_t index) const {
            ")";
 }
 
-void Engine::throw_block_end_overflow(std::size_t index, std::uint64_t block, Time start, Time duration) const {
-    throw_time_overflow(describe_launch(index), "block " + std::to_string(block) + " starts at " + format_ns(start) +
-                                                    " ns and runs " + format_ns(duration) + " ns: its end");
+void Engine::throw_block_end_overflow(std::size_t index, std::uint64_t block, Time start,
+                                      std::optional<Time> duration) const {
+    const std::string runs = duration ? " and runs " + format_ns(*duration) + " ns" : " and runs at its SM's rates";
+    throw_time_overflow(describe_launch(index),
+                        "block " + std::to_string(block) + " starts at " + format_ns(start) + " ns" + runs + ": its end");
 }
 
 void Engine::report_block_completed(const Resident& r, int sm, int slot) {

@@ -50,11 +50,17 @@ Time parse_duration(const std::string& text, const std::string& what) {
         }
         if (!digits || i != number.size()) fail();
         if (huge) too_long();
-        const Time scaled_fraction = fraction * unit.scale;
-        if (scaled_fraction % fraction_scale != 0)
-            throw InputError(what + ": '" + text + "' is finer than one picosecond");
+        // fraction / fraction_scale of the unit, in picoseconds (fraction x scale could wrap).
+        Time fraction_ps = 0;
+        if (fraction_scale <= unit.scale) {
+            fraction_ps = fraction * (unit.scale / fraction_scale);
+        } else {
+            const Time finer = fraction_scale / unit.scale;
+            if (fraction % finer != 0) throw InputError(what + ": '" + text + "' is finer than one picosecond");
+            fraction_ps = fraction / finer;
+        }
         const std::optional<Time> scaled = time_product(whole, unit.scale);
-        const std::optional<Time> total = scaled ? time_sum(*scaled, scaled_fraction / fraction_scale) : std::nullopt;
+        const std::optional<Time> total = scaled ? time_sum(*scaled, fraction_ps) : std::nullopt;
         return total ? *total : too_long();
     }
     return fail();

@@ -33,7 +33,7 @@ TEST_CASE("a written calibration reads back to the same values, bit for bit") {
     Calibration c;
     c.kernel = "binomial-series";
     c.keys = {{"instr_per_term", 17.123456789012345}, {"term_latency_cycles", 0.1 + 0.2}};
-    c.interval = IntervalFactor{2.718281828459045, -0.3};
+    c.interval = IntervalFactor{2.718281828459045, 0.1 + 0.2};
     c.notes = {"fitted by a test"};
     std::ostringstream out;
     write_calibration(out, c);

@@ -115,6 +115,32 @@ TEST_CASE("an SM's busy time (overlapping blocks) that passes the range is an er
     CHECK(range_error(test::small_gpu(1), app, true, true).find("SM 0: its busy time") != std::string::npos);
 }
 
+TEST_CASE("shared execution: a block whose work at its SM's rates passes the range is an error") {
+    // One SM issuing 4 warp-instructions per ns (4 schedulers x 1 at 1000 MHz); a block of 8
+    // warps of W slots each takes 8 W / 4 ns. W = 10^15: 2 x 10^15 ns = 2 x 10^18 ps, in range;
+    // W = 10^16: 2 x 10^19 ps, past 2^63 (9.2 x 10^18).
+    hw::GpuSpec gpu = test::small_gpu(1);
+    gpu.warp_schedulers_per_sm = 4;
+    gpu.issue_width = 1;
+    gpu.clock_mhz = 1000;
+    const auto kernel = [](double slots) {
+        workloads::KernelLaunch k = test::launch(1, 256, 0);
+        k.work = std::make_shared<test::LambdaWork>([](std::uint64_t) { return Time{0}; }, nullptr,
+                                                    [slots](std::uint64_t) { return workloads::WarpWork{slots, 0, 0}; });
+        return k;
+    };
+    CHECK(test::run(gpu, test::app_of({kernel(1e15)}), "most-room", nullptr, "shared").makespan ==
+          Time{2'000'000'000'000'000'000});
+    std::string message;
+    try {
+        test::run(gpu, test::app_of({kernel(1e16)}), "most-room", nullptr, "shared");
+    } catch (const TimeRangeError& e) {
+        message = e.what();
+    }
+    CHECK(message == "launch 0 (k): block 0 starts at 0.000 ns and runs at its SM's rates: its end passes 2^63 ps "
+                     "(about 106 days), the range of simulated time");
+}
+
 TEST_CASE("host issue times: operation index x host_launch_interval_ns is checked") {
     // 10^12 ns (10^15 ps) per call, beyond a GPU file's bound, so that few operations reach
     // the range: operation i is issued at i x 10^15 ps.

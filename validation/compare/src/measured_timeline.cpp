@@ -95,7 +95,7 @@ public:
             if (got != e.blocks)
                 throw InputError(where + ": the rows end with " + std::to_string(got) + " blocks of launch " +
                                  std::to_string(launch) + ", but " + e.where + " says " + std::to_string(e.blocks) +
-                                 " (a cut or incomplete file)");
+                                 ": the file is cut short or its metadata is wrong");
         }
     }
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -125,8 +126,10 @@ private:
     [[noreturn]] void throw_no_room(int sm) const;
     /// "launch N (NAME[, FILE:LINE])", for messages.
     [[nodiscard]] std::string describe_launch(std::size_t index) const;
-    /// TimeRangeError: block `block` of launch `index` would end at or past 2^63 ps.
-    [[noreturn]] void throw_block_end_overflow(std::size_t index, std::uint64_t block, Time start, Time duration) const;
+    /// TimeRangeError: block `block` of launch `index` would end at or past 2^63 ps (after
+    /// `duration`, or at the rates the execution model gives it when nullopt).
+    [[noreturn]] void throw_block_end_overflow(std::size_t index, std::uint64_t block, Time start,
+                                               std::optional<Time> duration) const;
 
     // Declared in the order the constructor checks the inputs (the first problem is reported).
     const hw::GpuSpec& gpu_;
