@@ -486,3 +486,5 @@ gpusched_cli_test(validate_placement_short 2 stderr "short_placement/placement/w
                   validate ./short_placement --sections placement)
 gpusched_cli_test(validate_placement_cut_mid_row 2 stderr "cut_placement/placement/wave265.csv:109: the last line ends without a line break"
                   validate ./cut_placement --sections placement)
+gpusched_cli_test(sssp_graph_cut 2 stderr "cut_graph.txt:4: the edge list ends after 2 edges, but its comment at line 1 announces edges=3"
+                  simulate --kernel sssp:graph=cut_graph.txt,sources=1)
