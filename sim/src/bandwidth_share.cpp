@@ -4,11 +4,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpusched/support/checked_time.h"
+
 namespace gpusched::sim {
 
 namespace {
-/// Ends are capped here (about 104 days): a nearly stalled block must not overflow Time.
-constexpr double kLatestEnd = 9e18;
+/// A nearly stalled block's end is capped at kTimeLimit (2^63 ps): past the range of simulated
+/// time, which the engine reports if nothing revises the end first.
+constexpr double kLatestEnd = 9223372036854775808.0;  // 2^63
 }  // namespace
 
 BandwidthShare::BandwidthShare(int sm_count, int slots_per_sm, double bytes_per_ps, double l2_bytes_per_ps)
@@ -35,7 +38,7 @@ double BandwidthShare::clock_at(Time t) const { return v0_ + phi_ * static_cast<
 Time BandwidthShare::end_at(double v_end, Time now) const {
     double ps = std::ceil((v_end - v0_) / phi_);
     if (!(ps < kLatestEnd)) ps = kLatestEnd;  // also NaN
-    const Time end = ps > 0 ? t0_ + static_cast<Time>(ps) : t0_;
+    const Time end = ps > 0 ? std::min(t0_ + static_cast<Time>(ps), kTimeLimit) : t0_;
     return std::max(end, now);
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "gpusched/support/checked_time.h"
 #include "gpusched/support/input_error.h"
 
 namespace gpusched::sim {
@@ -63,7 +64,11 @@ Engine::UnitStart Engine::unit_start() const {
         launch.first_start = start;
     }
     if (how.fixed) {
-        r.end = start + launch.work->duration(placement.block);
+        const Time duration = launch.work->duration(placement.block);
+        const std::optional<Time> end = time_sum(start, duration);
+        if (!end) [[unlikely]]
+            throw_block_end_overflow(index, placement.block, start, duration);
+        r.end = *end;
         if (push) core_.queue().push(r.end, Phase::completion, static_cast<std::uint32_t>(at));
     }
     if (how.more) after_dispatch(launch, index, placement, slot);
@@ -176,7 +181,11 @@ SimResult Engine::run() {
                     continue;
                 }
                 const Resident& r = residents_[at];
-                if (r.launch == Resident::kFree || r.end != e.time) continue;  // superseded by a later set_end
+                if (r.launch == Resident::kFree || r.end != e.time) {  // superseded by a later set_end
+                    if (r.launch != Resident::kFree && r.end >= kTimeLimit && e.time == kTimeLimit - 1) [[unlikely]]
+                        throw_block_end_overflow(r.launch, r.block, r.start, std::nullopt);
+                    continue;
+                }
                 core_.set_now(e.time);
                 if (!on_block_end(at)) continue;
             } else {

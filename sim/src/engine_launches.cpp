@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gpusched/sim/engine.h"
+#include "gpusched/support/checked_time.h"
 
 namespace gpusched::sim {
 
@@ -27,6 +28,7 @@ bool Engine::idle_for_memo() const {
 void Engine::repeat_memo(std::size_t index) {
     dispatcher_.launch(index).repeated = true;
     const Time now = core_.now();
+    checked_time_sum(now, memo_.recorded_duration(), [&] { return describe_launch(index) + ": its end"; });
     const Memoiser::Repeat repeat = memo_.repeat(index, now);
     for (auto* o : observers_) o->on_kernel_ready(index, now);
     for (auto* o : observers_) o->on_launch_repeated(repeat.totals);
@@ -81,7 +83,21 @@ void Engine::after_dispatch(LaunchState& launch, std::size_t index, const Placem
 void Engine::set_end(int sm, int slot, Time end) {
     const std::size_t at = residents_.index(sm, slot);
     residents_[at].end = end;
-    core_.queue().push(end, Phase::completion, static_cast<std::uint32_t>(at));
+    // An end past the range waits at the last representable instant (run() reports it then).
+    core_.queue().push(std::min(end, kTimeLimit - 1), Phase::completion, static_cast<std::uint32_t>(at));
+}
+
+std::string Engine::describe_launch(std::size_t index) const {
+    const std::string& where = front_.where(front_.kernel_op(index));
+    return "launch " + std::to_string(index) + " (" + app_.launches[index].name + (where.empty() ? "" : ", " + where) +
+           ")";
+}
+
+void Engine::throw_block_end_overflow(std::size_t index, std::uint64_t block, Time start,
+                                      std::optional<Time> duration) const {
+    const std::string runs = duration ? " and runs " + format_ns(*duration) + " ns" : " and runs at its SM's rates";
+    throw_time_overflow(describe_launch(index),
+                        "block " + std::to_string(block) + " starts at " + format_ns(start) + " ns" + runs + ": its end");
 }
 
 void Engine::report_block_completed(const Resident& r, int sm, int slot) {

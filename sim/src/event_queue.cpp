@@ -3,9 +3,12 @@
 
 #include <stdexcept>
 
+#include "gpusched/support/checked_time.h"
+
 namespace gpusched::sim {
 
-void EventQueue::out_of_range() {
+void EventQueue::out_of_range(Time when) const {
+    if (when >= kTimeLimit) throw_time_overflow("the simulation", "an event at " + format_ns(when) + " ns");
     throw std::logic_error("EventQueue: more than 2^36 events or payload out of range");
 }
 

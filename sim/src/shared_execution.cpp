@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "gpusched/support/checked_time.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/gpu_bound_work.h"
@@ -101,9 +102,11 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
         const Time from = std::max(last, r.begin);  // no progress before the block starts
         if (now > from) r.remaining = std::max(0.0, r.remaining - r.rate * static_cast<double>(now - from));
         r.rate = rate;
-        // Capped at 2^62 ps (about 53 days): a starved block's end is recomputed before then.
-        const double wait = std::min(std::ceil(r.remaining / r.rate), 0x1p62);
-        const Time end = std::max(now, r.begin) + static_cast<Time>(wait);
+        // A starved block's end past the range of simulated time is kTimeLimit: the engine
+        // reports it only if nothing revises it first (when the older blocks leave).
+        const std::optional<Time> wait = time_from_ps(std::ceil(r.remaining / r.rate));
+        const std::optional<Time> until = wait ? time_sum(std::max(now, r.begin), *wait) : std::nullopt;
+        const Time end = until ? *until : kTimeLimit;
         if (end != r.end) {
             r.end = end;
             sink.set_end(sm, static_cast<int>(slot), end);

@@ -110,6 +110,7 @@ bool TextLineReader::next(std::string& line) {
             if (buffer_.size() == pos_) return false;
             line.assign(buffer_, pos_, std::string::npos);
             pos_ = buffer_.size();
+            unterminated_ = true;
             break;
         }
         searched -= before;

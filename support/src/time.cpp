@@ -4,13 +4,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gpusched/support/checked_time.h"
 #include "gpusched/support/input_error.h"
 
 namespace gpusched {
-
-namespace {
-constexpr Time kMaxDuration = Time{1} << 63;  // ~106 days in picoseconds
-}
 
 Time parse_duration(const std::string& text, const std::string& what) {
     struct Unit {
@@ -22,6 +19,9 @@ Time parse_duration(const std::string& text, const std::string& what) {
     const auto fail = [&]() -> Time {
         throw InputError(what + ": expected a duration such as 50us, 1.5ms, 200ns or 3000ps, got '" + text + "'");
     };
+    const auto too_long = [&]() -> Time {
+        throw TimeRangeError(what + ": '" + text + "' reaches " + time_limit_text());
+    };
     for (const auto& unit : units) {
         const std::string suffix = unit.suffix;
         if (text.size() <= suffix.size() || text.compare(text.size() - suffix.size(), suffix.size(), suffix) != 0)
@@ -32,11 +32,11 @@ Time parse_duration(const std::string& text, const std::string& what) {
         // Integer part and up to 12 fraction digits, exact in integer arithmetic.
         std::size_t i = 0;
         Time whole = 0;
-        bool digits = false;
+        bool digits = false, huge = false;
         for (; i < number.size() && std::isdigit(static_cast<unsigned char>(number[i])); ++i) {
             digits = true;
-            if (whole > kMaxDuration / 10) fail();
-            whole = whole * 10 + static_cast<Time>(number[i] - '0');
+            huge = huge || whole > kTimeLimit / 10;
+            if (!huge) whole = whole * 10 + static_cast<Time>(number[i] - '0');
         }
         Time fraction = 0, fraction_scale = 1;
         if (i < number.size() && number[i] == '.') {
@@ -49,11 +49,19 @@ Time parse_duration(const std::string& text, const std::string& what) {
             }
         }
         if (!digits || i != number.size()) fail();
-        if (whole > kMaxDuration / unit.scale) fail();
-        const Time scaled_fraction = fraction * unit.scale;
-        if (scaled_fraction % fraction_scale != 0)
-            throw InputError(what + ": '" + text + "' is finer than one picosecond");
-        return whole * unit.scale + scaled_fraction / fraction_scale;
+        if (huge) too_long();
+        // fraction / fraction_scale of the unit, in picoseconds (fraction x scale could wrap).
+        Time fraction_ps = 0;
+        if (fraction_scale <= unit.scale) {
+            fraction_ps = fraction * (unit.scale / fraction_scale);
+        } else {
+            const Time finer = fraction_scale / unit.scale;
+            if (fraction % finer != 0) throw InputError(what + ": '" + text + "' is finer than one picosecond");
+            fraction_ps = fraction / finer;
+        }
+        const std::optional<Time> scaled = time_product(whole, unit.scale);
+        const std::optional<Time> total = scaled ? time_sum(*scaled, fraction_ps) : std::nullopt;
+        return total ? *total : too_long();
     }
     return fail();
 }

@@ -3,6 +3,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/support/input_error.h"
@@ -32,7 +33,7 @@ TEST_CASE("a written calibration reads back to the same values, bit for bit") {
     Calibration c;
     c.kernel = "binomial-series";
     c.keys = {{"instr_per_term", 17.123456789012345}, {"term_latency_cycles", 0.1 + 0.2}};
-    c.interval = IntervalFactor{2.718281828459045, -0.3};
+    c.interval = IntervalFactor{2.718281828459045, 0.1 + 0.2};
     c.notes = {"fitted by a test"};
     std::ostringstream out;
     write_calibration(out, c);
@@ -61,6 +62,11 @@ TEST_CASE("bad calibration files name the file, the line and the key") {
     check_error("keys:\n  instr_per_term: 1\n", "'kernel'");
     check_error("kernel: apsp-minplus\ninterval:\n  f: 0\n", "cal.yaml:3: key 'interval.f'");
     check_error("kernel: apsp-minplus\n", "needs 'keys' or 'interval'");
+    // A negative per-launch time predicted negative times: launch_us is 0..10^6.
+    check_error("kernel: apsp-minplus\ninterval:\n  f: 2\n  launch_us: -3\n",
+                "cal.yaml:4: key 'interval.launch_us': expected a number in [0, 1e+06], got '-3'");
+    check_error("kernel: apsp-minplus\ninterval:\n  f: 2\n  launch_us: .inf\n", "cal.yaml:4: key 'interval.launch_us'");
+    CHECK(error_of("kernel: apsp-minplus\ninterval:\n  f: 2\n  launch_us: 0\n").empty());
     check_error("kernel: apsp-minplus\ninterval:\n  f: 2\nextra: 1\n", "extra");
     check_error("kernel: [unclosed\n", "cal.yaml:");
     CHECK_THROWS_WITH_AS(load_calibration("/nonexistent/cal.yaml"), doctest::Contains("cannot read calibration file"), InputError);
@@ -79,6 +85,22 @@ TEST_CASE("apply_calibration adds only the keys a spec of that kernel does not g
     CHECK(apply_calibration("synthetic:blocks=2,threads=64,duration=1us", c) == "synthetic:blocks=2,threads=64,duration=1us");
     CHECK(apply_calibration("binomial-series:instr_per_term=1,term_latency_cycles=2", c) ==
           "binomial-series:instr_per_term=1,term_latency_cycles=2");
+}
+
+TEST_CASE("a calibration value the generator refuses is reported at its line of the calibration file") {
+    // terms is 1..10^12 for binomial-series: 0.5 passes the file's generic 0..10^12 bound but
+    // not the generator's; the message named '--kernel' (or the spec) before, not the file.
+    const Calibration c = parse_calibration("kernel: binomial-series\nkeys:\n  instr_per_term: 3\n  terms: 0.5\n",
+                                            "cal.yaml");
+    REQUIRE(c.key_where == std::vector<std::string>{"cal.yaml:3", "cal.yaml:4"});
+    CHECK_THROWS_WITH_AS(apply_calibration("binomial-series:blocks=2,threads=64", c),
+                         doctest::Contains("cal.yaml:4: key 'terms': expected an integer"), InputError);
+    // A spec that gives terms itself never uses the file's value.
+    CHECK(apply_calibration("binomial-series:blocks=2,threads=64,terms=7", c) ==
+          "binomial-series:blocks=2,threads=64,terms=7,instr_per_term=3");
+    // The spec's own mistakes are left to where the text is used (the text comes back as edited).
+    CHECK(apply_calibration("binomial-series:blocks=0,threads=64,terms=7", c) ==
+          "binomial-series:blocks=0,threads=64,terms=7,instr_per_term=3");
 }
 
 TEST_CASE("exact_number is the shortest text that reads back exactly") {

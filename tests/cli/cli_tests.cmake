@@ -487,3 +487,28 @@ gpusched_cli_test(sweep_broken_placeholder 2 stderr "sweep_broken_placeholder.ya
                   sweep sweep_broken_placeholder.yaml)
 gpusched_cli_test(gpu_sm_order_repeated 2 stderr "repeated_sm_gpu.yaml:29: key 'topology.sm_order': .*got SM 2 twice \\(entries 2 and 4\\)"
                   show gpu repeated_sm_gpu.yaml)
+# --- the range of simulated time (2^63 ps), per-block keys, calibrations, measured metadata ---
+gpusched_cli_test(time_two_waves_of_2p62 2 stderr "launch 0 \\(synthetic\\): block 264 starts at 4611686018429169.904 ns and runs 4611686018427387.904 ns: its end passes 2\\^63 ps \\(about 106 days\\)"
+                  simulate --kernel synthetic:blocks=265,threads=1024,duration=4611686018427387904ps)
+gpusched_cli_test(time_duration_2p63 2 stderr "--kernel: key 'duration': '9223372036854775808ps' reaches 2\\^63 ps"
+                  simulate --kernel synthetic:blocks=1,threads=32,duration=9223372036854775808ps)
+gpusched_cli_test(time_delays 2 stderr "operation 1 \\(delay on stream 0, time_delays.yaml:4\\): its end: 9223372000000000.000 ns \\+ 9223372000000000.000 ns passes 2\\^63 ps"
+                  simulate --workload time_delays.yaml)
+gpusched_cli_test(time_copies 2 stderr "operation 458 \\(copy on stream 0, time_copies.yaml:461\\): its end: .* passes 2\\^63 ps"
+                  simulate --workload time_copies.yaml)
+gpusched_cli_test(active_warps_beyond_block 2 stderr "--kernel: key 'active_warps': 3 exceeds the 2 warps of each block on this GPU"
+                  simulate --kernel synthetic:blocks=2,threads=64,duration=1us,active_warps=3)
+gpusched_cli_test(active_warps_within_block 0 stdout "makespan"
+                  simulate --kernel synthetic:blocks=2,threads=64,duration=1us,active_warps=2)
+gpusched_cli_test(calibration_bad_terms 2 stderr "calibration_bad_terms.yaml:5: key 'terms': expected an integer in \\[1, 1000000000000\\], got '0.5'"
+                  simulate --calibration calibration_bad_terms.yaml --kernel binomial-series:blocks=132,threads=32)
+gpusched_cli_test(tune_calibration_bad_terms 2 stderr "calibration_bad_terms.yaml:5: key 'terms'"
+                  tune --calibration calibration_bad_terms.yaml --kernel binomial-series:blocks=132,threads=32 --param threads=32,64)
+gpusched_cli_test(calibration_negative_launch_us 2 stderr "calibration_negative_launch.yaml:5: key 'interval.launch_us': expected a number in \\[0, 1e\\+06\\], got '-3'"
+                  predict --model interval --calibration calibration_negative_launch.yaml --kernel apsp-minplus:n=1000,block=16)
+gpusched_cli_test(validate_placement_short 2 stderr "short_placement/placement/wave265.csv:108: the rows end with 40 blocks of launch 0, but line 67 \\('# launch.0=... blocks=...'\\) says 265"
+                  validate ./short_placement --sections placement)
+gpusched_cli_test(validate_placement_cut_mid_row 2 stderr "cut_placement/placement/wave265.csv:109: the last line ends without a line break"
+                  validate ./cut_placement --sections placement)
+gpusched_cli_test(sssp_graph_cut 2 stderr "cut_graph.txt:4: the edge list ends after 2 edges, but its comment at line 1 announces edges=3"
+                  simulate --kernel sssp:graph=cut_graph.txt,sources=1)

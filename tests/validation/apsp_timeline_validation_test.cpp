@@ -137,8 +137,14 @@ TEST_CASE("APSP timelines: malformed data is an InputError naming the file and l
                          doctest::Contains(str(file + ": metadata line '# workload_spec=' is missing")), InputError);
     const auto wrong_count = corrupted_copy("gpusched_apsp_timeline_count", file, line_of(file, "# blocks_per_launch="),
                                             "=9", "=10");
+    // Named at the file's last line (the end of the rows), with the metadata lines that promise 10.
     CHECK_THROWS_WITH_AS(validation::validate_apsp_timelines(wrong_count.string(), gpu, "most-room"),
-                         doctest::Contains(str(file + ": launch 0 has 9 blocks, expected blocks_per_launch=10")), InputError);
+                         doctest::Contains(str(file + ":" + std::to_string(line_of(file, "minplus_bs32,7,8,")) +
+                                               ": the rows end with 9 blocks of launch 0, but line " +
+                                               std::to_string(line_of(file, "# blocks_per_launch=")) +
+                                               " ('# blocks_per_launch=') with line " +
+                                               std::to_string(line_of(file, "# launches=")) + " ('# launches=') says 10")),
+                         InputError);
     const auto bad_spec = corrupted_copy("gpusched_apsp_timeline_spec", file, line_of(file, "# workload_spec="),
                                          "apsp-minplus:", "series:");
     CHECK_THROWS_WITH_AS(validation::validate_apsp_timelines(bad_spec.string(), gpu, "most-room"),

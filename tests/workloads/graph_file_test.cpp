@@ -102,3 +102,19 @@ TEST_CASE("malformed edge lists are InputErrors naming FILE:LINE") {
     check_error("edges_binary.txt", ":2: not a text edge list (invalid UTF-8 byte 0xff at column 1)");
     check_error("edges_heavy.txt", ":1: weight 4294967296 is outside [0, 2147483647]");
 }
+
+TEST_CASE("an edge list whose comment announces nodes= and edges= (the runner's) is checked against its rows") {
+    const std::string head = "# nodes=4 degree=1 seed=1 edges=3\n";
+    CHECK(parse_graph_text(head + "0 1 5\n1 2 5\n2 3 5\n", "g.txt", GraphFormat::edge_list).edges() == 3);
+    // Cut between lines: 2 of the 3 edges.
+    CHECK_THROWS_WITH_AS(parse_graph_text(head + "0 1 5\n1 2 5\n", "g.txt", GraphFormat::edge_list),
+                         "g.txt:3: the edge list ends after 2 edges, but its comment at line 1 announces edges=3",
+                         InputError);
+    // Cut mid-line: "2 3 5" lost its weight's last digit and its line break, and still parses.
+    CHECK_THROWS_WITH_AS(parse_graph_text(head + "0 1 5\n1 2 5\n2 3 4", "g.txt", GraphFormat::edge_list),
+                         doctest::Contains("g.txt:4: the last line ends without a line break"), InputError);
+    CHECK_THROWS_WITH_AS(parse_graph_text(head + "0 1 5\n1 2 5\n2 4 5\n", "g.txt", GraphFormat::edge_list),
+                         "g.txt:4: node id 4 is beyond the nodes=4 of the comment at line 1", InputError);
+    // Without such a comment an edge list may end without a line break.
+    CHECK(parse_graph_text("0 1 5\n1 2 5", "g.txt", GraphFormat::edge_list).edges() == 2);
+}

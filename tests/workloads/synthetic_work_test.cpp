@@ -101,6 +101,13 @@ TEST_CASE("active_warps applies to every block and is checked against the block'
     CHECK(k.work->describe() == "constant 5us, 3 active warps");
     CHECK_THROWS_WITH_AS((void)k.work->active_warps(0, 2),
                          "--kernel: key 'active_warps': 3 exceeds the 2 warps of each block on this GPU", InputError);
+    // The same check before any block runs (the engine asks once per launch, whatever the
+    // execution model): 64 threads are 2 warps of 32, so 3 active warps cannot be.
+    const KernelLaunch two_warps = spec("synthetic:blocks=2,threads=64,duration=1us,active_warps=3");
+    CHECK_THROWS_WITH_AS(two_warps.work->check_block_warps(2),
+                         "--kernel: key 'active_warps': 3 exceeds the 2 warps of each block on this GPU", InputError);
+    CHECK_NOTHROW(two_warps.work->check_block_warps(3));
+    CHECK_NOTHROW(spec("synthetic:blocks=2,threads=64,duration=1us").work->check_block_warps(1));
     CHECK_THROWS_WITH_AS(spec("synthetic:blocks=4,threads=2,duration=5us,active_warps=3"),
                          doctest::Contains("key 'active_warps': expected an integer in [1, 2]"), InputError);
     CHECK_THROWS_WITH_AS(spec("synthetic:blocks=4,threads=64,duration=5us,active_warps=0"),
@@ -122,6 +129,13 @@ TEST_CASE("bad duration values name the key") {
     bad("10us~20us~30us", "key 'duration' (upper bound of LO~HI)");
     bad("10us//20us", "key 'duration' (item 2 of the pattern D/D/...)");
     bad("10us/", "key 'duration' (item 2 of the pattern D/D/...)");
+    // Durations stay below 2^63 ps (about 106 days), the range of simulated time.
+    bad("9223372036854775808ps", "--kernel: key 'duration': '9223372036854775808ps' reaches 2^63 ps (about 106 days)");
+    bad("9223372.036854775808s", "reaches 2^63 ps");
+    bad("99999999999999999999999us", "reaches 2^63 ps");
+    bad("1us~107d", "expected a duration such as");  // not a unit: still the old message
+    CHECK(spec("synthetic:blocks=1,threads=32,duration=9223372036854775807ps").work->duration(0) ==
+          Time{9223372036854775807});
     CHECK_THROWS_WITH_AS(spec("synthetic:blocks=1,threads=32,duration=5us,seed=3"),
                          "--kernel: key 'seed': applies only to a random duration LO~HI", InputError);
     CHECK_THROWS_WITH_AS(spec("synthetic:blocks=1,threads=32,duration=5us~6us,seed=-1"),

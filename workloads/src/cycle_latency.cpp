@@ -4,16 +4,15 @@
 #include <algorithm>
 #include <cmath>
 
-namespace gpusched::workloads {
+#include "gpusched/support/checked_time.h"
 
-namespace {
-constexpr double kMaxLatencyPs = 9.2e18;  // below 2^63 ps, the largest duration gpusched parses
-}
+namespace gpusched::workloads {
 
 Time cycles_to_time(double cycles, double clock_mhz) {
     if (!(cycles > 0) || !(clock_mhz > 0)) return 0;
-    const double ps = std::ceil(cycles * 1e6 / clock_mhz);  // 1 cycle = 10^6 / clock_mhz ps
-    return ps >= kMaxLatencyPs ? static_cast<Time>(kMaxLatencyPs) : static_cast<Time>(ps);
+    // 1 cycle = 10^6 / clock_mhz ps. A bound past the range stays past it (never saturated
+    // below): a block that must wait for it is reported by the engine.
+    return time_from_ps(std::ceil(cycles * 1e6 / clock_mhz)).value_or(kTimeLimit);
 }
 
 std::optional<WarpWork> warp_work_at_clock(const BlockWork& work, std::uint64_t block, double clock_mhz) {

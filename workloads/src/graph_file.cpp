@@ -35,6 +35,7 @@ public:
         if (newline - pos_ > kMaxLine)
             throw InputError(where() + ": line longer than " + std::to_string(kMaxLine) + " bytes in " + what_);
         line.assign(text_, pos_, newline - pos_);
+        unterminated_ = newline == text_.size();
         pos_ = newline + 1;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line_number_ == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
@@ -44,8 +45,10 @@ public:
     }
     [[nodiscard]] std::string where() const { return source_ + ":" + std::to_string(line_number_); }
     [[nodiscard]] std::uint64_t line_number() const { return line_number_; }
+    [[nodiscard]] bool line_unterminated() const { return unterminated_; }
 
 private:
+    bool unterminated_ = false;
     const std::string& text_;
     std::string source_;
     std::string what_;
@@ -132,18 +135,55 @@ Graph parse_dimacs(Lines& lines, const std::string& source) {
     return Graph(static_cast<std::uint32_t>(*nodes), std::move(edges));
 }
 
+/// What a comment such as the runner's `# nodes=4096 degree=8 seed=... edges=32839` announces
+/// (the first comment with `edges=`): the rows are then checked against it.
+struct EdgeListMetadata {
+    std::optional<std::uint64_t> nodes, edges;
+    std::uint64_t line = 0;
+
+    void read(std::string_view comment, std::uint64_t at) {
+        if (edges) return;
+        std::optional<std::uint64_t> n, e;
+        std::size_t pos = 0;
+        while (pos < comment.size()) {
+            const std::size_t stop = std::min(comment.find(' ', pos), comment.size());
+            const std::string_view token = comment.substr(pos, stop - pos);
+            const auto value = [&](std::string_view key) -> std::optional<std::uint64_t> {
+                if (!token.starts_with(key)) return std::nullopt;
+                const auto v = parse_integer(std::string(token.substr(key.size())));
+                return v && *v >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(*v)) : std::nullopt;
+            };
+            if (const auto v = value("nodes=")) n = v;
+            if (const auto v = value("edges=")) e = v;
+            pos = stop + 1;
+        }
+        if (!e) return;
+        edges = e;
+        nodes = n;
+        line = at;
+    }
+};
+
 template <typename Lines>
 Graph parse_edge_list(Lines& lines, const std::string& source) {
     std::vector<WeightedEdge> edges;
     std::uint64_t max_id = 0;
     std::string line;
     std::vector<std::string_view> t;
+    EdgeListMetadata announced;
     while (lines.next(line)) {
         const std::size_t hash = line.find('#');
-        if (hash != std::string::npos) line.resize(hash);
+        if (hash != std::string::npos) {
+            announced.read(std::string_view(line).substr(hash + 1), lines.line_number());
+            line.resize(hash);
+        }
         split(line, t);
         if (t.empty()) continue;
         const std::string at = lines.where();
+        if (announced.edges && lines.line_unterminated())
+            throw InputError(at + ": the last line ends without a line break: the file was cut mid-line (its "
+                                  "comment at line " + std::to_string(announced.line) + " announces " +
+                             std::to_string(*announced.edges) + " edges)");
         if (t.size() != 3)
             throw InputError(at + ": expected an edge 'U V WEIGHT' (3 fields), got " + std::to_string(t.size()) +
                              " fields");
@@ -154,9 +194,14 @@ Graph parse_edge_list(Lines& lines, const std::string& source) {
         max_id = std::max({max_id, u, v});
         edges.push_back({static_cast<std::uint32_t>(u), static_cast<std::uint32_t>(v), weight(t[2], at)});
     }
-    if (edges.empty())
-        throw InputError(source + ":" + std::to_string(std::max<std::uint64_t>(lines.line_number(), 1)) +
-                         ": no edges in the edge list (expected lines 'U V WEIGHT')");
+    const std::string end = source + ":" + std::to_string(std::max<std::uint64_t>(lines.line_number(), 1));
+    if (edges.empty()) throw InputError(end + ": no edges in the edge list (expected lines 'U V WEIGHT')");
+    if (announced.edges && edges.size() != *announced.edges)
+        throw InputError(end + ": the edge list ends after " + std::to_string(edges.size()) + " edges, but its comment at line " +
+                         std::to_string(announced.line) + " announces edges=" + std::to_string(*announced.edges));
+    if (announced.nodes && max_id >= *announced.nodes)
+        throw InputError(end + ": node id " + std::to_string(max_id) + " is beyond the nodes=" +
+                         std::to_string(*announced.nodes) + " of the comment at line " + std::to_string(announced.line));
     return Graph(static_cast<std::uint32_t>(max_id + 1), std::move(edges));
 }
 

@@ -86,7 +86,7 @@ std::optional<std::string> KernelSpec::get(const std::string& key) const {
     return it->value;
 }
 
-KernelSpec& KernelSpec::set(const std::string& key_text, const std::string& value_text) {
+KernelSpec& KernelSpec::set(const std::string& key_text, const std::string& value_text, const std::string& entry_where) {
     const std::string key = trim(key_text);
     const std::string value = trim(value_text);
     if (key.empty() || !printable(key) || key.find_first_of(",=") != std::string::npos)
@@ -97,7 +97,7 @@ KernelSpec& KernelSpec::set(const std::string& key_text, const std::string& valu
                          "'");
     const auto it = find(key);
     if (it == entries_.end()) {
-        entries_.push_back({key, value, ""});
+        entries_.push_back({key, value, entry_where});
     } else {
         if (it->value == value) return *this;
         entries_[static_cast<std::size_t>(it - entries_.cbegin())].value = value;

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "gpusched/support/checked_time.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/workloads/spec_numbers.h"
 
 namespace gpusched::workloads {
@@ -281,7 +283,11 @@ SsspWork::SsspWork(std::shared_ptr<const SsspTables> tables, SsspKernel kernel, 
 Time SsspWork::duration(std::uint64_t block) const {
     const SsspBlockCost c = tables_->cost(kernel_, iteration_, block);
     const auto time = instruction_time(c.busiest_warp_slots, tables_->config().ns_per_instr);
-    if (!time) throw std::overflow_error("SsspWork: block duration beyond 2^63 ps");
+    if (!time)
+        throw KeyError("ns_per_instr", describe() + ", block " + std::to_string(block) + ": " +
+                                           format_spec_number(c.busiest_warp_slots) + " issue slots x " +
+                                           format_spec_number(tables_->config().ns_per_instr) +
+                                           " ns per instruction passes " + time_limit_text());
     return *time;
 }
 

@@ -81,10 +81,14 @@ Time SyntheticWork::duration(std::uint64_t block) const {
 int SyntheticWork::active_warps(std::uint64_t block, int warps_per_block) const {
     (void)block;
     if (active_warps_ == 0) return warps_per_block;
-    if (active_warps_ > warps_per_block)
-        throw InputError(key_ + ": " + std::to_string(active_warps_) +
-                         " exceeds the " + std::to_string(warps_per_block) + " warps of each block on this GPU");
+    check_block_warps(warps_per_block);
     return active_warps_;
+}
+
+void SyntheticWork::check_block_warps(int warps_per_block) const {
+    if (active_warps_ > warps_per_block)
+        throw InputError(key_ + ": " + std::to_string(active_warps_) + " exceeds the " +
+                         std::to_string(warps_per_block) + " warps of each block on this GPU");
 }
 
 std::string SyntheticWork::describe() const {

@@ -9,8 +9,9 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
-#include "gpusched/workloads/kernel_generators.h"
 #include "gpusched/support/text_file.h"
+#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/kernel_spec.h"
 
 namespace gpusched::calibrate {
 
@@ -53,6 +54,7 @@ Calibration parse_calibration(const std::string& yaml, const std::string& source
             if (!known)
                 fields.fail(name, "not a key of " + out.kernel + " (its keys: " + key_names(*generator) + ")");
             out.keys.emplace_back(name, fields.number(name, 0, kMaxKeyValue));
+            out.key_where.push_back(yaml_location(entry.first, source));
         }
         fields.finish();
     }
@@ -61,7 +63,7 @@ Calibration parse_calibration(const std::string& yaml, const std::string& source
         YamlFields fields(*interval, source, "interval");
         IntervalFactor factor;
         factor.f = fields.number("f", 1e-9, kMaxFactor);
-        factor.launch_us = fields.optional_number("launch_us", -kMaxFactor, kMaxFactor);
+        factor.launch_us = fields.optional_number("launch_us", 0, kMaxFactor);
         fields.finish();
         out.interval = factor;
     }
@@ -91,18 +93,36 @@ void write_calibration(std::ostream& out, const Calibration& calibration) {
 
 void apply_calibration(workloads::KernelSpec& spec, const Calibration& calibration) {
     if (spec.name() != calibration.kernel) return;
-    for (const auto& [key, value] : calibration.keys)
-        if (!spec.has(key)) spec.set(key, exact_number(value));
+    for (std::size_t i = 0; i < calibration.keys.size(); ++i) {
+        const auto& [key, value] = calibration.keys[i];
+        if (!spec.has(key))
+            spec.set(key, exact_number(value), i < calibration.key_where.size() ? calibration.key_where[i] : "");
+    }
 }
 
 std::string apply_calibration(const std::string& spec, const Calibration& calibration) {
+    workloads::KernelSpec parsed("");
     try {
-        workloads::KernelSpec parsed = workloads::KernelSpec::parse(spec, "");
-        apply_calibration(parsed, calibration);
-        return parsed.as_written();
+        parsed = workloads::KernelSpec::parse(spec, "");
     } catch (const InputError&) {
         return spec;
     }
+    const std::size_t given = parsed.entries().size();
+    apply_calibration(parsed, calibration);
+    if (parsed.entries().size() == given) return spec;
+    // The text loses where each added key was written: a value the generator refuses is
+    // reported now, at its line of the calibration file; any other problem of the spec is
+    // reported where the text is used.
+    try {
+        (void)workloads::build_kernel_launches(parsed);
+    } catch (const InputError& e) {
+        const std::string message = e.what();
+        for (std::size_t i = given; i < parsed.entries().size(); ++i) {
+            const workloads::SpecEntry& entry = parsed.entries()[i];
+            if (!entry.where.empty() && message.starts_with(entry.where + ": key '" + entry.key + "'")) throw;
+        }
+    }
+    return parsed.as_written();
 }
 
 }  // namespace gpusched::calibrate

@@ -41,6 +41,7 @@ Dispatcher::Dispatcher(const hw::GpuSpec& gpu, const workloads::Application& app
         state->launch = &launch;
         state->work = launch.work.get();
         state->block_footprint = BlockFootprint::of(gpu, launch.occupancy_request(), occ);
+        launch.work->check_block_warps(state->block_footprint.warps);
         pool.prepare(state->block_footprint);
         const workloads::StreamConfig stream = app.stream(launch.stream);
         state->priority = stream.priority;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gpusched/sim/engine/spec_time.h"
+#include "gpusched/support/checked_time.h"
 #include "gpusched/support/input_error.h"
 
 namespace gpusched::sim {
@@ -56,6 +57,8 @@ void OperationFrontEnd::prepare_copies(const hw::GpuSpec& gpu) {
     }
 }
 
+std::string OperationFrontEnd::describe(std::size_t op) const { return workloads::describe_operation(graph_.ops[op], op); }
+
 void OperationFrontEnd::start() {
     for (std::size_t op = 0; op < graph_.ops.size(); ++op)
         if (unfinished_deps_[op] == 0) ready_ops_.push_back(op);
@@ -73,7 +76,7 @@ void OperationFrontEnd::start_op(std::size_t op) {
     ++ops_in_flight_;
     const Time now = clock_.now();
     if (host_interval_ > 0 && awaiting_issue_[op] == 0) {
-        const Time issued = host_interval_ * static_cast<Time>(op);
+        const Time issued = checked_time_product(host_interval_, op, [&] { return describe(op) + ": its host issue time"; });
         if (issued > now) {
             awaiting_issue_[op] = 1;
             events_.schedule(issued, Phase::operation, static_cast<std::uint32_t>(op));
@@ -83,9 +86,15 @@ void OperationFrontEnd::start_op(std::size_t op) {
     const workloads::Operation& o = graph_.ops[op];
     const auto payload = static_cast<std::uint32_t>(op);
     switch (o.kind) {
-        case workloads::Operation::Kind::kernel: events_.schedule(now + launch_overhead_, Phase::operation, payload); break;
+        case workloads::Operation::Kind::kernel:
+            events_.schedule(checked_time_sum(now, launch_overhead_, [&] { return describe(op) + ": its arrival"; }),
+                             Phase::operation, payload);
+            break;
         case workloads::Operation::Kind::copy: start_copy(op); break;
-        case workloads::Operation::Kind::delay: events_.schedule(now + o.delay, Phase::operation, payload); break;
+        case workloads::Operation::Kind::delay:
+            events_.schedule(checked_time_sum(now, o.delay, [&] { return describe(op) + ": its end"; }), Phase::operation,
+                             payload);
+            break;
         case workloads::Operation::Kind::record:
         case workloads::Operation::Kind::wait: finish_op(op); break;
     }
@@ -98,7 +107,11 @@ void OperationFrontEnd::start_copy(std::size_t op) {
     Time& free_at = copy_engine_free_[static_cast<std::size_t>(engine)];
     const double ps_per_byte = o.copy.pinned ? copy_pinned_ps_per_byte_ : copy_pageable_ps_per_byte_;
     const Time start = std::max(now, free_at);
-    const Time end = start + copy_latency_ + static_cast<Time>(std::llround(ps_per_byte * static_cast<double>(o.copy.bytes)));
+    const auto what = [&] { return describe(op) + ": its end"; };
+    const std::optional<Time> transfer = time_from_ps(ps_per_byte * static_cast<double>(o.copy.bytes));
+    if (!transfer)
+        throw_time_overflow(describe(op), "its transfer of " + std::to_string(o.copy.bytes) + " bytes at the host link's bandwidth");
+    const Time end = checked_time_sum(checked_time_sum(start, copy_latency_, what), *transfer, what);
     free_at = end;
     const CopyRecord record{op, o.stream, o.copy.direction, o.copy.bytes, o.copy.pinned, engine, now, start, end};
     for (auto* obs : observers_) obs->on_copy(record);

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "gpusched/support/checked_time.h"
+
 namespace gpusched::sim {
 
 namespace {
@@ -82,6 +84,10 @@ void SummaryCollector::on_begin(const RunInfo& info) {
     }
 }
 
+std::string SummaryCollector::busy_name(std::size_t sm) {
+    return "SM " + std::to_string(sm) + ": its busy time (the sum of its blocks' run times)";
+}
+
 void SummaryCollector::on_kernel_ready(std::size_t launch, Time when) { summary_.kernels.at(launch).ready = when; }
 
 void SummaryCollector::on_block_completed(const BlockRecord& block) {
@@ -89,7 +95,8 @@ void SummaryCollector::on_block_completed(const BlockRecord& block) {
     if (block.end < block.start) throw std::logic_error("SummaryCollector: block ends before it starts");
     const auto sm = static_cast<std::size_t>(block.sm);
     summary_.per_sm_blocks.at(sm) += 1;
-    summary_.per_sm_busy.at(sm) += block.end - block.start;
+    Time& busy = summary_.per_sm_busy.at(sm);
+    busy = checked_time_sum(busy, block.end - block.start, [&] { return busy_name(sm); });
     summary_.total_blocks += 1;
 }
 
@@ -102,7 +109,8 @@ void SummaryCollector::on_kernel_completed(std::size_t launch, Time first_start,
 void SummaryCollector::on_launch_repeated(const RepeatedLaunch& repeated) {
     for (std::size_t sm = 0; sm < repeated.per_sm_units.size(); ++sm) {
         summary_.per_sm_blocks.at(sm) += repeated.per_sm_units[sm];
-        summary_.per_sm_busy.at(sm) += repeated.per_sm_busy[sm];
+        Time& busy = summary_.per_sm_busy.at(sm);
+        busy = checked_time_sum(busy, repeated.per_sm_busy[sm], [&] { return busy_name(sm); });
     }
     summary_.total_blocks += repeated.units;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cut_line.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/support/text_file.h"
@@ -55,6 +56,7 @@ std::vector<TableRow> read_run_table(const std::string& path, const std::string&
     std::vector<TableRow> rows;
     std::string line;
     while (reader.next(line)) {
+        refuse_cut_line(reader);
         if (line.empty() || line[0] == '#') continue;
         if (header.empty()) {
             header = split(line, 0);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "cut_line.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/support/text_file.h"
@@ -30,20 +31,26 @@ std::vector<NumericRow> read_numeric_csv(const std::string& path, const std::str
                                          const std::vector<std::string>& columns) {
     TextLineReader reader(path, what);
     std::map<std::string, std::size_t> header;
+    std::size_t header_fields = 0;
     std::vector<std::size_t> index;
     std::vector<NumericRow> rows;
     std::string line;
     while (reader.next(line)) {
+        refuse_cut_line(reader);
         if (line.empty() || line[0] == '#') continue;
         const auto fields = split(line);
         if (header.empty()) {
             for (std::size_t c = 0; c < fields.size(); ++c) header[fields[c]] = c;
+            header_fields = fields.size();
             for (const auto& name : columns) {
                 if (!header.count(name)) throw InputError(reader.where() + ": missing column '" + name + "'");
                 index.push_back(header.at(name));
             }
             continue;
         }
+        if (fields.size() != header_fields)
+            throw InputError(reader.where() + ": expected " + std::to_string(header_fields) + " fields, got " +
+                             std::to_string(fields.size()));
         NumericRow row{reader.where(), {}};
         for (std::size_t k = 0; k < columns.size(); ++k) {
             if (index[k] >= fields.size()) throw InputError(row.where + ": too few fields");

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -55,6 +56,11 @@ struct SimResult {
 ///
 /// The engine formats nothing: observers receive events. Memory is O(SMs x slots +
 /// launches), independent of the number of blocks.
+///
+/// Time range: every event is below 2^63 ps (support/checked_time.h). A block, copy, delay
+/// or repeated launch that would end at or past it is a TimeRangeError (an InputError)
+/// naming its launch or operation; a `shared` block's provisional end past it waits at
+/// 2^63 - 1 ps and is the error only when nothing revises it before then.
 class Engine final : private CompletionSink {
 public:
     /// Creates the execution model by name (make_execution_model), then as below. Runs are
@@ -118,6 +124,12 @@ private:
     /// What a dispatch does beyond the fixed-duration, single-launch, unobserved case.
     void after_dispatch(LaunchState& launch, std::size_t index, const Placement& placement, int slot);
     [[noreturn]] void throw_no_room(int sm) const;
+    /// "launch N (NAME[, FILE:LINE])", for messages.
+    [[nodiscard]] std::string describe_launch(std::size_t index) const;
+    /// TimeRangeError: block `block` of launch `index` would end at or past 2^63 ps (after
+    /// `duration`, or at the rates the execution model gives it when nullopt).
+    [[noreturn]] void throw_block_end_overflow(std::size_t index, std::uint64_t block, Time start,
+                                               std::optional<Time> duration) const;
 
     // Declared in the order the constructor checks the inputs (the first problem is reported).
     const hw::GpuSpec& gpu_;

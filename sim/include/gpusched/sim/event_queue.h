@@ -59,10 +59,11 @@ public:
 /// No allocation once both lanes have reached their largest size.
 class EventQueue {
 public:
-    /// `payload` must be <= Event::kMaxPayload; more than 2^36 events in one run is a logic_error.
+    /// `payload` must be <= Event::kMaxPayload; more than 2^36 events in one run is a logic_error;
+    /// `when` at or past 2^63 ps is a TimeRangeError (support/checked_time.h).
     [[gnu::always_inline]] void push(Time when, Phase phase, std::uint32_t payload) {
-        if (((sequence_ >> 36) | (payload >> Event::kPayloadBits)) != 0) [[unlikely]]
-            out_of_range();
+        if (((sequence_ >> 36) | (payload >> Event::kPayloadBits) | (when >> 63)) != 0) [[unlikely]]
+            out_of_range(when);
         const Event e{when, (std::uint64_t{static_cast<std::uint8_t>(phase)} << 62) |
                                 (sequence_++ << Event::kPayloadBits) | payload};
         if (run_size_ != 0 && earlier(e, run_last_)) {
@@ -103,7 +104,7 @@ private:
         using Key = unsigned __int128;
         return ((Key{x.time} << 64) | x.word) < ((Key{y.time} << 64) | y.word);
     }
-    [[noreturn]] static void out_of_range();
+    [[noreturn]] void out_of_range(Time when) const;
     void push_heap(Event e);
     void sift_up(std::size_t i, Event e);
     Event pop_heap();

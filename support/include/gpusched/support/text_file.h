@@ -20,6 +20,9 @@ public:
     bool next(std::string& line);
     /// 1-based number of the line last returned.
     [[nodiscard]] std::uint64_t line_number() const { return line_number_; }
+    /// True when the line last returned ended at the end of the file without a line break (a
+    /// file cut mid-line, for data written one complete line at a time).
+    [[nodiscard]] bool line_unterminated() const { return unterminated_; }
     /// "PATH:LINE" of the line last returned.
     [[nodiscard]] std::string where() const;
     [[nodiscard]] const std::string& path() const { return path_; }
@@ -34,6 +37,7 @@ private:
     std::string buffer_;
     std::size_t pos_ = 0;
     bool eof_ = false;
+    bool unterminated_ = false;
     std::uint64_t line_number_ = 0;
 };
 

@@ -13,7 +13,7 @@ constexpr Time kPicosecondsPerNanosecond = 1000;
 
 /// Parses "50us", "1.5ms", "200ns", "3000ps", "2s" (a unit is required) into picoseconds,
 /// exactly where the text has at most picosecond precision. Throws InputError naming `what`
-/// for anything else, negative values, or values over ~100 days.
+/// for anything else and negative values; TimeRangeError for 2^63 ps (about 106 days) or more.
 Time parse_duration(const std::string& text, const std::string& what);
 
 /// Picoseconds as nanoseconds with exactly three decimals, e.g. 1234567 -> "1234.567".

@@ -19,7 +19,8 @@ public:
     [[nodiscard]] virtual double latency_bound_cycles(std::uint64_t block) const = 0;
 };
 
-/// `cycles` SM clock cycles at `clock_mhz`, in picoseconds, rounded up (cycles x 10^6 / clock_mhz).
+/// `cycles` SM clock cycles at `clock_mhz`, in picoseconds, rounded up (cycles x 10^6 / clock_mhz);
+/// kTimeLimit (past the range of simulated time) when that reaches 2^63 ps.
 Time cycles_to_time(double cycles, double clock_mhz);
 
 /// work.warp_work(block) with latency_bound filled in from latency_bound_cycles() at `clock_mhz`

@@ -43,6 +43,10 @@ public:
         (void)block;
         return warps_per_block;
     }
+    /// Checks the work's own per-block counts (such as a given number of active warps)
+    /// against the `warps_per_block` of each block on the GPU at hand; InputError naming the
+    /// key when one exceeds it. Called once per launch when a simulation starts.
+    virtual void check_block_warps(int warps_per_block) const { (void)warps_per_block; }
     /// `shared` execution model: the work of each active warp of `block`; nullopt when this
     /// work model only knows whole-block durations (synthetic, replay).
     [[nodiscard]] virtual std::optional<WarpWork> warp_work(std::uint64_t block) const {

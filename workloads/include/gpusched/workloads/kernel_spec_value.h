@@ -53,10 +53,11 @@ public:
     /// The value of `key`, or nullopt when the spec does not give it.
     [[nodiscard]] std::optional<std::string> get(const std::string& key) const;
 
-    /// Sets key=value: replaces the value in place where the key is given, else appends the entry.
-    /// Blanks around key and value are ignored, as in parse(). Throws InputError (prefixed with
-    /// where()) for a key or value that breaks the invariants.
-    KernelSpec& set(const std::string& key, const std::string& value);
+    /// Sets key=value: replaces the value in place where the key is given, else appends the entry
+    /// (written at `entry_where`, e.g. the FILE:LINE of a calibration; empty: the spec's own
+    /// location). Blanks around key and value are ignored, as in parse(). Throws InputError
+    /// (prefixed with where()) for a key or value that breaks the invariants.
+    KernelSpec& set(const std::string& key, const std::string& value, const std::string& entry_where = "");
     /// Appends key=value for a key the spec must not give yet: InputError "WHERE: key 'KEY' is given
     /// twice" (parse's message for a repeated key) when it does; otherwise as set().
     KernelSpec& add(const std::string& key, const std::string& value);

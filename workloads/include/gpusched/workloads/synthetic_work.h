@@ -42,6 +42,8 @@ public:
     [[nodiscard]] Time duration(std::uint64_t block) const override;
     /// Throws InputError if active_warps= exceeds the block's warps (known only with a GPU).
     [[nodiscard]] int active_warps(std::uint64_t block, int warps_per_block) const override;
+    /// The same check, at the start of every simulation (whatever the execution model).
+    void check_block_warps(int warps_per_block) const override;
     /// "constant 50us", "pattern 10us/20us/40us", "uniform 10us~50us (seed 7)", plus
     /// ", 2 active warps" where set.
     [[nodiscard]] std::string describe() const override;

@@ -22,12 +22,15 @@ struct IntervalFactor {
 struct Calibration {
     std::string kernel;                               ///< generator name, e.g. "binomial-series"
     std::vector<std::pair<std::string, double>> keys; ///< the generator's own keys, in file order
+    std::vector<std::string> key_where;               ///< "FILE:LINE" of each of `keys` (read from a file), for messages
     std::optional<IntervalFactor> interval;           ///< `interval:` section (apsp kernels)
     std::vector<std::string> notes;                   ///< written as `# ` comment lines (how it was fitted)
 };
 
 /// Parses a calibration YAML. InputError "SOURCE:LINE: key 'PATH': ..." for a missing or unknown
-/// key, an unknown kernel, a key the kernel's generator does not have, or a value out of range.
+/// key, an unknown kernel, a key the kernel's generator does not have, or a value out of range
+/// (keys 0..10^12, the generator's own range when applied; f in [10^-9, 10^6]; launch_us in
+/// [0, 10^6]).
 Calibration parse_calibration(const std::string& yaml, const std::string& source);
 
 /// Reads and parses the file at `path` (at most 1 MiB).
@@ -37,11 +40,14 @@ Calibration load_calibration(const std::string& path);
 void write_calibration(std::ostream& out, const Calibration& calibration);
 
 /// Adds the calibration's keys (in file order) that the spec does not give, when the spec's
-/// generator is the calibration's kernel; leaves any other spec as it is.
+/// generator is the calibration's kernel; leaves any other spec as it is. Each added key keeps
+/// its FILE:LINE, so that a value the generator refuses is reported there.
 void apply_calibration(workloads::KernelSpec& spec, const Calibration& calibration);
 
 /// As above on one-line text: the edited spec's text, or `spec` unchanged when it is of another
 /// kernel, gets no key, or does not parse (its own parse reports that, where the text is used).
+/// An added key whose value the generator refuses is an InputError "FILE:LINE: key 'KEY': ..."
+/// at its line of the calibration file (the spec is built once to find out).
 std::string apply_calibration(const std::string& spec, const Calibration& calibration);
 
 /// A number as the spec and YAML texts hold it: the shortest text that reads back exactly.

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "gpusched/sim/observer.h"
+#include "gpusched/support/checked_time.h"
 #include "gpusched/workloads/application.h"
 
 namespace gpusched::sim {
@@ -46,7 +48,8 @@ public:
         if (!recording_ || launch != launch_) return;
         if (per_sm) {
             ++totals_.per_sm_units[static_cast<std::size_t>(sm)];
-            totals_.per_sm_busy[static_cast<std::size_t>(sm)] += busy;
+            Time& total = totals_.per_sm_busy[static_cast<std::size_t>(sm)];
+            total = checked_time_sum(total, busy, [sm] { return "SM " + std::to_string(sm) + ": its busy time"; });
         }
         ++totals_.units;
     }
@@ -65,6 +68,8 @@ public:
     };
     /// Launch `launch`, ready at `now`, repeats the recorded one (can_repeat() was true).
     Repeat repeat(std::size_t launch, Time now);
+    /// How long the recorded launch took from ready to its last block's end.
+    [[nodiscard]] Time recorded_duration() const { return duration_; }
     /// The latest end of a repeated launch (0: none).
     [[nodiscard]] Time last_end() const { return last_end_; }
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
@@ -33,7 +34,9 @@ namespace gpusched::sim {
 ///
 /// Every operation event has Phase::operation and the operation's index as payload. It
 /// schedules through the EventScheduler and reads the time from the TimeTeller it is given
-/// (once per operation, never per block).
+/// (once per operation, never per block). A time it computes that would reach 2^63 ps (a
+/// delay, a copy, a host issue time, a kernel's arrival) is a TimeRangeError naming the
+/// operation (support/checked_time.h).
 class OperationFrontEnd final {
 public:
     /// Builds the operation graph; InputError when the workload has more operations than an
@@ -55,6 +58,10 @@ public:
 
     /// The operation of launch `launch` (the payload of its operation events).
     [[nodiscard]] std::size_t kernel_op(std::size_t launch) const { return graph_.kernel_op[launch]; }
+    /// Where operation `op` was written ("FILE:LINE"; empty for a command-line kernel).
+    [[nodiscard]] const std::string& where(std::size_t op) const { return graph_.ops[op].where; }
+    /// "operation N (KIND ... on stream S, FILE:LINE)", for messages.
+    [[nodiscard]] std::string describe(std::size_t op) const;
     /// Operations started and not finished.
     [[nodiscard]] std::size_t ops_in_flight() const { return ops_in_flight_; }
     /// When the last operation finished.

@@ -58,7 +58,8 @@ struct RunSummary {
 };
 
 /// Observer that fills a RunSummary. Throws std::out_of_range if the engine reports a
-/// launch index or SM id outside what RunInfo described (an engine bug).
+/// launch index or SM id outside what RunInfo described (an engine bug), and TimeRangeError
+/// when an SM's busy time (blocks on its slots overlap) would reach 2^63 ps.
 class SummaryCollector : public SimObserver {
 public:
     void on_begin(const RunInfo& info) override;
@@ -73,6 +74,9 @@ public:
     [[nodiscard]] const RunSummary& summary() const { return summary_; }
 
 private:
+    /// Names an SM whose busy time would reach 2^63 ps (a TimeRangeError).
+    static std::string busy_name(std::size_t sm);
+
     RunSummary summary_;
 };
 
