@@ -26,7 +26,7 @@ struct World {
 
     /// Starts each placement as the engine does: reserves its resources.
     void start(const sim::LaunchState& launch, const sim::Placement& p) {
-        const int slot = pool.reserve(p.sm, launch.unit_footprint);
+        const int slot = pool.reserve(p.sm, *launch.unit_footprint);
         REQUIRE(slot >= 0);
         placed.push_back(p);
         slots.push_back(slot);

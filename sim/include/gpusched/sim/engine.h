@@ -76,7 +76,7 @@ public:
     /// Memoisation of identical launches on an idle GPU (on by default).
     void set_memoise(bool on) { memo_.set_enabled(on); }
     /// Occupancy of each launch (valid after construction).
-    [[nodiscard]] const std::vector<hw::OccupancyResult>& occupancy() const { return dispatcher_.occupancy(); }
+    [[nodiscard]] const OccupancyTable& occupancy() const { return dispatcher_.occupancy(); }
     SimResult run();
 
 private:
