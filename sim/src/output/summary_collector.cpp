@@ -111,6 +111,9 @@ void SummaryCollector::on_begin(const RunInfo& info) {
     summary_.per_sm_busy.assign(sms, 0);
     if (!info.app) return;
     summary_.application = info.app->description;
+    const auto copies = std::count_if(info.app->operations.begin(), info.app->operations.end(),
+                                      [](const workloads::Operation& op) { return op.kind == workloads::Operation::Kind::copy; });
+    summary_.copies.reserve(static_cast<std::size_t>(copies));  // one record each, no growth slack
     summary_.issue = info.app->host_issue == workloads::HostIssue::calls ? "host-calls" : "queued";
     const auto& launches = info.app->launches;
     summary_.kernels.reserve(launches.size());
