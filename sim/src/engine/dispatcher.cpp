@@ -25,8 +25,14 @@ Dispatcher::Dispatcher(const hw::GpuSpec& gpu, const workloads::Application& app
       interval_(overhead_ps(gpu.block_dispatch_interval_ns)),
       room_changed_(static_cast<std::size_t>(gpu.sm_count), 0) {
     // A completion event names a launch's operation, a resident slot or a completion group.
-    if (app.launches.size() > Event::kMaxPayload || resident_slots >= CompletionGroups::kFlag)
+    if (app.launches.size() > Event::kMaxPayload)
         throw InputError("the workload has more than " + std::to_string(Event::kMaxPayload) + " launches");
+    if (resident_slots >= CompletionGroups::kFlag)
+        throw InputError("the GPU " + gpu.name + " has " + std::to_string(gpu.sm_count) + " SMs of " +
+                         std::to_string(SmPool::slots_per_sm(gpu)) +
+                         " resident-block slots each (max_blocks_per_sm, at most max_warps_per_sm): more than the "
+                         "engine can name (sm_count rounded up to a power of two, times the slots, must stay below " +
+                         std::to_string(CompletionGroups::kFlag) + ")");
     const std::vector<int> order = gpu.dispatch_order();
     for (const workloads::StreamConfig& stream : app.streams) stream_of_id_.emplace(stream.id, &stream);
     launches_.reserve(app.launches.size());

@@ -137,6 +137,8 @@ public:
     [[nodiscard]] int sm_count() const { return sm_count_; }
     [[nodiscard]] int resident_blocks(int sm) const { return state_[idx(sm)].blocks; }
     [[nodiscard]] int resident_warps(int sm) const { return effective(state_[idx(sm)]).warps; }
+    /// Per-slot records allocated so far (slots_per_sm per SM that needed the general rules).
+    [[nodiscard]] std::size_t slot_records() const { return slot_footprint_.size(); }
     /// True when every counter of `sm` is within the spec's limits (for invariant tests).
     [[nodiscard]] bool within_limits(int sm) const;
 
