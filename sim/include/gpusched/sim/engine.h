@@ -53,8 +53,10 @@ struct SimResult {
 /// one active launch, the blocks of one dispatch batch that end together share one completion
 /// event (CompletionGroups). Both give exactly the schedule of one event per block.
 ///
-/// The engine formats nothing: observers receive events. Memory is O(SMs x slots +
-/// launches), independent of the number of blocks.
+/// The engine formats nothing: observers receive events. Memory is O(SMs x slots in use +
+/// launches), independent of the number of blocks: per-slot state exists for the slots that
+/// blocks have used (ResidentTable, SmPool), and a launch costs a LaunchState of a few words
+/// (launches of one shape share footprints and occupancy; docs/performance.md, Memory).
 class Engine final : private CompletionSink {
 public:
     /// Creates the execution model by name (make_execution_model), then as below. Runs are
