@@ -34,7 +34,8 @@ Dispatcher::Dispatcher(const hw::GpuSpec& gpu, const workloads::Application& app
                          "engine can name (sm_count rounded up to a power of two, times the slots, must stay below " +
                          std::to_string(CompletionGroups::kFlag) + ")");
     const std::vector<int> order = gpu.dispatch_order();
-    for (const workloads::StreamConfig& stream : app.streams) stream_of_id_.emplace(stream.id, &stream);
+    std::map<int, const workloads::StreamConfig*> listed_streams;  // the first listed of each id, as app.stream()
+    for (const workloads::StreamConfig& stream : app.streams) listed_streams.emplace(stream.id, &stream);
     launches_.reserve(app.launches.size());
     occupancy_.reserve(app.launches.size());
     for (std::size_t i = 0; i < app.launches.size(); ++i) {
@@ -44,11 +45,11 @@ Dispatcher::Dispatcher(const hw::GpuSpec& gpu, const workloads::Application& app
         state.launch = &launch;
         state.work = launch.work.get();
         state.shape = &shape_of(i, launch, pool);
-        const auto listed = stream_of_id_.find(launch.stream);
-        state.priority = listed == stream_of_id_.end() ? workloads::StreamPriority::normal : listed->second->priority;
-        state.sms = &sms_of(listed == stream_of_id_.end() ? nullptr : listed->second, order);
+        const auto listed = listed_streams.find(launch.stream);
+        const bool unlisted = listed == listed_streams.end();
+        state.priority = unlisted ? workloads::StreamPriority::normal : listed->second->priority;
+        state.sms = &sms_of(unlisted ? nullptr : listed->second, order);
     }
-    stream_of_id_.clear();
 }
 
 const LaunchShape& Dispatcher::shape_of(std::size_t index, const workloads::KernelLaunch& launch, const SmPool& pool) {

@@ -165,7 +165,6 @@ private:
     std::map<ShapeKey, const LaunchShape*> shape_index_;
     std::deque<StreamSms> stream_sms_;
     std::map<const workloads::StreamConfig*, const StreamSms*> sms_by_stream_;
-    std::map<int, const workloads::StreamConfig*> stream_of_id_;  ///< while constructing: the first listed of each id
     const StreamSms* unmasked_ = nullptr;                ///< shared by streams without an SM mask
     std::vector<std::size_t> active_;  ///< ready, not fully dispatched launches, in ready order
     Time interval_;                    ///< block_dispatch_interval_ns, 0 = none
