@@ -13,7 +13,8 @@ public:
     explicit MostRoomDispatcher(const sim::LaunchContext& c)
         : sms_(c.sms_in_order),
           position_(positions_of(c.sms_in_order, c.gpu->sm_count)),
-          ranking_(static_cast<int>(c.sms_in_order.size()), c.gpu->max_blocks_per_sm),
+          // A block's room on an SM never exceeds the slots an SM can need, so no room shares the top level.
+          ranking_(static_cast<int>(c.sms_in_order.size()), sim::SmPool::slots_per_sm(*c.gpu)),
           blocks_(c.launch->blocks()) {}
 
     std::optional<sim::Placement> next(const sim::SmView&) override {

@@ -52,10 +52,11 @@ Engine::UnitStart Engine::unit_start() const {
 
 [[gnu::always_inline]] inline std::size_t Engine::start_unit(LaunchState& launch, std::size_t index,
                                                              const Placement& placement, const UnitStart& how, bool push) {
-    const int slot = pool_.reserve(placement.sm, launch.unit_footprint);
+    const int slot = pool_.reserve(placement.sm, *launch.unit_footprint);
     if (slot < 0) [[unlikely]]
         throw_no_room(placement.sm);
-    const Time start = how.pipeline ? pipeline_.start(placement.sm, how.ready, launch.unit_footprint.warps) : how.ready;
+    const Time start = how.pipeline ? pipeline_.start(placement.sm, how.ready, launch.unit_footprint->warps) : how.ready;
+    residents_.ensure_slot(slot);
     const std::size_t at = residents_.index(placement.sm, slot);
     Resident& r = residents_[at];
     r = {placement.block, how.now, start, 0, static_cast<std::uint32_t>(index)};

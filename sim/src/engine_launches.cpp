@@ -60,6 +60,7 @@ void Engine::on_launch_completed(std::size_t index) {
     for (auto* o : observers_) o->on_kernel_completed(index, launch.first_start, now);
     memo_.launch_completed(index, now, launch.first_start);
     front_.kernel_finished(index);
+    dispatcher_.launch_done(index);
 }
 
 void Engine::after_dispatch(LaunchState& launch, std::size_t index, const Placement& placement, int slot) {
@@ -70,7 +71,7 @@ void Engine::after_dispatch(LaunchState& launch, std::size_t index, const Placem
         for (auto* o : observers_) o->on_block_dispatched(record);
     }
     if (!fixed_durations_) {
-        const int warps = launch.block_footprint.warps;
+        const int warps = launch.block_footprint().warps;
         const int active = launch.dispatcher->warp_level()
                                ? 1
                                : std::clamp(launch.work->active_warps(placement.block, warps), 0, warps);
@@ -88,7 +89,7 @@ void Engine::set_end(int sm, int slot, Time end) {
 }
 
 std::string Engine::describe_launch(std::size_t index) const {
-    const std::string& where = front_.where(front_.kernel_op(index));
+    const std::string where = front_.where(front_.kernel_op(index));
     return "launch " + std::to_string(index) + " (" + app_.launches[index].name + (where.empty() ? "" : ", " + where) +
            ")";
 }

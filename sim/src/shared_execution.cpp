@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "gpusched/sim/sm_pool.h"
 #include "gpusched/support/checked_time.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/workloads/cycle_latency.h"
@@ -16,9 +17,9 @@ namespace gpusched::sim {
 SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Application& app)
     : app_(app),
       clock_mhz_(gpu.clock_mhz.value_or(0)),
-      slots_(static_cast<std::size_t>(gpu.max_blocks_per_sm)),
+      slots_(static_cast<std::size_t>(SmPool::slots_per_sm(gpu))),
       slots_per_ps_(0),
-      running_(static_cast<std::size_t>(gpu.sm_count) * static_cast<std::size_t>(gpu.max_blocks_per_sm)),
+      running_(static_cast<std::size_t>(gpu.sm_count) * slots_),
       active_warps_(static_cast<std::size_t>(gpu.sm_count), 0),
       l1_blocks_(static_cast<std::size_t>(gpu.sm_count), 0),
       last_update_(static_cast<std::size_t>(gpu.sm_count), 0) {
@@ -29,13 +30,13 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
     const double l2 = gpu.l2_bandwidth_gbps.value_or(0) * 1e-3;
     gpu_has_dram_ = dram > 0;
     gpu_has_l2_ = l2 > 0;
-    if (dram > 0 || l2 > 0) bandwidth_.emplace(gpu.sm_count, gpu.max_blocks_per_sm, dram, l2);
+    if (dram > 0 || l2 > 0) bandwidth_.emplace(gpu.sm_count, static_cast<int>(slots_), dram, l2);
     // C warp-instructions per cycle x clock_mhz x 1e6 cycles/s / 1e12 ps/s.
     slots_per_ps_ = gpu.issue_slots_per_cycle() * (*gpu.clock_mhz) * 1e-6;
     if (gpu.issue_model == hw::GpuSpec::IssueModel::queue) {
         service_ps_ = 1e6 / (gpu.issue_width * *gpu.clock_mhz);
         queues_.assign(static_cast<std::size_t>(gpu.sm_count),
-                       IssueQueue(gpu.warp_schedulers_per_sm, gpu.max_warps_per_sm, gpu.max_blocks_per_sm, service_ps_));
+                       IssueQueue(gpu.warp_schedulers_per_sm, gpu.max_warps_per_sm, static_cast<int>(slots_), service_ps_));
     }
     l1_per_ps_ = gpu.l1_wavefronts_per_cycle.value_or(0) * (*gpu.clock_mhz) * 1e-6;
     works_.reserve(app.launches.size());

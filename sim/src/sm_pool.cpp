@@ -54,22 +54,36 @@ BlockFootprint BlockFootprint::single_warp() const {
     return w;
 }
 
+int SmPool::slots_per_sm(const hw::GpuSpec& spec) {
+    return std::max(1, std::min(spec.max_blocks_per_sm, spec.max_warps_per_sm));
+}
+
 SmPool::SmPool(const hw::GpuSpec& spec)
     : spec_(spec),
       sm_count_(spec.sm_count),
-      slots_per_sm_(spec.max_blocks_per_sm),
+      slots_per_sm_(slots_per_sm(spec)),
       sub_partitions_(spec.register_sub_partitions),
       state_(static_cast<std::size_t>(spec.sm_count)),
       free_sub_partition_registers_(static_cast<std::size_t>(spec.sm_count) * spec.register_sub_partitions,
                                     spec.registers_per_sm / spec.register_sub_partitions),
-      slot_footprint_(static_cast<std::size_t>(spec.sm_count) * spec.max_blocks_per_sm, nullptr),
-      used_slots_(static_cast<std::size_t>(spec.sm_count) * static_cast<std::size_t>((spec.max_blocks_per_sm + 63) / 64), 0),
-      slot_words_((spec.max_blocks_per_sm + 63) / 64),
-      slot_warps_in_part_(static_cast<std::size_t>(spec.sm_count) * spec.max_blocks_per_sm *
-                              spec.register_sub_partitions,
-                          0),
-      slot_even_(static_cast<std::size_t>(spec.sm_count) * spec.max_blocks_per_sm, 0),
+      used_slots_(static_cast<std::size_t>(spec.sm_count) * static_cast<std::size_t>((slots_per_sm_ + 63) / 64), 0),
+      slot_words_((slots_per_sm_ + 63) / 64),
+      records_of_(static_cast<std::size_t>(spec.sm_count), kNoRecords),
       scratch_parts_(static_cast<std::size_t>(spec.register_sub_partitions), 0) {}
+
+std::size_t SmPool::slot_base(int sm) {
+    std::uint32_t& records = records_of_[idx(sm)];
+    if (records == kNoRecords) {
+        // Records are allocated SM by SM, in the order SMs first need them (SM ids stay below
+        // 2^31 and slots below 2^16, so the record number fits 32 bits).
+        records = static_cast<std::uint32_t>(slot_footprint_.size() / static_cast<std::size_t>(slots_per_sm_));
+        const std::size_t slots = slot_footprint_.size() + static_cast<std::size_t>(slots_per_sm_);
+        slot_footprint_.resize(slots, nullptr);
+        slot_even_.resize(slots, 0);
+        slot_warps_in_part_.resize(slots * static_cast<std::size_t>(sub_partitions_), 0);
+    }
+    return static_cast<std::size_t>(records) * static_cast<std::size_t>(slots_per_sm_);
+}
 
 int SmPool::register_room(const SmState& s, const int* free, const BlockFootprint& f) const {
     if (f.registers_per_block > 0) return (spec_.registers_per_sm - s.block_registers) / f.registers_per_block;
@@ -131,10 +145,11 @@ void SmPool::materialise(int sm) {
     int* free = &free_sub_partition_registers_[idx(sm) * sub_partitions_];
     std::fill(free, free + sub_partitions_, part_free);
     const bool even = f.registers_per_block == 0 && f.registers_per_warp > 0;
+    const std::size_t base = slot_base(sm);
     for (int w = 0; w < slot_words_; ++w) {
         for (std::uint64_t bits = used_slots_[idx(sm) * static_cast<std::size_t>(slot_words_) + static_cast<std::size_t>(w)];
              bits != 0; bits &= bits - 1) {
-            const std::size_t at = idx(sm) * slots_per_sm_ + static_cast<std::size_t>(w * 64 + std::countr_zero(bits));
+            const std::size_t at = base + static_cast<std::size_t>(w * 64 + std::countr_zero(bits));
             slot_footprint_[at] = &f;
             slot_even_[at] = even ? 1 : 0;
         }
@@ -155,10 +170,10 @@ bool SmPool::take_registers(int sm, int slot, const BlockFootprint& f) {
     if (f.even_part_registers > 0 && parts_equal(free, sub_partitions_)) {
         if (free[0] < f.even_part_registers) return false;
         add_to_parts(free, sub_partitions_, -f.even_part_registers);
-        slot_even_[idx(sm) * slots_per_sm_ + slot] = 1;
+        slot_even_[slot_base(sm) + static_cast<std::size_t>(slot)] = 1;
         return true;
     }
-    std::uint16_t* placed = &slot_warps_in_part_[(idx(sm) * slots_per_sm_ + slot) * sub_partitions_];
+    std::uint16_t* placed = &slot_warps_in_part_[(slot_base(sm) + static_cast<std::size_t>(slot)) * sub_partitions_];
     for (int w = 0; w < f.warps; ++w) {
         int best = 0;
         for (int p = 1; p < sub_partitions_; ++p)
@@ -182,13 +197,14 @@ void SmPool::give_back_registers(int sm, int slot, const BlockFootprint& f) {
         return;
     }
     int* free = &free_sub_partition_registers_[idx(sm) * sub_partitions_];
-    std::uint8_t& even = slot_even_[idx(sm) * slots_per_sm_ + slot];
+    const std::size_t at = slot_base(sm) + static_cast<std::size_t>(slot);
+    std::uint8_t& even = slot_even_[at];
     if (even != 0) {
         add_to_parts(free, sub_partitions_, f.even_part_registers);
         even = 0;
         return;
     }
-    std::uint16_t* placed = &slot_warps_in_part_[(idx(sm) * slots_per_sm_ + slot) * sub_partitions_];
+    std::uint16_t* placed = &slot_warps_in_part_[at * sub_partitions_];
     for (int p = 0; p < sub_partitions_; ++p) {
         free[p] += placed[p] * f.registers_per_warp;
         placed[p] = 0;
@@ -197,14 +213,14 @@ void SmPool::give_back_registers(int sm, int slot, const BlockFootprint& f) {
 
 int SmPool::take_slot(int sm, const BlockFootprint& f) {
     const int slot = take_slot_bit(sm);
-    if (slot >= 0) slot_footprint_[idx(sm) * slots_per_sm_ + slot] = &f;
+    if (slot >= 0) slot_footprint_[slot_base(sm) + static_cast<std::size_t>(slot)] = &f;
     return slot;
 }
 
 void SmPool::free_slot(int sm, int slot) {
     used_slots_[idx(sm) * static_cast<std::size_t>(slot_words_) + static_cast<std::size_t>(slot / 64)] &=
         ~(std::uint64_t{1} << (slot & 63));
-    slot_footprint_[idx(sm) * slots_per_sm_ + slot] = nullptr;
+    slot_footprint_[slot_base(sm) + static_cast<std::size_t>(slot)] = nullptr;
 }
 
 // reserve() took the lazy paths: here a lazy SM receives a block of another footprint.
@@ -245,8 +261,7 @@ void SmPool::release_of_free_slot() { throw std::logic_error("SmPool::release of
 
 void SmPool::release_general(int sm, int slot) {
     SmState& s = state_[idx(sm)];
-    const std::size_t at = idx(sm) * slots_per_sm_ + slot;
-    const BlockFootprint* f = slot_footprint_[at];
+    const BlockFootprint* f = slot_footprint_[slot_base(sm) + static_cast<std::size_t>(slot)];
     if (f == nullptr) release_of_free_slot();
     give_back_registers(sm, slot, *f);
     --s.blocks;

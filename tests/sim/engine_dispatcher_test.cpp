@@ -26,7 +26,7 @@ struct World {
 
     /// Starts each placement as the engine does: reserves its resources.
     void start(const sim::LaunchState& launch, const sim::Placement& p) {
-        const int slot = pool.reserve(p.sm, launch.unit_footprint);
+        const int slot = pool.reserve(p.sm, *launch.unit_footprint);
         REQUIRE(slot >= 0);
         placed.push_back(p);
         slots.push_back(slot);
@@ -104,6 +104,63 @@ TEST_CASE("dispatcher: a stream mask naming a missing SM is an InputError; an un
     app.streams.clear();
     const sim::Dispatcher never_ready(gpu, app, *policy, pool, 64);
     CHECK_THROWS_AS(never_ready.check_all_placed(), InputError);
+}
+
+TEST_CASE("dispatcher: launches of one request share a shape and an occupancy result; done frees the dispatcher") {
+    // 1000 launches of 1024-thread blocks (2 per SM) and one of 256-thread blocks (8 per SM):
+    // two shapes, two stored results; launches of one shape share their footprints and SM lists.
+    hw::GpuSpec gpu = test::small_gpu(2);
+    std::vector<workloads::KernelLaunch> launches(1000, test::launch(1, 1024, 1000));
+    launches.push_back(test::launch(1, 256, 1000));
+    const workloads::Application app = test::app_of(launches);
+    const auto policy = scheduler::make_policy("most-room");
+    sim::SmPool pool(gpu);
+    sim::Dispatcher dispatcher(gpu, app, *policy, pool, 64);
+    CHECK(dispatcher.shape_count() == 2);
+    CHECK(dispatcher.occupancy().size() == 1001);
+    CHECK(dispatcher.occupancy().distinct() == 2);
+    CHECK(dispatcher.occupancy()[999].blocks_per_sm == 2);
+    CHECK(dispatcher.occupancy()[1000].blocks_per_sm == 8);
+    CHECK(dispatcher.launch(999).shape == dispatcher.launch(0).shape);
+    CHECK(dispatcher.launch(1000).shape != dispatcher.launch(0).shape);
+    CHECK(dispatcher.launch(1000).sms == dispatcher.launch(0).sms);  // both unmasked
+    CHECK(dispatcher.launch(0).dispatcher == nullptr);               // made at activation only
+}
+
+TEST_CASE("dispatcher: a done launch's dispatcher is freed; check_all_placed accepts it") {
+    World w;
+    w.dispatcher.activate(0, w.pool);
+    w.dispatcher.request_pass(w.core, 0);
+    w.pass();
+    w.pool.release(1, w.slots[1]);
+    w.dispatcher.mark_room_changed(1);
+    w.pass();
+    REQUIRE(w.dispatcher.active_count() == 0);  // all 5 blocks dispatched
+    CHECK(w.dispatcher.launch(0).dispatcher != nullptr);
+    w.dispatcher.launch(0).completed = 5;  // as the engine counts the blocks' ends
+    w.dispatcher.launch_done(0);
+    CHECK(w.dispatcher.launch(0).done);
+    CHECK(w.dispatcher.launch(0).dispatcher == nullptr);
+    CHECK_NOTHROW(w.dispatcher.check_all_placed());
+}
+
+TEST_CASE("dispatcher: a GPU with more resident-block slots than an event can name is refused, naming the GPU") {
+    // 9000 SMs round up to 2^14; 4096 blocks and 4096 warps per SM give 4096 slots (2^12): 2^26 indices,
+    // at or above the completion-group flag 2^25. With the preset's 64 warps per SM: 2^14 x 64 = 2^20, fine.
+    hw::GpuSpec gpu = test::small_gpu(9000);
+    gpu.max_blocks_per_sm = 4096;
+    gpu.max_warps_per_sm = 4096;
+    const workloads::Application app = test::app_of({test::launch(1, 32, 1000)});
+    const auto policy = scheduler::make_policy("most-room");
+    const sim::SmPool pool(gpu);
+    CHECK_THROWS_WITH_AS(sim::Dispatcher(gpu, app, *policy, pool, sim::ResidentTable(gpu).size()),
+                         "the GPU h100 has 9000 SMs of 4096 resident-block slots each (max_blocks_per_sm, at most "
+                         "max_warps_per_sm): more than the engine can name (sm_count rounded up to a power of two, "
+                         "times the slots, must stay below 33554432)",
+                         InputError);
+    gpu.max_warps_per_sm = 64;
+    const sim::SmPool fits(gpu);
+    CHECK_NOTHROW(sim::Dispatcher(gpu, app, *policy, fits, sim::ResidentTable(gpu).size()));
 }
 
 }  // namespace gpusched

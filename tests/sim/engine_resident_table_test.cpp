@@ -40,3 +40,31 @@ TEST_CASE("resident table: entries start free and hold what is written") {
 }
 
 }  // namespace gpusched
+
+namespace gpusched {
+
+TEST_CASE("resident table: a GPU of 100000 SMs allocates slot rows as they are used") {
+    // 100000 SMs: sm_bits = 17 (131072 >= 100000), so one row is 131072 entries and
+    // kInitialEntries (65536) >> 17 = 0 rows, at least 1: row 0 only. max_blocks_per_sm 4096 but
+    // 64 warps per SM: an SM never holds more than 64 blocks, so 64 rows may exist.
+    hw::GpuSpec gpu = test::small_gpu(100000);
+    gpu.max_blocks_per_sm = 4096;
+    REQUIRE(gpu.max_warps_per_sm == 64);
+    sim::ResidentTable table(gpu);
+    CHECK(table.size() == std::size_t{64} << 17);
+    CHECK(table.allocated() == std::size_t{1} << 17);
+    table[table.index(99999, 0)] = {7, 1, 2, 3, 0};
+    // Slot 5 on SM 3: rows grow to 6 (the slot + 1, more than twice 1); earlier entries keep their values.
+    table.ensure_slot(5);
+    CHECK(table.allocated() == std::size_t{6} << 17);
+    CHECK(table[table.index(99999, 0)].block == 7);
+    CHECK(table[table.index(3, 5)].launch == sim::Resident::kFree);
+    // Slot 6: doubling (12 rows); slot 63 then caps at 64 rows.
+    table.ensure_slot(6);
+    CHECK(table.allocated() == std::size_t{12} << 17);
+    table.ensure_slot(63);
+    CHECK(table.allocated() == table.size());
+    CHECK_THROWS_AS(table.ensure_slot(64), std::out_of_range);
+}
+
+}  // namespace gpusched

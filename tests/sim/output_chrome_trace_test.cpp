@@ -42,8 +42,10 @@ struct GeneratedRun {
         info.app = &app;
         info.policy = "greedy";
         info.execution = "fixed";
-        info.occupancy.resize(2);
-        for (auto& o : info.occupancy) o.blocks_per_sm = 3;
+        hw::OccupancyResult three_per_sm;
+        three_per_sm.blocks_per_sm = 3;
+        info.occupancy.push_back(three_per_sm);
+        info.occupancy.push_back(three_per_sm);
 
         std::vector<Time> slot_free(12, 0);
         std::uint64_t seed = 12345;
@@ -171,7 +173,9 @@ TEST_CASE("chrome trace: times are exact microseconds with six decimals") {
     run.blocks = {{0, 7, 2, 1, 1000, 1234567, 3000001}};
     run.app.launches[0].grid.x = 1;
     run.app.launches.resize(1);
-    run.info.occupancy.resize(1);
+    OccupancyTable first_launch;
+    first_launch.push_back(run.info.occupancy[0]);
+    run.info.occupancy = first_launch;
     std::ostringstream out;
     ChromeTraceWriter w(out);
     w.on_begin(run.info);

@@ -40,9 +40,11 @@ struct H100Run {
         info.app = &app;
         info.policy = "round-robin";
         info.execution = "fixed";
-        info.occupancy.resize(2);
-        info.occupancy[0].blocks_per_sm = 2;
-        info.occupancy[1].blocks_per_sm = 8;
+        hw::OccupancyResult occupancy;
+        occupancy.blocks_per_sm = 2;
+        info.occupancy.push_back(occupancy);
+        occupancy.blocks_per_sm = 8;
+        info.occupancy.push_back(occupancy);
     }
 
     void drive(SimObserver& o) const {
@@ -120,8 +122,10 @@ TEST_CASE("summary: waves arithmetic at the wave boundaries") {
     H100Run run;
     run.app.launches = {launch("exact", 264, 1024, 0), launch("one-more", 265, 1024, 0), launch("one", 1, 32, 0),
                         launch("no-occupancy", 5, 32, 0)};
-    run.info.occupancy.assign(3, {});
-    for (auto& o : run.info.occupancy) o.blocks_per_sm = 2;
+    hw::OccupancyResult two_per_sm;
+    two_per_sm.blocks_per_sm = 2;
+    run.info.occupancy = {};
+    for (int i = 0; i < 3; ++i) run.info.occupancy.push_back(two_per_sm);
     SummaryCollector c;
     c.on_begin(run.info);
     const auto& k = c.summary().kernels;
@@ -188,8 +192,9 @@ TEST_CASE("summary: sub-nanosecond times are exact in JSON and rounded in text")
     RunInfo info;
     info.gpu = &gpu;
     info.app = &app;
-    info.occupancy.resize(1);
-    info.occupancy[0].blocks_per_sm = 1;
+    hw::OccupancyResult one_per_sm;
+    one_per_sm.blocks_per_sm = 1;
+    info.occupancy.push_back(one_per_sm);
     SummaryCollector c;
     c.on_begin(info);
     c.on_kernel_ready(0, 1);

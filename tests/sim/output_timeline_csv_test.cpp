@@ -34,8 +34,9 @@ struct TinyRun {
         info.app = &app;
         info.policy = "round-robin";
         info.execution = "fixed";
-        info.occupancy.resize(1);
-        info.occupancy[0].blocks_per_sm = 2;
+        hw::OccupancyResult two_per_sm;
+        two_per_sm.blocks_per_sm = 2;
+        info.occupancy.push_back(two_per_sm);
     }
 
     /// Blocks 0 and 1 start at 1ns on SMs 0 and 1, block 2 at 1.5ns on SM 0 (slot 1);

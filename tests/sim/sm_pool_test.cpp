@@ -139,3 +139,38 @@ TEST_CASE("sm pool: prepared footprints (fast paths) reserve and release exactly
         }
     }
 }
+
+TEST_CASE("sm pool: slots per SM are what a one-warp block can fill; slot records are made per SM on demand") {
+    // H100 numbers with max_blocks_per_sm 4096 and 100000 SMs: 64 warps per SM bound the slots to 64.
+    hw::GpuSpec gpu = hw::resolve_gpu("h100");
+    gpu.sm_count = 100000;
+    gpu.max_blocks_per_sm = 4096;
+    CHECK(sim::SmPool::slots_per_sm(gpu) == 64);
+    gpu.max_blocks_per_sm = 32;
+    CHECK(sim::SmPool::slots_per_sm(gpu) == 32);  // the preset's own bound
+    gpu.max_blocks_per_sm = 4096;
+    sim::SmPool pool(gpu);
+    // 32-thread blocks, no registers: the lazy sole-footprint path keeps no per-slot records.
+    sim::BlockFootprint small = footprint(gpu, 32, 0, 0);
+    pool.prepare(small);
+    REQUIRE(small.blocks_on_empty_sm == 64);
+    for (int i = 0; i < 64; ++i) CHECK(pool.reserve(99999, small) == i);
+    CHECK(pool.reserve(99999, small) == -1);  // the 65th does not fit: 64 warps
+    CHECK(pool.slot_records() == 0);
+    // A block of another footprint on that SM materialises it: 64 records for that SM alone.
+    sim::BlockFootprint other = footprint(gpu, 64, 32, 0);
+    pool.prepare(other);
+    pool.release(99999, 10);
+    CHECK(pool.reserve(99999, other) == -1);  // 2 warps, one free
+    pool.release(99999, 11);
+    CHECK(pool.reserve(99999, other) == 10);
+    CHECK(pool.slot_records() == 64);
+    CHECK(pool.within_limits(99999));
+    // Another SM taking the general path gets its own 64; the other 99998 SMs have none.
+    CHECK(pool.reserve(7, other) == 0);
+    CHECK(pool.reserve(7, small) == 1);
+    CHECK(pool.slot_records() == 128);
+    pool.release(7, 0);
+    pool.release(7, 1);
+    CHECK(pool.resident_blocks(7) == 0);
+}

@@ -1,6 +1,8 @@
 // Replay: loading timeline CSVs (happy paths, exact times) and every kind of bad file.
 #include <doctest/doctest.h>
 
+#include <memory>
+
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/replay_timeline.h"
 
@@ -94,4 +96,21 @@ TEST_CASE("replay reads quoted fields, CRLF endings, a byte order mark and expon
     CHECK(app.launches[0].name == "gemm, tiled");
     CHECK(app.launches[0].work->duration(0) == 500'000);
     CHECK(app.launches[0].work->duration(1) == 10'000);
+}
+
+TEST_CASE("replay: the launches of one file share one owner of their durations, which outlives the application") {
+    // replay_two_kernels.csv: launch 0 ("first", 3 blocks) then launch 1 ("second", 2 blocks); rows interleave.
+    std::shared_ptr<const BlockWork> second;
+    {
+        const Application app = load_replay_timeline(data("replay_two_kernels.csv"), 256, 0, 0);
+        // One owner for both works (aliased shared pointers): the application holds it twice.
+        CHECK(app.launches[0].work.use_count() == 2);
+        CHECK(!app.launches[0].work.owner_before(app.launches[1].work));
+        CHECK(!app.launches[1].work.owner_before(app.launches[0].work));
+        second = app.launches[1].work;
+    }
+    // The application is gone; the work still reads launch 1's durations (blocks 3 and 4 of the file's 5).
+    CHECK(second->duration(0) == 500);
+    CHECK(second->duration(1) == 3'000'250);
+    CHECK(second->describe() == "replay of 2 blocks from " + data("replay_two_kernels.csv"));
 }

@@ -131,6 +131,10 @@ void SpecLaunches::append_to(Application& app) const {
         op.stream = app.launches[i].stream;
         return op;
     };
+    // Exactly the room needed when it is the first growth (a million calls of one spec), amortised after.
+    const std::size_t needed = (app.operations.empty() ? first : app.operations.size()) +
+                               (app.launches.size() - first) * (1 + after_each.size());
+    if (needed > app.operations.capacity()) app.operations.reserve(std::max(needed, 2 * app.operations.capacity()));
     if (app.operations.empty())
         for (std::size_t i = 0; i < first; ++i) app.operations.push_back(kernel_op(i));
     for (std::size_t i = first; i < app.launches.size(); ++i) {

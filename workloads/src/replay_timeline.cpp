@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <utility>
 
@@ -114,13 +116,19 @@ struct Row {
     Time duration;
     std::uint32_t block;
     std::uint32_t line;
+    std::uint32_t launch;  ///< index of its (kernel, launch) pair, in order of first appearance
 };
 
-struct LaunchRows {
+struct LaunchKey {
     std::string kernel;
     std::string launch;
-    std::string label;  ///< for messages: "kernel 'k' launch '2'"
-    std::vector<Row> rows;
+};
+
+/// What the launches of one file share: the durations and each launch's work (aliased by the
+/// launches' shared pointers, so a million launches make one allocation, not a million).
+struct ReplayTimeline {
+    ReplayDurations all;
+    std::vector<ReplayWork> works;
 };
 
 struct Columns {
@@ -161,37 +169,38 @@ std::string launch_label(const Columns& c, const std::string& kernel, const std:
     return "the timeline";
 }
 
-/// Orders one launch's rows by block id, checking the ids are exactly 0..N-1.
-std::vector<Time> durations_by_block(const LaunchRows& launch, const std::string& path) {
-    const std::size_t n = launch.rows.size();
-    std::vector<Time> durations(n, kUnset);
+/// Writes one launch's durations by block id into `out` (its n entries, kUnset on entry),
+/// checking the ids are exactly 0..n-1. `rows` are the launch's rows in file order.
+void durations_by_block(const std::vector<Row>& all_rows, std::span<const std::uint32_t> rows, const std::string& label,
+                        const std::string& path, std::span<Time> out) {
+    const std::size_t n = rows.size();
     const Row* out_of_range = nullptr;
-    for (const Row& row : launch.rows) {
+    for (const std::uint32_t at : rows) {
+        const Row& row = all_rows[at];
         if (row.block >= n) {
             if (out_of_range == nullptr) out_of_range = &row;
             continue;
         }
-        if (durations[row.block] != kUnset) {
+        if (out[row.block] != kUnset) {
             std::uint32_t first = 0;
-            for (const Row& other : launch.rows)
-                if (other.block == row.block) {
-                    first = other.line;
+            for (const std::uint32_t other : rows)
+                if (all_rows[other].block == row.block) {
+                    first = all_rows[other].line;
                     break;
                 }
             throw InputError(path + ":" + std::to_string(row.line) + ": duplicate block " + std::to_string(row.block) +
-                             " in " + launch.label + " (first at line " + std::to_string(first) + ")");
+                             " in " + label + " (first at line " + std::to_string(first) + ")");
         }
-        durations[row.block] = row.duration;
+        out[row.block] = row.duration;
     }
     if (out_of_range != nullptr) {
         std::size_t missing = 0;
-        while (missing < n && durations[missing] != kUnset) ++missing;
+        while (missing < n && out[missing] != kUnset) ++missing;
         throw InputError(path + ":" + std::to_string(out_of_range->line) + ": block " +
                          std::to_string(out_of_range->block) + " but block " + std::to_string(missing) +
-                         " is missing in " + launch.label + " (its " + std::to_string(n) +
+                         " is missing in " + label + " (its " + std::to_string(n) +
                          " rows must have block ids 0.." + std::to_string(n - 1) + " once each)");
     }
-    return durations;
 }
 
 void check_parameter(const char* what, std::int64_t value, std::int64_t min, std::int64_t max) {
@@ -202,18 +211,18 @@ void check_parameter(const char* what, std::int64_t value, std::int64_t min, std
 
 }  // namespace
 
-ReplayWork::ReplayWork(std::vector<Time> durations, std::string source)
-    : durations_(std::move(durations)), source_(std::move(source)) {}
+ReplayWork::ReplayWork(const ReplayDurations& all, std::size_t first, std::size_t count)
+    : all_(&all), first_(first), count_(count) {}
 
 Time ReplayWork::duration(std::uint64_t block) const {
-    if (block >= durations_.size())
-        throw std::out_of_range("replay: block " + std::to_string(block) + " is beyond the " +
-                                std::to_string(durations_.size()) + " blocks of " + source_);
-    return durations_[block];
+    if (block >= count_)
+        throw std::out_of_range("replay: block " + std::to_string(block) + " is beyond the " + std::to_string(count_) +
+                                " blocks of " + all_->source);
+    return all_->durations[first_ + block];
 }
 
 std::string ReplayWork::describe() const {
-    return "replay of " + std::to_string(durations_.size()) + " blocks from " + source_;
+    return "replay of " + std::to_string(count_) + " blocks from " + all_->source;
 }
 
 Application load_replay_timeline(const std::string& path, int threads, int regs, std::int64_t dynamic_smem,
@@ -226,7 +235,8 @@ Application load_replay_timeline(const std::string& path, int threads, int regs,
     TextLineReader reader(path, kWhat);
     std::string line;
     std::optional<Columns> columns;
-    std::vector<LaunchRows> launches;
+    std::vector<LaunchKey> launches;
+    std::vector<Row> rows;
     std::map<std::pair<std::string, std::string>, std::size_t> launch_index;
     std::uint64_t row_count = 0;
     std::vector<std::string> fields;
@@ -264,30 +274,53 @@ Application load_replay_timeline(const std::string& path, int threads, int regs,
                 if (launches.size() >= kMaxLaunches)
                     throw InputError(reader.where() + ": more than " + std::to_string(kMaxLaunches) +
                                      " distinct launches in " + kWhat);
-                launches.push_back({kernel, launch, launch_label(*columns, kernel, launch), {}});
+                launches.push_back({kernel, launch});
             }
             current = it->second;
         }
-        launches[current].rows.push_back(
-            {end - start, static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(reader.line_number())});
+        rows.push_back({end - start, static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(reader.line_number()),
+                        static_cast<std::uint32_t>(current)});
     }
     if (!columns)
         throw InputError(path + ": empty " + kWhat + " (expected a header line with columns " + kRequired + ")");
     if (launches.empty()) throw InputError(path + ": " + kWhat + " has a header but no block rows");
 
+    launch_index.clear();
+
+    // Each launch's rows in file order (a counting sort by launch), then its durations by block.
+    std::vector<std::size_t> begin(launches.size() + 1, 0);
+    for (const Row& row : rows) ++begin[row.launch + 1];
+    for (std::size_t l = 0; l < launches.size(); ++l) begin[l + 1] += begin[l];
+    std::vector<std::uint32_t> order(rows.size());
+    {
+        std::vector<std::size_t> fill(begin.begin(), begin.end() - 1);
+        for (std::size_t at = 0; at < rows.size(); ++at) order[fill[rows[at].launch]++] = static_cast<std::uint32_t>(at);
+    }
+    const auto timeline = std::make_shared<ReplayTimeline>();
+    timeline->all.source = path;
+    timeline->all.durations.assign(rows.size(), kUnset);
+    for (std::size_t l = 0; l < launches.size(); ++l) {
+        const std::span<const std::uint32_t> of_launch(order.data() + begin[l], begin[l + 1] - begin[l]);
+        durations_by_block(rows, of_launch, launch_label(*columns, launches[l].kernel, launches[l].launch), path,
+                           std::span<Time>(timeline->all.durations.data() + begin[l], of_launch.size()));
+    }
+    std::vector<Row>().swap(rows);
+    std::vector<std::uint32_t>().swap(order);
+
+    timeline->works.reserve(launches.size());
+    for (std::size_t l = 0; l < launches.size(); ++l)
+        timeline->works.emplace_back(timeline->all, begin[l], begin[l + 1] - begin[l]);
     Application app;
     app.description = "replay of " + path;
-    for (auto& rows : launches) {
-        std::vector<Time> durations = durations_by_block(rows, path);
-        std::vector<Row>().swap(rows.rows);
-        KernelLaunch launch;
-        launch.name = rows.kernel.empty() ? "replay" : rows.kernel;
-        launch.grid = Dim3{static_cast<std::uint32_t>(durations.size()), 1, 1};
+    app.launches.reserve(launches.size());
+    for (std::size_t l = 0; l < launches.size(); ++l) {
+        KernelLaunch& launch = app.launches.emplace_back();
+        launch.name = launches[l].kernel.empty() ? "replay" : launches[l].kernel;
+        launch.grid = Dim3{static_cast<std::uint32_t>(begin[l + 1] - begin[l]), 1, 1};
         launch.block = Dim3{static_cast<std::uint32_t>(threads), 1, 1};
         launch.registers_per_thread = regs;
         launch.dynamic_shared_bytes = dynamic_smem;
-        launch.work = std::make_shared<ReplayWork>(std::move(durations), path);
-        app.launches.push_back(std::move(launch));
+        launch.work = std::shared_ptr<const BlockWork>(timeline, &timeline->works[l]);
     }
     return app;
 }

@@ -227,7 +227,7 @@ Application parse_workload(const std::string& yaml, const std::string& source) {
                 plain = plain && !extra && !launches[i]["id"].IsDefined() && !launches[i]["after"].IsDefined();
             }
         }
-        if (plain) app.operations.clear();
+        if (plain) std::vector<Operation>().swap(app.operations);  // frees them: a million launches need none
         if (app.launches.empty())
             top.fail("launches", "expected at least one kernel launch (copies, delays and events alone run nothing)");
         top.finish();

@@ -19,7 +19,7 @@ OperationFrontEnd::OperationFrontEnd(const hw::GpuSpec& gpu, const workloads::Ap
       observers_(observers),
       graph_(workloads::build_operation_graph(app)),
       launch_overhead_(overhead_ps(gpu.kernel_launch_ns)) {
-    if (graph_.ops.size() > Event::kMaxPayload)
+    if (graph_.size() > Event::kMaxPayload)
         throw InputError("the workload has more than " + std::to_string(Event::kMaxPayload) + " operations");
     unfinished_deps_ = graph_.predecessors;
     kernel_arrived_.assign(app.launches.size(), 0);
@@ -28,16 +28,18 @@ OperationFrontEnd::OperationFrontEnd(const hw::GpuSpec& gpu, const workloads::Ap
             throw InputError("the workload issues its operations as host calls (issue: host-calls), but the GPU spec " +
                              gpu.name + " has no overheads.host_launch_interval_ns");
         host_interval_ = overhead_ps(gpu.host_launch_interval_ns);
-        awaiting_issue_.assign(graph_.ops.size(), 0);
+        awaiting_issue_.assign(graph_.size(), 0);
     }
     prepare_copies(gpu);
 }
 
 void OperationFrontEnd::prepare_copies(const hw::GpuSpec& gpu) {
-    const auto copy = std::find_if(graph_.ops.begin(), graph_.ops.end(),
+    if (!graph_.listed()) return;  // only kernels
+    const std::vector<workloads::Operation>& ops = graph_.app->operations;
+    const auto copy = std::find_if(ops.begin(), ops.end(),
                                    [](const workloads::Operation& op) { return op.kind == workloads::Operation::Kind::copy; });
-    if (copy == graph_.ops.end()) return;
-    const std::string what = workloads::describe_operation(*copy, static_cast<std::size_t>(copy - graph_.ops.begin()));
+    if (copy == ops.end()) return;
+    const std::string what = workloads::describe_operation(*copy, static_cast<std::size_t>(copy - ops.begin()));
     if (!gpu.host_link_gbps || !gpu.copy_engines)
         throw InputError(what + ": the GPU spec " + gpu.name +
                          " lacks host_link.bandwidth_gbps or host_link.copy_engines, which copies need");
@@ -49,18 +51,18 @@ void OperationFrontEnd::prepare_copies(const hw::GpuSpec& gpu) {
     copy_pinned_ps_per_byte_ = 1000.0 / *gpu.host_link_gbps;
     if (gpu.host_link_pageable_gbps) copy_pageable_ps_per_byte_ = 1000.0 / *gpu.host_link_pageable_gbps;
     copy_latency_ = overhead_ps(gpu.host_link_latency_ns);
-    for (std::size_t i = 0; i < graph_.ops.size(); ++i) {
-        const workloads::Operation& op = graph_.ops[i];
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        const workloads::Operation& op = ops[i];
         if (op.kind == workloads::Operation::Kind::copy && !op.copy.pinned && !gpu.host_link_pageable_gbps)
             throw InputError(workloads::describe_operation(op, i) + ": a pageable copy needs "
                              "host_link.pageable_bandwidth_gbps, which the GPU spec " + gpu.name + " lacks");
     }
 }
 
-std::string OperationFrontEnd::describe(std::size_t op) const { return workloads::describe_operation(graph_.ops[op], op); }
+std::string OperationFrontEnd::describe(std::size_t op) const { return graph_.describe(op); }
 
 void OperationFrontEnd::start() {
-    for (std::size_t op = 0; op < graph_.ops.size(); ++op)
+    for (std::size_t op = 0; op < graph_.size(); ++op)
         if (unfinished_deps_[op] == 0) ready_ops_.push_back(op);
     start_ready();
 }
@@ -83,17 +85,16 @@ void OperationFrontEnd::start_op(std::size_t op) {
             return;
         }
     }
-    const workloads::Operation& o = graph_.ops[op];
     const auto payload = static_cast<std::uint32_t>(op);
-    switch (o.kind) {
+    switch (graph_.kind(op)) {
         case workloads::Operation::Kind::kernel:
             events_.schedule(checked_time_sum(now, launch_overhead_, [&] { return describe(op) + ": its arrival"; }),
                              Phase::operation, payload);
             break;
         case workloads::Operation::Kind::copy: start_copy(op); break;
         case workloads::Operation::Kind::delay:
-            events_.schedule(checked_time_sum(now, o.delay, [&] { return describe(op) + ": its end"; }), Phase::operation,
-                             payload);
+            events_.schedule(checked_time_sum(now, graph_.listed_op(op).delay, [&] { return describe(op) + ": its end"; }),
+                             Phase::operation, payload);
             break;
         case workloads::Operation::Kind::record:
         case workloads::Operation::Kind::wait: finish_op(op); break;
@@ -102,7 +103,7 @@ void OperationFrontEnd::start_op(std::size_t op) {
 
 void OperationFrontEnd::start_copy(std::size_t op) {
     const Time now = clock_.now();
-    const workloads::Operation& o = graph_.ops[op];
+    const workloads::Operation& o = graph_.listed_op(op);
     const int engine = copy_engine_free_.size() == 1 || o.copy.direction == workloads::CopyDirection::host_to_device ? 0 : 1;
     Time& free_at = copy_engine_free_[static_cast<std::size_t>(engine)];
     const double ps_per_byte = o.copy.pinned ? copy_pinned_ps_per_byte_ : copy_pageable_ps_per_byte_;
@@ -121,7 +122,7 @@ void OperationFrontEnd::start_copy(std::size_t op) {
 void OperationFrontEnd::finish_op(std::size_t op) {
     --ops_in_flight_;
     last_op_end_ = std::max(last_op_end_, clock_.now());
-    for (std::size_t next : graph_.successors[op])
+    for (std::size_t next : graph_.successors(op))
         if (--unfinished_deps_[next] == 0) ready_ops_.push_back(next);
 }
 
@@ -132,10 +133,12 @@ std::optional<std::size_t> OperationFrontEnd::on_event(std::size_t op) {
         start_op(op);
         return std::nullopt;
     }
-    const workloads::Operation& o = graph_.ops[op];
-    if (o.kind == workloads::Operation::Kind::kernel && kernel_arrived_[o.launch] == 0) {
-        kernel_arrived_[o.launch] = 1;
-        return o.launch;
+    if (graph_.kind(op) == workloads::Operation::Kind::kernel) {
+        const std::size_t launch = graph_.launch(op);
+        if (kernel_arrived_[launch] == 0) {
+            kernel_arrived_[launch] = 1;
+            return launch;
+        }
     }
     finish_op(op);  // a copy or delay ended, or a memoised kernel's repeated run did
     return std::nullopt;

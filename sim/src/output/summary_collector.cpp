@@ -34,22 +34,67 @@ std::uint64_t waves_of(std::uint64_t blocks, int blocks_per_sm, int sm_count) {
     return (blocks + per_wave - 1) / per_wave;
 }
 
-/// Writes rows as columns padded to their widest cell; `left[c]` left-aligns column c.
-void write_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& left) {
+/// Writes `count` rows as columns padded to their widest cell; `left[c]` left-aligns column c.
+/// `row(i, cells)` fills the cells of row i; it is called twice per row (widths, then lines),
+/// so a table of a million launches is never held in memory.
+template <class Row>
+void write_rows(std::ostream& out, std::size_t count, const Row& row, const std::vector<bool>& left) {
     std::vector<std::size_t> width(left.size(), 0);
-    for (const auto& row : rows)
-        for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-    for (const auto& row : rows) {
-        std::string line;
-        for (std::size_t c = 0; c < row.size(); ++c) {
-            const std::string pad(width[c] - row[c].size(), ' ');
+    std::vector<std::string> cells;
+    for (std::size_t i = 0; i < count; ++i) {
+        row(i, cells);
+        for (std::size_t c = 0; c < cells.size(); ++c) width[c] = std::max(width[c], cells[c].size());
+    }
+    std::string line;
+    for (std::size_t i = 0; i < count; ++i) {
+        row(i, cells);
+        line.clear();
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            const std::size_t pad = width[c] - cells[c].size();
             if (c > 0) line += "  ";
-            line += left[c] ? row[c] + pad : pad + row[c];
+            if (!left[c]) line.append(pad, ' ');
+            line += cells[c];
+            if (left[c]) line.append(pad, ' ');
         }
         line.erase(line.find_last_not_of(' ') + 1);
         out << line << '\n';
     }
 }
+
+/// write_rows over rows held in memory (the few rows of the header and totals).
+void write_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& left) {
+    write_rows(out, rows.size(), [&](std::size_t i, std::vector<std::string>& cells) { cells = rows[i]; }, left);
+}
+
+/// The compact dump of one JSON value, as the whole document's dump writes it.
+std::string dump(const nlohmann::ordered_json& value) {
+    return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+/// Writes one JSON object's members in order, each value dumped as it comes (so arrays of a
+/// million launches are written element by element, never built as one document).
+class JsonObjectWriter {
+public:
+    explicit JsonObjectWriter(std::ostream& out) : out_(out) { out_ << '{'; }
+    void member(const char* key, const nlohmann::ordered_json& value) { open(key) << dump(value); }
+    /// An array member whose `count` elements are made by `element(i)`.
+    template <class Element>
+    void array(const char* key, std::size_t count, const Element& element) {
+        open(key) << '[';
+        for (std::size_t i = 0; i < count; ++i) out_ << (i ? "," : "") << dump(element(i));
+        out_ << ']';
+    }
+    void close() { out_ << '}'; }
+
+private:
+    std::ostream& open(const char* key) {
+        out_ << (first_ ? "" : ",") << dump(key) << ':';
+        first_ = false;
+        return out_;
+    }
+    std::ostream& out_;
+    bool first_ = true;
+};
 
 }  // namespace
 
@@ -68,6 +113,9 @@ void SummaryCollector::on_begin(const RunInfo& info) {
     summary_.per_sm_busy.assign(sms, 0);
     if (!info.app) return;
     summary_.application = info.app->description;
+    const auto copies = std::count_if(info.app->operations.begin(), info.app->operations.end(),
+                                      [](const workloads::Operation& op) { return op.kind == workloads::Operation::Kind::copy; });
+    summary_.copies.reserve(static_cast<std::size_t>(copies));  // one record each, no growth slack
     summary_.issue = info.app->host_issue == workloads::HostIssue::calls ? "host-calls" : "queued";
     const auto& launches = info.app->launches;
     summary_.kernels.reserve(launches.size());
@@ -135,23 +183,35 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
                 {true, true, true});
     out << '\n';
 
-    std::vector<std::vector<std::string>> rows;
-    rows.push_back({"launch", "kernel", "stream", "blocks", "threads", "blocks/SM", "waves", "ready_us", "start_us",
-                    "end_us"});
-    for (const auto& k : s.kernels)
-        rows.push_back({std::to_string(k.launch), k.name, std::to_string(k.stream), std::to_string(k.blocks),
-                        std::to_string(k.threads_per_block), std::to_string(k.blocks_per_sm), std::to_string(k.waves),
-                        us3(k.ready), us3(k.start), us3(k.end)});
-    write_table(out, rows, {false, true, false, false, false, false, false, false, false, false});
+    write_rows(
+        out, s.kernels.size() + 1,
+        [&s](std::size_t i, std::vector<std::string>& cells) {
+            if (i == 0) {
+                cells = {"launch", "kernel", "stream", "blocks", "threads", "blocks/SM", "waves", "ready_us", "start_us",
+                         "end_us"};
+                return;
+            }
+            const KernelSummary& k = s.kernels[i - 1];
+            cells = {std::to_string(k.launch), k.name, std::to_string(k.stream), std::to_string(k.blocks),
+                     std::to_string(k.threads_per_block), std::to_string(k.blocks_per_sm), std::to_string(k.waves),
+                     us3(k.ready), us3(k.start), us3(k.end)};
+        },
+        {false, true, false, false, false, false, false, false, false, false});
     out << '\n';
     if (!s.copies.empty()) {
-        std::vector<std::vector<std::string>> copies;
-        copies.push_back({"operation", "copy", "stream", "bytes", "memory", "engine", "ready_us", "start_us", "end_us"});
-        for (const auto& c : s.copies)
-            copies.push_back({std::to_string(c.operation), c.direction, std::to_string(c.stream),
-                              std::to_string(c.bytes), c.pinned ? "pinned" : "pageable", std::to_string(c.engine),
-                              us3(c.ready), us3(c.start), us3(c.end)});
-        write_table(out, copies, {false, true, false, false, true, false, false, false, false});
+        write_rows(
+            out, s.copies.size() + 1,
+            [&s](std::size_t i, std::vector<std::string>& cells) {
+                if (i == 0) {
+                    cells = {"operation", "copy", "stream", "bytes", "memory", "engine", "ready_us", "start_us", "end_us"};
+                    return;
+                }
+                const CopySummary& c = s.copies[i - 1];
+                cells = {std::to_string(c.operation), c.direction, std::to_string(c.stream), std::to_string(c.bytes),
+                         c.pinned ? "pinned" : "pageable", std::to_string(c.engine), us3(c.ready), us3(c.start),
+                         us3(c.end)};
+            },
+            {false, true, false, false, true, false, false, false, false});
         out << '\n';
     }
 
@@ -168,19 +228,19 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
 }
 
 void write_summary_json(std::ostream& out, const RunSummary& s) {
-    nlohmann::ordered_json j;
-    j["gpu"] = s.gpu;
-    j["gpu_name"] = s.gpu_name;
-    j["compute_capability"] = s.compute_capability;
-    j["sm_count"] = s.sm_count;
-    j["policy"] = s.policy;
-    j["execution"] = s.execution;
-    j["application"] = s.application;
-    j["issue"] = s.issue;
-    j["makespan_ns"] = ns_json(s.makespan);
-    j["total_blocks"] = s.total_blocks;
-    auto kernels = nlohmann::ordered_json::array();
-    for (const auto& k : s.kernels) {
+    JsonObjectWriter j(out);
+    j.member("gpu", s.gpu);
+    j.member("gpu_name", s.gpu_name);
+    j.member("compute_capability", s.compute_capability);
+    j.member("sm_count", s.sm_count);
+    j.member("policy", s.policy);
+    j.member("execution", s.execution);
+    j.member("application", s.application);
+    j.member("issue", s.issue);
+    j.member("makespan_ns", ns_json(s.makespan));
+    j.member("total_blocks", s.total_blocks);
+    j.array("kernels", s.kernels.size(), [&s](std::size_t i) {
+        const KernelSummary& k = s.kernels[i];
         nlohmann::ordered_json e;
         e["launch"] = k.launch;
         e["name"] = k.name;
@@ -192,12 +252,11 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
         e["ready_ns"] = ns_json(k.ready);
         e["start_ns"] = ns_json(k.start);
         e["end_ns"] = ns_json(k.end);
-        kernels.push_back(std::move(e));
-    }
-    j["kernels"] = std::move(kernels);
+        return e;
+    });
     if (!s.copies.empty()) {
-        auto copies = nlohmann::ordered_json::array();
-        for (const auto& c : s.copies) {
+        j.array("copies", s.copies.size(), [&s](std::size_t i) {
+            const CopySummary& c = s.copies[i];
             nlohmann::ordered_json e;
             e["operation"] = c.operation;
             e["direction"] = c.direction;
@@ -208,15 +267,13 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
             e["ready_ns"] = ns_json(c.ready);
             e["start_ns"] = ns_json(c.start);
             e["end_ns"] = ns_json(c.end);
-            copies.push_back(std::move(e));
-        }
-        j["copies"] = std::move(copies);
+            return e;
+        });
     }
-    j["per_sm_blocks"] = s.per_sm_blocks;
-    auto busy = nlohmann::ordered_json::array();
-    for (const Time t : s.per_sm_busy) busy.push_back(ns_json(t));
-    j["per_sm_busy_ns"] = std::move(busy);
-    out << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+    j.member("per_sm_blocks", s.per_sm_blocks);
+    j.array("per_sm_busy_ns", s.per_sm_busy.size(), [&s](std::size_t i) { return ns_json(s.per_sm_busy[i]); });
+    j.close();
+    out << '\n';
 }
 
 }  // namespace gpusched::sim

@@ -54,8 +54,10 @@ struct SimResult {
 /// one active launch, the blocks of one dispatch batch that end together share one completion
 /// event (CompletionGroups). Both give exactly the schedule of one event per block.
 ///
-/// The engine formats nothing: observers receive events. Memory is O(SMs x slots +
-/// launches), independent of the number of blocks.
+/// The engine formats nothing: observers receive events. Memory is O(SMs x slots in use +
+/// launches), independent of the number of blocks: per-slot state exists for the slots that
+/// blocks have used (ResidentTable, SmPool), and a launch costs a LaunchState of a few words
+/// (launches of one shape share footprints and occupancy; docs/performance.md, Memory).
 ///
 /// Time range: every event is below 2^63 ps (support/checked_time.h). A block, copy, delay
 /// or repeated launch that would end at or past it is a TimeRangeError (an InputError)
@@ -82,7 +84,7 @@ public:
     /// Memoisation of identical launches on an idle GPU (on by default).
     void set_memoise(bool on) { memo_.set_enabled(on); }
     /// Occupancy of each launch (valid after construction).
-    [[nodiscard]] const std::vector<hw::OccupancyResult>& occupancy() const { return dispatcher_.occupancy(); }
+    [[nodiscard]] const OccupancyTable& occupancy() const { return dispatcher_.occupancy(); }
     SimResult run();
 
 private:

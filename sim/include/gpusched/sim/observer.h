@@ -7,6 +7,7 @@
 
 #include "gpusched/hw/gpu_spec.h"
 #include "gpusched/hw/occupancy.h"
+#include "gpusched/sim/occupancy_table.h"
 #include "gpusched/support/time.h"
 #include "gpusched/workloads/application.h"
 
@@ -18,7 +19,7 @@ struct RunInfo {
     const workloads::Application* app = nullptr;
     std::string policy;                          ///< dispatch policy name
     std::string execution;                       ///< execution model name
-    std::vector<hw::OccupancyResult> occupancy;  ///< per launch, same order as app->launches
+    OccupancyTable occupancy;                    ///< per launch, same order as app->launches
 };
 
 /// One block's life. `slot` is the resident-block slot it occupied on its SM (0-based,

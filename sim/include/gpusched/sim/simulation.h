@@ -50,7 +50,7 @@ public:
     /// The execution model that runs (after `auto` was resolved).
     [[nodiscard]] const std::string& execution() const { return execution_; }
     /// Occupancy of each launch.
-    [[nodiscard]] const std::vector<hw::OccupancyResult>& occupancy() const { return engine_.occupancy(); }
+    [[nodiscard]] const OccupancyTable& occupancy() const { return engine_.occupancy(); }
     SimResult run();
 
 private:

@@ -38,6 +38,10 @@ struct BlockFootprint {
 
 /// Resource state of every SM.
 ///
+/// Memory follows what is used: an SM's per-slot records (footprint, register parts, even
+/// flag) are allocated the first time the general rules need them there, and there are
+/// slots_per_sm(spec) slots per SM, never more than a block of one warp each can fill.
+///
 /// Accounting follows the occupancy calculator so that, for blocks of one kernel, exactly
 /// `blocks_per_sm` fit on an empty SM: warps, threads and blocks are counted against the
 /// per-SM limits; registers of warp-granular GPUs live in `register_sub_partitions` equal
@@ -81,6 +85,10 @@ class SmPool {
 
 public:
     explicit SmPool(const hw::GpuSpec& spec);
+
+    /// Resident-block slots one SM can need: min(max_blocks_per_sm, max_warps_per_sm), since
+    /// every block (or warp-level unit) holds at least one warp.
+    [[nodiscard]] static int slots_per_sm(const hw::GpuSpec& spec);
 
     /// Fills in f.blocks_on_empty_sm; call once per footprint before using it.
     void prepare(BlockFootprint& f) const;
@@ -129,11 +137,15 @@ public:
     [[nodiscard]] int sm_count() const { return sm_count_; }
     [[nodiscard]] int resident_blocks(int sm) const { return state_[idx(sm)].blocks; }
     [[nodiscard]] int resident_warps(int sm) const { return effective(state_[idx(sm)]).warps; }
+    /// Per-slot records allocated so far (slots_per_sm per SM that needed the general rules).
+    [[nodiscard]] std::size_t slot_records() const { return slot_footprint_.size(); }
     /// True when every counter of `sm` is within the spec's limits (for invariant tests).
     [[nodiscard]] bool within_limits(int sm) const;
 
 private:
     [[nodiscard]] std::size_t idx(int sm) const { return static_cast<std::size_t>(sm); }
+    /// Index of (sm, slot 0) in the per-slot records, allocating the SM's records on first use.
+    std::size_t slot_base(int sm);
     /// Room by every limit, given an SM's counters and its free registers per sub-partition.
     [[nodiscard]] int register_room(const SmState& s, const int* free_parts, const BlockFootprint& f) const;
     [[nodiscard]] int general_room(const SmState& s, const int* free_parts, const BlockFootprint& f) const;
@@ -170,11 +182,13 @@ private:
     int sub_partitions_;
     std::vector<SmState> state_;
     std::vector<int> free_sub_partition_registers_;     ///< [sm * sub_partitions + p]
-    std::vector<const BlockFootprint*> slot_footprint_;  ///< [sm * slots + slot], nullptr = free
     std::vector<std::uint64_t> used_slots_;             ///< bit per slot, [sm * slot_words + word]
     int slot_words_;
-    std::vector<std::uint16_t> slot_warps_in_part_;     ///< [(sm * slots + slot) * sub_partitions + p]
-    std::vector<std::uint8_t> slot_even_;               ///< [sm * slots + slot]: registers taken evenly
+    static constexpr std::uint32_t kNoRecords = 0xffffffffU;
+    std::vector<std::uint32_t> records_of_;             ///< per SM: its first record / slots, or kNoRecords
+    std::vector<const BlockFootprint*> slot_footprint_;  ///< [base + slot], nullptr = free
+    std::vector<std::uint16_t> slot_warps_in_part_;     ///< [(base + slot) * sub_partitions + p]
+    std::vector<std::uint8_t> slot_even_;               ///< [base + slot]: registers taken evenly
     mutable std::vector<int> scratch_parts_;             ///< lazy_room's per-part free registers
 };
 

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,14 +18,40 @@ namespace gpusched::workloads {
 ///                    cudaStreamWaitEvent semantics), on whatever stream that was
 ///     after:         an operation waits for every operation whose id it lists
 ///
-/// Built with Boost.Graph and checked: a `wait` on an event no earlier operation records, an
-/// `after` naming an unknown id, a duplicated id, a launch used by no or by two kernel
-/// operations, and a dependency cycle are InputErrors naming the operation (its `where`).
+/// Checked: a `wait` on an event no earlier operation records, an `after` naming an unknown
+/// id, a duplicated id, a launch used by no or by two kernel operations, and a dependency
+/// cycle (found with Boost.Graph's strong components) are InputErrors naming the operation
+/// (its `where`).
+///
+/// Compact, for a million launches: the operations are read from the application (never
+/// copied; Application::issue_order() without making it), and the successors are one
+/// array with an offset per operation. The application must outlive the graph.
 struct OperationGraph {
-    std::vector<Operation> ops;                       ///< issue order
-    std::vector<std::uint32_t> predecessors;          ///< per operation: how many must finish first
-    std::vector<std::vector<std::size_t>> successors; ///< per operation, ascending, no duplicates
-    std::vector<std::size_t> kernel_op;               ///< per launch: its operation's index
+    const Application* app = nullptr;
+    std::vector<std::uint32_t> predecessors;     ///< per operation: how many must finish first
+    std::vector<std::size_t> successor_begin;    ///< per operation + 1: its successors' range in successor_list
+    std::vector<std::size_t> successor_list;     ///< per operation ascending, no duplicates
+    std::vector<std::size_t> kernel_op;          ///< per launch: its operation's index
+
+    /// Operations in issue order.
+    [[nodiscard]] std::size_t size() const { return listed() ? app->operations.size() : app->launches.size(); }
+    /// True when the application lists its operations; otherwise operation i is launch i's kernel.
+    [[nodiscard]] bool listed() const { return !app->operations.empty(); }
+    [[nodiscard]] Operation::Kind kind(std::size_t op) const {
+        return listed() ? app->operations[op].kind : Operation::Kind::kernel;
+    }
+    [[nodiscard]] int stream(std::size_t op) const {
+        return listed() ? app->operations[op].stream : app->launches[op].stream;
+    }
+    /// The launch of a kernel operation.
+    [[nodiscard]] std::size_t launch(std::size_t op) const { return listed() ? app->operations[op].launch : op; }
+    /// The operation as listed (copies, delays, events exist only in listed operations).
+    [[nodiscard]] const Operation& listed_op(std::size_t op) const { return app->operations[op]; }
+    [[nodiscard]] std::span<const std::size_t> successors(std::size_t op) const {
+        return {successor_list.data() + successor_begin[op], successor_begin[op + 1] - successor_begin[op]};
+    }
+    /// describe_operation of operation `op`.
+    [[nodiscard]] std::string describe(std::size_t op) const;
 };
 
 OperationGraph build_operation_graph(const Application& app);

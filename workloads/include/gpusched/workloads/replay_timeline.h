@@ -14,20 +14,30 @@ namespace gpusched::workloads {
 /// At most this many block rows in one timeline file.
 constexpr std::uint64_t kMaxReplayRows = 100'000'000;
 
-/// Block work with one stored duration per block (the timeline is materialised anyway).
+/// The block durations of every launch of one timeline file, in one array, and the file's name.
+struct ReplayDurations {
+    std::vector<Time> durations;  ///< launch by launch, each launch's blocks in block order
+    std::string source;
+};
+
+/// Block work with one stored duration per block (the timeline is materialised anyway): blocks
+/// [first, first + count) of a ReplayDurations shared by all launches of one file, so a launch
+/// costs a few words, not a vector and a copy of the file name.
 class ReplayWork final : public BlockWork {
 public:
-    ReplayWork(std::vector<Time> durations, std::string source);
+    /// `all` must outlive this work (load_replay_timeline keeps both in one shared owner).
+    ReplayWork(const ReplayDurations& all, std::size_t first, std::size_t count);
 
     /// Throws std::out_of_range for a block the timeline does not have (a caller bug).
     [[nodiscard]] Time duration(std::uint64_t block) const override;
     /// "replay of 265 blocks from run.csv"
     [[nodiscard]] std::string describe() const override;
-    [[nodiscard]] std::size_t size() const { return durations_.size(); }
+    [[nodiscard]] std::size_t size() const { return count_; }
 
 private:
-    std::vector<Time> durations_;
-    std::string source_;
+    const ReplayDurations* all_;
+    std::size_t first_;
+    std::size_t count_;
 };
 
 /// Reads a timeline CSV: `#` lines are metadata and skipped; the first other non-blank line

@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <deque>
+#include <map>
 #include <memory>
 #include <span>
+#include <tuple>
 #include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
@@ -13,6 +16,7 @@
 #include "gpusched/sim/dispatch_policy.h"
 #include "gpusched/sim/engine/event_core.h"
 #include "gpusched/sim/engine/launch_state.h"
+#include "gpusched/sim/occupancy_table.h"
 #include "gpusched/sim/sm_pool.h"
 #include "gpusched/workloads/application.h"
 
@@ -46,6 +50,10 @@ namespace gpusched::sim {
 /// dispatcher is asked refill(sm) instead of a pass; one that knows the freed SM is the only
 /// one with room returns the placement the pass would have made (identical schedules:
 /// tests/scheduler/refill_fast_path_test.cpp).
+///
+/// Memory per launch is a LaunchState of a few words: launches with one occupancy request
+/// share a LaunchShape and one occupancy result, launches of one stream share its SM lists,
+/// and a launch's dispatcher lives from its activation until it is done.
 class Dispatcher final {
 public:
     /// Makes each launch's state; InputError naming the launch when one cannot launch on the
@@ -57,9 +65,11 @@ public:
     Dispatcher(const Dispatcher&) = delete;
     Dispatcher& operator=(const Dispatcher&) = delete;
 
-    [[nodiscard]] const std::vector<hw::OccupancyResult>& occupancy() const { return occupancy_; }
-    [[nodiscard]] LaunchState& launch(std::size_t index) { return *launches_[index]; }
-    [[nodiscard]] const LaunchState& launch(std::size_t index) const { return *launches_[index]; }
+    [[nodiscard]] const OccupancyTable& occupancy() const { return occupancy_; }
+    [[nodiscard]] LaunchState& launch(std::size_t index) { return launches_[index]; }
+    [[nodiscard]] const LaunchState& launch(std::size_t index) const { return launches_[index]; }
+    /// Distinct launch shapes (occupancy requests) made.
+    [[nodiscard]] std::size_t shape_count() const { return shapes_.size(); }
     [[nodiscard]] std::size_t active_count() const { return active_.size(); }
     /// Units handed out so far (repeated launches' units included).
     [[nodiscard]] std::uint64_t units_dispatched() const { return units_dispatched_; }
@@ -69,6 +79,9 @@ public:
 
     /// Launch `index` is ready: its dispatcher is made and told every allowed SM's room.
     void activate(std::size_t index, const SmPool& pool);
+    /// Every unit of launch `index` completed: it is done, and its dispatcher is freed (now, or
+    /// when a pass drops it from the active launches).
+    void launch_done(std::size_t index);
     /// A pass at `when`, or when the dispatch interval lets the next unit go if later.
     void request_pass(EventCore& core, Time when) const { core.request_pass(std::max(when, free_at_)); }
     /// A completion changed `sm`'s room: reported at the next pass.
@@ -87,7 +100,7 @@ public:
         flush_room_changes(pool);
         if (active_.size() == 1 && interval_ == 0) {  // the common case: no leftover or priority decisions
             const std::size_t index = active_.front();
-            LaunchState& launch = *launches_[index];
+            LaunchState& launch = launches_[index];
             const SmView view = view_of(launch, pool);
             std::size_t n = 0;
             do {
@@ -107,7 +120,7 @@ public:
         if (active_.size() != 1 || core.pass_pending() || interval_ != 0 || !room_changed_list_.empty()) return false;
         if (core.event_at_now()) return false;  // the pass must wait for this instant's events
         const std::size_t index = active_.front();
-        LaunchState& launch = *launches_[index];
+        LaunchState& launch = launches_[index];
         if (view_of(launch, pool).room(sm) != 1) return false;
         const auto placement = launch.dispatcher->refill(sm);
         if (!placement) return false;
@@ -123,7 +136,7 @@ public:
 
 private:
     [[nodiscard]] static SmView view_of(const LaunchState& launch, const SmPool& pool) {
-        return SmView(pool, launch.unit_footprint, launch.allowed);
+        return SmView(pool, *launch.unit_footprint, launch.allowed());
     }
     void flush_room_changes(const SmPool& pool);
     template <class Dispatch>
@@ -136,10 +149,23 @@ private:
     template <class Dispatch>
     [[gnu::noinline]] void run_general_pass(EventCore& core, const SmPool& pool, Dispatch& dispatch);
 
+    /// The shape of `launch` (made, its occupancy computed, on the first launch that asks for it).
+    const LaunchShape& shape_of(std::size_t index, const workloads::KernelLaunch& launch, const SmPool& pool);
+    /// The SM lists of a stream, `listed` in the application or not (nullptr): checked and made
+    /// on the first launch on it; streams without a mask share one.
+    const StreamSms& sms_of(const workloads::StreamConfig* listed, const std::vector<int>& order);
+
+    using ShapeKey = std::tuple<int, int, std::int64_t, std::int64_t, int, int, int>;
+
     const hw::GpuSpec& gpu_;
     const DispatchPolicy& policy_;
-    std::vector<hw::OccupancyResult> occupancy_;
-    std::vector<std::unique_ptr<LaunchState>> launches_;
+    OccupancyTable occupancy_;
+    std::vector<LaunchState> launches_;
+    std::deque<LaunchShape> shapes_;                     ///< never moves: SmPool keeps footprint addresses
+    std::map<ShapeKey, const LaunchShape*> shape_index_;
+    std::deque<StreamSms> stream_sms_;
+    std::map<const workloads::StreamConfig*, const StreamSms*> sms_by_stream_;
+    const StreamSms* unmasked_ = nullptr;                ///< shared by streams without an SM mask
     std::vector<std::size_t> active_;  ///< ready, not fully dispatched launches, in ready order
     Time interval_;                    ///< block_dispatch_interval_ns, 0 = none
     Time free_at_ = 0;
@@ -159,11 +185,11 @@ void Dispatcher::run_general_pass(EventCore& core, const SmPool& pool, Dispatch&
     for (auto level : {workloads::StreamPriority::high, workloads::StreamPriority::normal}) {
         if (active_.size() > 1) std::fill(claimed_.begin(), claimed_.end(), false);
         for (std::size_t index : active_) {
-            LaunchState& launch = *launches_[index];
+            LaunchState& launch = launches_[index];
             if (launch.priority != level) continue;
             bool blocked = false;
             if (active_.size() > 1)
-                for (int sm : launch.sms_in_order) blocked = blocked || claimed_[static_cast<std::size_t>(sm)];
+                for (int sm : launch.sms_in_order()) blocked = blocked || claimed_[static_cast<std::size_t>(sm)];
             while (!blocked && !launch.dispatcher->finished()) {
                 if (interval_ > 0 && now < free_at_) {
                     request_pass(core, free_at_);
@@ -175,10 +201,15 @@ void Dispatcher::run_general_pass(EventCore& core, const SmPool& pool, Dispatch&
                 if (interval_ > 0) free_at_ = now + interval_;
             }
             if (active_.size() > 1 && !launch.dispatcher->finished())
-                for (int sm : launch.sms_in_order) claimed_[static_cast<std::size_t>(sm)] = true;
+                for (int sm : launch.sms_in_order()) claimed_[static_cast<std::size_t>(sm)] = true;
         }
     }
-    std::erase_if(active_, [&](std::size_t index) { return launches_[index]->dispatcher->finished(); });
+    std::erase_if(active_, [&](std::size_t index) {
+        LaunchState& launch = launches_[index];
+        if (!launch.dispatcher->finished()) return false;
+        if (launch.done) launch.dispatcher.reset();  // completed before this pass dropped it
+        return true;
+    });
 }
 
 }  // namespace gpusched::sim
