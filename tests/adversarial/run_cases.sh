@@ -9,13 +9,16 @@
 #   copy NAME PATH        a copy of PATH ($SRC is the source tree, $DATA tests/cli/data)
 #   edited NAME PATH SED  a copy of PATH edited by the sed script SED
 #   big NAME BYTES LINE   a file of BYTES bytes: LINE repeated on lines of its own ('' for one line of 'a's)
+#   generated NAME CMD    a file NAME holding what the shell command CMD prints
 #   link NAME TARGET      a symbolic link NAME -> TARGET
 #   folder NAME           an empty folder NAME
 #   fifo NAME             a named pipe nobody writes to
 #   fifo_endless NAME     a named pipe an endless writer (yes) fills while the case runs
+#   fifo_late NAME PATH   a named pipe that PATH is written to one second after the case starts
 #   kept NAME             NAME (a file or link set up above) must be byte-identical afterwards
 #   expect NAME CODE REGEX ARG...   run `gpusched ARG...` in the folder; exit CODE (0 or 2), stderr
-#                                   matching the extended REGEX ('' for any), never a crash or signal
+#                                   matching the extended REGEX ('' for any), never a crash or signal;
+#                                   CODE `wait`: still waiting (for a pipe's writer) after 3 s, then stopped
 # Limits per case: ADVERSARIAL_TIMEOUT seconds (default 20) and ADVERSARIAL_MAX_RSS_MB of peak
 # resident memory (default 1024), measured with /usr/bin/time (installed by scripts/install-deps.sh)
 # and, under AddressSanitizer, also enforced by its hard_rss_limit_mb (ulimit -v would break ASan).
@@ -55,10 +58,12 @@ big() {
   if [ -n "$3" ]; then setup+=("{ yes $(printf '%q' "$3") || true; } | head -c $2 > $(printf '%q' "$1")")
   else setup+=("head -c $2 /dev/zero | tr '\\0' a > $(printf '%q' "$1")"); fi
 }
+generated() { setup+=("$2 > $(printf '%q' "$1")"); }
 link() { setup+=("ln -s $(printf '%q' "$2") $(printf '%q' "$1")"); }
 folder() { setup+=("mkdir -p $(printf '%q' "$1")"); }
 fifo() { setup+=("mkfifo $(printf '%q' "$1")"); }
 fifo_endless() { setup+=("mkfifo $(printf '%q' "$1")" "ENDLESS $1"); }
+fifo_late() { setup+=("mkfifo $(printf '%q' "$1")" "LATE $1 $2"); }
 kept() { kept_names+=("$1"); }
 
 fail_case() {  # fail_case NAME WHY
@@ -91,24 +96,35 @@ expect() {
     if [[ $step == "ENDLESS "* ]]; then
       (cd "$dir" && exec yes "endless line 0123456789abcdef" > "${step#ENDLESS }") 2>/dev/null &
       writer=$!
+    elif [[ $step == "LATE "* ]]; then
+      read -r _ pipe source <<<"$step"
+      (cd "$dir" && sleep 1 && exec cat "$source" > "$pipe") 2>/dev/null &
+      writer=$!
     else
       (cd "$dir" && eval "$step") || { fail_case "$name" "setup failed: $step"; return; }
     fi
   done
   local f sums=()
   for f in "${keep[@]}"; do sums+=("$(cd "$dir" && sha256sum < "$f")"); done
-  local rc start=$SECONDS
-  (cd "$dir" && exec "${time_cmd[@]}" ${time_cmd[@]:+"$WORK/$name.rss"} timeout -k 5 "$timeout_s" \
+  local rc start=$SECONDS limit=$timeout_s
+  [ "$code" = wait ] && limit=3
+  (cd "$dir" && exec "${time_cmd[@]}" ${time_cmd[@]:+"$WORK/$name.rss"} timeout -k 5 "$limit" \
       "$GPUSCHED" "$@" < /dev/null > "$WORK/$name.out" 2> "$WORK/$name.err")
   rc=$?
   if [ -n "$writer" ]; then kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null; fi
   local err
   err=$(head -c 4000 "$WORK/$name.err")
-  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+  if [ "$code" = wait ]; then
+    if [ "$rc" -ne 124 ]; then
+      fail_case "$name" "exit $rc, expected to be still waiting after ${limit}s: gpusched $* -- stderr: ${err:0:600}"
+      return
+    fi
+    rc=wait
+  elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
     fail_case "$name" "no exit within ${timeout_s}s (rc $rc): gpusched $*"
     return
   fi
-  if [ "$rc" -ne "$code" ]; then
+  if [ "$rc" != "$code" ]; then
     fail_case "$name" "exit $rc, expected $code: gpusched $* -- stderr: ${err:0:600}"
     return
   fi
