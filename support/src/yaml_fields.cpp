@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <sstream>
+#include <vector>
 
 #include "gpusched/support/input_error.h"
 
@@ -64,7 +65,11 @@ YAML::Node parse_yaml_document(const std::string& text, const std::string& sourc
     if (text.find('\0') != std::string::npos)
         throw InputError(source + ": not a YAML text file (contains NUL bytes)");
     try {
-        YAML::Node root = YAML::Load(text);
+        const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+        if (documents.size() > 1)
+            throw InputError(yaml_location(documents[1], source) +
+                             ": a second YAML document (after '---'): the file must hold one document");
+        YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
         if (!root.IsDefined() || root.IsNull())
             throw InputError(source + ": empty YAML document (expected a mapping of keys)");
         if (!root.IsMap())
