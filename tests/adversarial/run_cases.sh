@@ -3,7 +3,8 @@
 #   tests/adversarial/run_cases.sh GPUSCHED SOURCE_DIR WORK_DIR CASES_FILE...
 #   Cases named in tests/adversarial/pending.txt (behaviour being fixed elsewhere; one line each:
 #   NAME | who | what happens now -> what should) are skipped; ADVERSARIAL_PENDING=1 runs them too,
-#   and ADVERSARIAL_PENDING=only runs only them. ADVERSARIAL_LIST=1 lists the cases, running nothing.
+#   and ADVERSARIAL_PENDING=only runs only them. ADVERSARIAL_LIST=1 lists the cases, running nothing;
+#   ADVERSARIAL_TIMES=FILE appends each case's wall time in ms to FILE.
 # A .cases file is bash, sourced here. Set up the next case's folder, then state the case:
 #   file NAME TEXT        a file NAME holding TEXT (printf %b: \n, \t, \x00 escapes)
 #   copy NAME PATH        a copy of PATH ($SRC is the source tree, $DATA tests/cli/data)
@@ -80,7 +81,7 @@ expect() {
   setup=() kept_names=()
   if [ -n "${ADVERSARIAL_LIST:-}" ]; then
     listed=$((listed + 1))
-    echo "$name exit=$code${reason:+ PENDING: $reason}"
+    echo "$name exit=$code command=$1${reason:+ PENDING:$reason}"
     return
   fi
   if { [ -n "$reason" ] && [ -z "${ADVERSARIAL_PENDING:-}" ]; } ||
@@ -106,11 +107,13 @@ expect() {
   done
   local f sums=()
   for f in "${keep[@]}"; do sums+=("$(cd "$dir" && sha256sum < "$f")"); done
-  local rc start=$SECONDS limit=$timeout_s
+  local rc start=$SECONDS limit=$timeout_s start_ns
+  start_ns=$(date +%s%N)
   [ "$code" = wait ] && limit=3
   (cd "$dir" && exec "${time_cmd[@]}" ${time_cmd[@]:+"$WORK/$name.rss"} timeout -k 5 "$limit" \
       "$GPUSCHED" "$@" < /dev/null > "$WORK/$name.out" 2> "$WORK/$name.err")
   rc=$?
+  [ -z "${ADVERSARIAL_TIMES:-}" ] || echo "$name $((($(date +%s%N) - start_ns) / 1000000))" >> "$ADVERSARIAL_TIMES"
   if [ -n "$writer" ]; then kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null; fi
   local err
   err=$(head -c 4000 "$WORK/$name.err")

@@ -33,15 +33,22 @@ std::string contents(const std::filesystem::path& path) {
 TEST_CASE("reader fuzz corpora and regressions: every input parses or is refused with a message naming its source") {
     // A target's body aborts when a property breaks (a message not naming the source, a round trip
     // that reads back different) and lets any exception but InputError escape: CHECK_NOTHROW fails.
+    // Hand-written seeds have an extension (.yaml, .csv) and parse; the fuzzer's inputs (named by
+    // content hash) and the regressions may be refused.
     for (const auto& target : gpusched::fuzz::reader_targets()) {
-        const auto corpus = inputs("corpus", target.name);
         CAPTURE(target.name);
-        CHECK(corpus.size() >= 3);  // the hand-written seeds at least
+        std::size_t seeds = 0;
         for (const auto& dir : {"corpus", "regressions"})
             for (const auto& path : inputs(dir, target.name)) {
                 CAPTURE(path.string());
                 const std::string bytes = contents(path);
-                CHECK_NOTHROW(target.run(bytes));
+                bool parsed = false;
+                CHECK_NOTHROW(parsed = target.run(bytes));
+                if (std::string(dir) == "corpus" && path.has_extension()) {
+                    ++seeds;
+                    CHECK(parsed);
+                }
             }
+        CHECK(seeds >= 3);
     }
 }

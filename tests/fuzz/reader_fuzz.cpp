@@ -34,13 +34,15 @@ void check_names_source(const InputError& e, const std::string& source) {
     if (message.rfind(source + ":", 0) != 0) broken("message does not start with '" + source + ":': " + message);
 }
 
-/// Runs `parse` on the text, accepting a refusal that names `source`.
+/// Runs `parse` on the text, accepting a refusal that names `source`; whether it parsed.
 template <typename Parse>
-void parse_or_refuse(const std::string& source, Parse parse) {
+bool parse_or_refuse(const std::string& source, Parse parse) {
     try {
         parse();
+        return true;
     } catch (const InputError& e) {
         check_names_source(e, source);
+        return false;
     }
 }
 
@@ -81,9 +83,9 @@ const std::string& empty_folder() {
 
 }  // namespace
 
-void fuzz_gpu_spec(std::string_view bytes) {
+bool fuzz_gpu_spec(std::string_view bytes) {
     const std::string text(bytes), source = "fuzz_gpu.yaml";
-    parse_or_refuse(source, [&] {
+    return parse_or_refuse(source, [&] {
         const hw::GpuSpec spec = hw::parse_gpu_spec(text, source);
         const std::string yaml = hw::to_yaml(spec);
         hw::GpuSpec again;
@@ -96,10 +98,10 @@ void fuzz_gpu_spec(std::string_view bytes) {
     });
 }
 
-void fuzz_workload(std::string_view bytes) {
-    if (asks_for_heavy_work(bytes)) return;
+bool fuzz_workload(std::string_view bytes) {
+    if (asks_for_heavy_work(bytes)) return false;
     const std::string text(bytes), source = "fuzz_workload.yaml";
-    parse_or_refuse(source, [&] {
+    return parse_or_refuse(source, [&] {
         const workloads::Application app = workloads::parse_workload(text, source);
         if (app.launches.empty()) broken("a workload parsed without launches");
         (void)app.issue_order();
@@ -118,9 +120,9 @@ void fuzz_workload(std::string_view bytes) {
     });
 }
 
-void fuzz_study(std::string_view bytes) {
+bool fuzz_study(std::string_view bytes) {
     const std::string text(bytes), source = "fuzz_study.yaml";
-    parse_or_refuse(source, [&] {
+    return parse_or_refuse(source, [&] {
         const sweep::Study study = sweep::parse_study(text, source, empty_folder());
         if (study.total_points == 0 || study.total_points > sweep::kMaxStudyPoints)
             broken("a study parsed with " + std::to_string(study.total_points) + " points");
@@ -128,9 +130,9 @@ void fuzz_study(std::string_view bytes) {
     });
 }
 
-void fuzz_calibration(std::string_view bytes) {
+bool fuzz_calibration(std::string_view bytes) {
     const std::string text(bytes), source = "fuzz_calibration.yaml";
-    parse_or_refuse(source, [&] {
+    return parse_or_refuse(source, [&] {
         const calibrate::Calibration calibration = calibrate::parse_calibration(text, source);
         std::ostringstream written;
         calibrate::write_calibration(written, calibration);
@@ -148,13 +150,13 @@ void fuzz_calibration(std::string_view bytes) {
     });
 }
 
-void fuzz_replay_timeline(std::string_view bytes) {
+bool fuzz_replay_timeline(std::string_view bytes) {
     static const std::string path = empty_folder() + "/timeline.csv";
     {
         std::ofstream out(path, std::ios::binary | std::ios::trunc);
         out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     }
-    parse_or_refuse(path, [&] {
+    return parse_or_refuse(path, [&] {
         const workloads::Application app = workloads::load_replay_timeline(path, 64, 32, 0, 1u << 16);
         if (app.launches.empty()) broken("a timeline parsed without launches");
         for (const auto& launch : app.launches)
