@@ -98,25 +98,27 @@ expect() {
       (cd "$dir" && exec yes "endless line 0123456789abcdef" > "${step#ENDLESS }") 2>/dev/null &
       writer=$!
     elif [[ $step == "LATE "* ]]; then
-      read -r _ pipe source <<<"$step"
-      (cd "$dir" && sleep 1 && exec cat "$source" > "$pipe") 2>/dev/null &
+      local pipe late_source
+      read -r _ pipe late_source <<<"$step"
+      (cd "$dir" && sleep 1 && exec cat "$late_source" > "$pipe") 2>/dev/null &
       writer=$!
     else
-      (cd "$dir" && eval "$step") || { fail_case "$name" "setup failed: $step"; return; }
+      # In this shell (no fork per step): the steps are plain file commands.
+      cd "$dir" && eval "$step" && cd "$WORK" || { cd "$WORK"; fail_case "$name" "setup failed: $step"; return; }
     fi
   done
   local f sums=()
   for f in "${keep[@]}"; do sums+=("$(cd "$dir" && sha256sum < "$f")"); done
   local rc start=$SECONDS limit=$timeout_s start_ns
-  start_ns=$(date +%s%N)
+  [ -z "${ADVERSARIAL_TIMES:-}" ] || start_ns=$(date +%s%N)
   [ "$code" = wait ] && limit=3
   (cd "$dir" && exec "${time_cmd[@]}" ${time_cmd[@]:+"$WORK/$name.rss"} timeout -k 5 "$limit" \
       "$GPUSCHED" "$@" < /dev/null > "$WORK/$name.out" 2> "$WORK/$name.err")
   rc=$?
   [ -z "${ADVERSARIAL_TIMES:-}" ] || echo "$name $((($(date +%s%N) - start_ns) / 1000000))" >> "$ADVERSARIAL_TIMES"
   if [ -n "$writer" ]; then kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null; fi
-  local err
-  err=$(head -c 4000 "$WORK/$name.err")
+  local err=""
+  read -r -d '' -n 4000 err < "$WORK/$name.err"
   if [ "$code" = wait ]; then
     if [ "$rc" -ne 124 ]; then
       fail_case "$name" "exit $rc, expected to be still waiting after ${limit}s: gpusched $* -- stderr: ${err:0:600}"
@@ -131,17 +133,17 @@ expect() {
     fail_case "$name" "exit $rc, expected $code: gpusched $* -- stderr: ${err:0:600}"
     return
   fi
-  if grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error:|internal error' <<<"$err"; then
+  if [[ $err =~ AddressSanitizer|LeakSanitizer|runtime\ error:|internal\ error ]]; then
     fail_case "$name" "sanitizer report or internal error: ${err:0:600}"
     return
   fi
-  if [ -n "$regex" ] && ! grep -Eq -- "$regex" <<<"$err"; then
+  if [ -n "$regex" ] && ! [[ $err =~ $regex ]]; then
     fail_case "$name" "stderr does not match /$regex/: gpusched $* -- stderr: ${err:0:600}"
     return
   fi
   if [ -s "$WORK/$name.rss" ]; then
     local rss_kb
-    rss_kb=$(tail -1 "$WORK/$name.rss")
+    read -r rss_kb < "$WORK/$name.rss"
     if [[ $rss_kb =~ ^[0-9]+$ ]] && [ "$rss_kb" -gt $((max_rss_mb * 1024)) ]; then
       fail_case "$name" "peak memory $((rss_kb / 1024)) MB over ${max_rss_mb} MB: gpusched $*"
       return
