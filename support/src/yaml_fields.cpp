@@ -207,7 +207,11 @@ std::vector<std::int64_t> YamlFields::integer_list(const std::string& key, std::
 
 void YamlFields::finish() const {
     for (auto it = node_.begin(); it != node_.end(); ++it) {
-        const std::string key = it->first.as<std::string>();
+        if (!it->first.IsScalar())
+            throw InputError(yaml_location(it->first, source_) + ": key " +
+                             (path_.empty() ? std::string("at the top level") : "in '" + path_ + "'") +
+                             ": expected a plain key name, got " + describe(it->first));
+        const std::string key = it->first.Scalar();
         if (used_.count(key) == 0) {
             std::string known;
             for (const auto& k : used_) known += (known.empty() ? "" : ", ") + k;

@@ -56,7 +56,7 @@ file() { setup+=("printf '%b' $(printf '%q' "$2") > $(printf '%q' "$1")"); }
 copy() { setup+=("cp $(printf '%q' "$2") $(printf '%q' "$1")"); }
 edited() { setup+=("sed -e $(printf '%q' "$3") $(printf '%q' "$2") > $(printf '%q' "$1")"); }
 big() {
-  if [ -n "$3" ]; then setup+=("{ yes $(printf '%q' "$3") || true; } | head -c $2 > $(printf '%q' "$1")")
+  if [ -n "$3" ]; then setup+=("{ yes -- $(printf '%q' "$3") || true; } | head -c $2 > $(printf '%q' "$1")")
   else setup+=("head -c $2 /dev/zero | tr '\\0' a > $(printf '%q' "$1")"); fi
 }
 generated() { setup+=("$2 > $(printf '%q' "$1")"); }
