@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -46,10 +47,11 @@ bool parse_or_refuse(const std::string& source, Parse parse) {
     }
 }
 
-/// Digits following `key` and a ':' or '=' (blanks allowed between), as a count; 0 if the key is not there so.
+/// The most digits following `key` (a whole word) and a ':' or '=' (blanks allowed between); 0 if it is not there so.
 std::size_t digits_after_key(std::string_view text, std::string_view key) {
     std::size_t longest = 0;
     for (std::size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
+        if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) != 0 || text[at - 1] == '_')) continue;
         std::size_t i = at + key.size();
         while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
         if (i >= text.size() || (text[i] != ':' && text[i] != '=')) continue;
