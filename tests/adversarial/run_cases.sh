@@ -90,21 +90,26 @@ expect() {
     return
   fi
   ran=$((ran + 1))
-  local dir=$WORK/$name writer=""
+  local dir=$WORK/$name writers=()
   rm -rf "$dir" && mkdir -p "$dir"
   local step
   for step in "${steps[@]}"; do
     if [[ $step == "ENDLESS "* ]]; then
       (cd "$dir" && exec yes "endless line 0123456789abcdef" > "${step#ENDLESS }") 2>/dev/null &
-      writer=$!
+      writers+=($!)
     elif [[ $step == "LATE "* ]]; then
       local pipe late_source
       read -r _ pipe late_source <<<"$step"
       (cd "$dir" && sleep 1 && exec cat "$late_source" > "$pipe") 2>/dev/null &
-      writer=$!
+      writers+=($!)
     else
       # In this shell (no fork per step): the steps are plain file commands.
-      cd "$dir" && eval "$step" && cd "$WORK" || { cd "$WORK"; fail_case "$name" "setup failed: $step"; return; }
+      cd "$dir" && eval "$step" && cd "$WORK" || {
+        cd "$WORK"
+        kill "${writers[@]}" 2>/dev/null
+        fail_case "$name" "setup failed: $step"
+        return
+      }
     fi
   done
   local f sums=()
@@ -116,7 +121,9 @@ expect() {
       "$GPUSCHED" "$@" < /dev/null > "$WORK/$name.out" 2> "$WORK/$name.err")
   rc=$?
   [ -z "${ADVERSARIAL_TIMES:-}" ] || echo "$name $((($(date +%s%N) - start_ns) / 1000000))" >> "$ADVERSARIAL_TIMES"
-  if [ -n "$writer" ]; then kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null; fi
+  # Every writer ends with the case (one still waiting for a reader would hold ctest's output open).
+  local w
+  for w in "${writers[@]}"; do kill "$w" 2>/dev/null; wait "$w" 2>/dev/null; done
   local err=""
   read -r -d '' -n 4000 err < "$WORK/$name.err"
   if [ "$code" = wait ]; then
