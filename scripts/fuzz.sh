@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds libFuzzer target TARGET (tests/fuzz) with clang in build-fuzz/ and runs it for SECONDS; crashes land in tests/fuzz/regressions/.
 # Usage: scripts/fuzz.sh TARGET SECONDS   e.g. scripts/fuzz.sh matrix_market 300
+# TARGETs: matrix_market, graph_dimacs, graph_edge_list, gpu_spec, workload, study, calibration,
+# replay_timeline (docs/testing.md).
 # TARGET is the name without "_fuzz"; its seed corpus is tests/fuzz/corpus/TARGET/ and every crash, timeout
 # or out-of-memory input it finds is written to tests/fuzz/regressions/TARGET/ (commit them: a doctest
 # replays them with g++ in CI). Inputs libFuzzer adds while exploring go to build-fuzz/corpus/TARGET/.
@@ -39,5 +41,6 @@ crashes=$root/tests/fuzz/regressions/$target
 work=$build/corpus/$target
 mkdir -p "$work" "$crashes"
 # -timeout: an input slower than 10 s is a hang; -rss_limit_mb: more than 2 GiB is a memory blow-up.
+# Standard input is /dev/null, so that an input naming /dev/stdin as a file cannot wait on the terminal.
 "$build/tests/fuzz/${target}_fuzz" "$work" "$seeds" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-  -max_len=4096 -artifact_prefix="$crashes/" -print_final_stats=1
+  -max_len=4096 -artifact_prefix="$crashes/" -print_final_stats=1 </dev/null

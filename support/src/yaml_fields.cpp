@@ -1,9 +1,11 @@
 // Strict typed reading of YAML mappings with errors that name file, line and key.
 #include "gpusched/support/yaml_fields.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
+#include <string_view>
 
 #include "gpusched/support/input_error.h"
 
@@ -60,10 +62,42 @@ std::string yaml_location(const YAML::Node& node, const std::string& source) {
     return source + ":" + std::to_string(mark.line + 1);
 }
 
+namespace {
+
+/// Whether `line` is the marker `marker` ("---" or "..."), alone or followed by a blank.
+bool is_marker(std::string_view line, std::string_view marker) {
+    return line.substr(0, 3) == marker && (line.size() == 3 || line[3] == ' ' || line[3] == '\t');
+}
+
+/// Refuses a second document: a "---" line after content, or content after a "..." line. (A
+/// document marker is always at the start of a line; yaml-cpp's Load keeps the first document
+/// silently, and its LoadAll loops forever on some malformed text.)
+void check_one_document(const std::string& text, const std::string& source) {
+    bool content = false, ended = false;
+    std::size_t line_number = 0;
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        const std::string_view line(text.data() + start, end - start);
+        start = end + 1;
+        ++line_number;
+        const std::size_t first = line.find_first_not_of(" \t\r");
+        const bool blank = first == std::string_view::npos || line[first] == '#';
+        const bool second = (is_marker(line, "---") && content) || (ended && !blank && !is_marker(line, "..."));
+        if (second)
+            throw InputError(source + ":" + std::to_string(line_number) +
+                             ": a second YAML document: the file must hold one document");
+        if (is_marker(line, "...")) ended = content;
+        else if (is_marker(line, "---") || (!blank && line[0] != '%')) content = true;
+    }
+}
+
+}  // namespace
+
 YAML::Node parse_yaml_document(const std::string& text, const std::string& source) {
     if (text.find('\0') != std::string::npos)
         throw InputError(source + ": not a YAML text file (contains NUL bytes)");
     try {
+        check_one_document(text, source);
         YAML::Node root = YAML::Load(text);
         if (!root.IsDefined() || root.IsNull())
             throw InputError(source + ": empty YAML document (expected a mapping of keys)");
@@ -202,7 +236,11 @@ std::vector<std::int64_t> YamlFields::integer_list(const std::string& key, std::
 
 void YamlFields::finish() const {
     for (auto it = node_.begin(); it != node_.end(); ++it) {
-        const std::string key = it->first.as<std::string>();
+        if (!it->first.IsScalar())
+            throw InputError(yaml_location(it->first, source_) + ": key " +
+                             (path_.empty() ? std::string("at the top level") : "in '" + path_ + "'") +
+                             ": expected a plain key name, got " + describe(it->first));
+        const std::string key = it->first.Scalar();
         if (used_.count(key) == 0) {
             std::string known;
             for (const auto& k : used_) known += (known.empty() ? "" : ", ") + k;

@@ -48,7 +48,12 @@ Calibration parse_calibration(const std::string& yaml, const std::string& source
         if (!keys->IsMap()) top.fail("keys", "expected a mapping of " + out.kernel + " keys to numbers");
         YamlFields fields(*keys, source, "keys");
         for (const auto& entry : *keys) {
-            const std::string name = entry.first.as<std::string>();
+            if (!entry.first.IsScalar())
+                throw InputError(yaml_location(entry.first, source) + ": key 'keys': expected key names of " +
+                                 out.kernel + ", got " +
+                                 (entry.first.IsSequence() ? "a list" : entry.first.IsMap() ? "a mapping" : "nothing") +
+                                 " as a key");
+            const std::string name = entry.first.Scalar();
             const bool known = std::any_of(generator->keys.begin(), generator->keys.end(),
                                            [&](const workloads::SpecKeyInfo& k) { return k.name == name; });
             if (!known)

@@ -11,7 +11,7 @@
 
 namespace gpusched {
 
-/// Parses a whole YAML document; a syntax error becomes an InputError naming source and line.
+/// Parses a whole YAML document; a syntax error or a second document ("---") becomes an InputError naming source and line.
 /// `source` is the file name used in messages.
 YAML::Node parse_yaml_document(const std::string& text, const std::string& source);
 
