@@ -31,7 +31,8 @@ struct CalibrateOptions {
     std::string policy = scheduler::default_policy();
     std::string out;
     bool points = false;
-    std::uint64_t extrapolate_blocks = 660;
+    std::int64_t extrapolate_blocks = 660;  ///< signed so that -1 is refused, not wrapped
+    bool extrapolate_blocks_given = false;  ///< a given value that splits nothing is an error (the default is skipped)
     std::string kernel = "apsp-minplus";
     std::string algorithm = "minplus";
     std::vector<int> blocks;
@@ -63,7 +64,22 @@ void run_series(const CalibrateOptions& o) {
     check_not_an_input(o.out, "--out", {o.data, o.gpu});  // before the fit, not after it
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     calibrate::SeriesSimulator sim(gpu, o.policy, calibrate::read_series_measurements(o.data));
-    const calibrate::SeriesCalibration c = calibrate::calibrate_series(sim, o.extrapolate_blocks);
+    if (sim.points().size() < 2)
+        throw InputError(o.data + ": " + std::to_string(sim.points().size()) +
+                         " measured point(s); fitting instr_per_term and term_latency_cycles needs at least 2");
+    if (o.extrapolate_blocks < 1)
+        throw InputError("--extrapolate-blocks " + std::to_string(o.extrapolate_blocks) + ": expected a block count >= 1");
+    if (o.extrapolate_blocks_given) {
+        const auto [low, high] = std::minmax_element(sim.points().begin(), sim.points().end(),
+                                                     [](const auto& a, const auto& b) { return a.blocks < b.blocks; });
+        if (static_cast<std::uint64_t>(o.extrapolate_blocks) < low->blocks ||
+            static_cast<std::uint64_t>(o.extrapolate_blocks) >= high->blocks)
+            throw InputError("--extrapolate-blocks " + std::to_string(o.extrapolate_blocks) +
+                             ": splits nothing (the measured grids are " + std::to_string(low->blocks) + ".." +
+                             std::to_string(high->blocks) + " blocks; fit on blocks <= it needs points on both sides)");
+    }
+    const calibrate::SeriesCalibration c =
+        calibrate::calibrate_series(sim, static_cast<std::uint64_t>(o.extrapolate_blocks));
     const auto& p = c.fit.params;
     std::cout << "binomial-series on " << gpu.name << " (" << o.policy << ", exec shared), " << sim.points().size()
               << " measured points of " << o.data << "\n"
@@ -237,7 +253,8 @@ void add_calibrate_command(CLI::App& app) {
     series->add_option("--policy", o->policy, "Dispatch policy of the simulations")->capture_default_str();
     series->add_option("--extrapolate-blocks", o->extrapolate_blocks,
                        "Extrapolation split: fit on blocks <= this, predict the larger grids")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->each([o](const std::string&) { o->extrapolate_blocks_given = true; });
     series->add_flag("--points", o->points, "Print every point's measured and simulated time");
     series->callback([o, flags] { naming_keys(flags, [&] { run_series(*o); }); });
     interval->add_option("--kernel", o->kernel, "Spec without n and block, e.g. apsp-minplus:regs=32")

@@ -230,8 +230,11 @@ void write_file(const std::string& path, const std::string& flag, const std::str
 
 void run_curve(const CurveOptions& options) {
     CurveOptions o = options;
+    check_distinct_outputs({{o.csv, "--csv"}, {o.svg, "--svg"}});
     const auto [first, last] = parse_range(o.range);
-    if (o.step <= 0) throw InputError("--step: expected a positive integer, got " + std::to_string(o.step));
+    if (o.step <= 0 || o.step > std::max<std::int64_t>(1, last - first))
+        throw InputError("--step " + std::to_string(o.step) + ": expected an integer in [1, " +
+                         std::to_string(std::max<std::int64_t>(1, last - first)) + "] (the width of --n)");
     const std::int64_t count = (last - first) / o.step + 1;
     if (count > kMaxCurvePoints)
         throw InputError("--n/--step: " + std::to_string(count) + " points; at most " + std::to_string(kMaxCurvePoints) +

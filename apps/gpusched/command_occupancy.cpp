@@ -128,6 +128,7 @@ void add_occupancy_command(CLI::App& app) {
                      {"threads", "--threads"},
                      {"regs", "--regs"},
                      {"smem", "--smem"},
+                     {"static_smem", "--static-smem"},
                      {"barriers", "--barriers"},
                      {"carveout", "--carveout"}},
                     [&] { run_occupancy(*o); });

@@ -39,6 +39,7 @@ struct PredictOptions {
     std::string calibration;
     double delta = 0.01;
     std::string rakes;
+    bool rakes_given = false;  ///< --rakes '' is an error, not the default
     bool json = false;
 };
 
@@ -81,7 +82,9 @@ void run_compute_bound(const PredictOptions& o) {
     const workloads::KernelLaunch k = workloads::parse_kernel_spec_launches(o.kernel, "--kernel").launch;
     double tau = 0;
     if (o.tau_us) {
-        if (!(*o.tau_us > 0)) throw InputError("--tau-us: expected a positive time in microseconds");
+        if (!(*o.tau_us > 0) || !(*o.tau_us <= 1e9))
+            throw InputError("--tau-us: expected a positive, finite time in microseconds (at most 1e9), got " +
+                             std::to_string(*o.tau_us));
         tau = *o.tau_us;
     } else {
         if (!gpu.clock_mhz) throw InputError("--gpu " + gpu.name + ": needs execution.clock_mhz (or give --tau-us)");
@@ -257,7 +260,7 @@ void run_rake(const PredictOptions& options) {
     const workloads::RakeModelInputs in = workloads::rake_model_inputs(gpu, parsed.launch, o.delta);
     const workloads::RakeModelResult m = workloads::rake_model(in);
     std::vector<std::uint64_t> rakes;
-    if (!o.rakes.empty()) {
+    if (o.rakes_given) {
         rakes = parse_rakes(o.rakes, in.points);
     } else {
         const std::uint64_t top = std::min(in.points, 2 * std::max(m.a, m.b));
@@ -345,7 +348,13 @@ void run_predict(const PredictOptions& o) {
     }
     if (o.measured_ms) {
         if (!spec.has("n")) throw InputError("--at: the --kernel spec has no 'n=' to replace");
-        const IntervalPrediction at = predict(gpu, spec.with("n", std::to_string(*o.at)));
+        const IntervalPrediction at = [&] {
+            try {
+                return predict(gpu, spec.with("n", std::to_string(*o.at)));
+            } catch (const InputError& e) {
+                throw InputError("--at " + std::to_string(*o.at) + ": the kernel at n = --at: " + e.what());
+            }
+        }();
         factor = scheduler::interval_calibration_factor(*o.measured_ms * 1000.0, at.app_us(at.warps.min),
                                                         at.app_us(at.warps.sorted), at.app_us(at.warps.full),
                                                         at.app_us(at.warps.buckets));
@@ -416,7 +425,8 @@ void add_predict_command(CLI::App& app) {
                     "strip: measured benchmark times, CSV format,strips,nnz_per_row,time_us (default: simulate them); "
                     "interval: a YAML of gpusched calibrate interval (f and the per-launch time)");
     cmd->add_option("--delta", o->delta, "rake: threshold delta of eq. 10 (the paper's 1%)")->capture_default_str();
-    cmd->add_option("--rakes", o->rakes, "rake: R values to simulate, R,R,... or LO-HI (default: powers of two and a, b)");
+    cmd->add_option("--rakes", o->rakes, "rake: R values to simulate, R,R,... or LO-HI (default: powers of two and a, b)")
+        ->each([o](const std::string&) { o->rakes_given = true; });
     cmd->add_option("--exec", o->execution, "strip, rake: execution model of the simulations, auto (shared when the kernel gives per-warp work), shared or fixed")
         ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print one JSON object");

@@ -40,9 +40,11 @@ struct SimulateOptions {
     bool walk_start_given = false;  ///< --walk-start was given (an empty value is an error, not "the preset's")
     std::string execution{sim::kDefaultExecutionModel};
     std::string workload;
+    bool workload_given = false;  ///< --workload '' is an error, not the built-in default
     std::vector<std::string> kernels;
     std::vector<std::string> calibrations;
     std::string replay;
+    bool replay_given = false;
     std::optional<int> threads;
     int regs = 0;
     std::int64_t smem = 0;
@@ -61,13 +63,13 @@ workloads::Application load_application(const SimulateOptions& o) {
         throw InputError("--threads, --regs and --smem describe the blocks of --replay; they need --replay");
     if (!o.calibrations.empty() && o.kernels.empty())
         throw InputError("--calibration sets default keys of --kernel specs; give --kernel");
+    if (o.workload_given && o.workload.empty()) throw InputError("--workload: expected a file name, got ''");
+    if (o.replay_given && o.replay.empty()) throw InputError("--replay: expected a file name, got ''");
     if (!o.workload.empty()) return workloads::load_workload_file(o.workload);
     if (!o.kernels.empty()) {
         std::vector<std::string> specs = o.kernels;
-        for (const auto& path : o.calibrations) {
-            const calibrate::Calibration calibration = calibrate::load_calibration(path);
+        for (const auto& calibration : calibrate::load_calibrations(o.calibrations))
             for (auto& spec : specs) spec = calibrate::apply_calibration(spec, calibration);
-        }
         return workloads::application_from_specs(specs, "--kernel");
     }
     if (!o.replay.empty()) {
@@ -90,6 +92,9 @@ void run_simulation(const SimulateOptions& o) {
             throw InputError(problem);
     }
     const workloads::Application app = load_application(o);
+    if (o.threads && *o.threads > gpu.max_threads_per_block)
+        throw InputError("--threads " + std::to_string(*o.threads) + ": more than the " +
+                         std::to_string(gpu.max_threads_per_block) + " threads per block of " + gpu.name);
     sim::Simulation run(gpu, app, *policy, o.execution);
 
     sim::SummaryCollector summary;
@@ -147,13 +152,15 @@ void add_simulate_command(CLI::App& app) {
                     "SM's issue slots; needs per-warp work), or auto (shared when every launch has per-warp "
                     "work, else fixed)")
         ->capture_default_str();
-    cmd->add_option("--workload", o->workload, "Workload YAML file (launches on streams)");
+    cmd->add_option("--workload", o->workload, "Workload YAML file (launches on streams)")
+        ->each([o](const std::string&) { o->workload_given = true; });
     cmd->add_option("--kernel", o->kernels, "One-line kernel spec, e.g. synthetic:blocks=265,threads=1024,duration=50us "
                                             "(repeat for several launches)");
     cmd->add_option("--calibration", o->calibrations,
                     "Calibration YAML (gpusched calibrate --out): its keys become defaults of --kernel specs of "
                     "its kernel (repeat for several; docs/calibration.md)");
-    cmd->add_option("--replay", o->replay, "Timeline CSV (block,sm,start_ns,end_ns) whose block durations to replay");
+    cmd->add_option("--replay", o->replay, "Timeline CSV (block,sm,start_ns,end_ns) whose block durations to replay")
+        ->each([o](const std::string&) { o->replay_given = true; });
     cmd->add_option("--threads", o->threads, "Threads per block of the replayed kernel");
     cmd->add_option("--regs", o->regs, "Registers per thread of the replayed kernel")->capture_default_str();
     cmd->add_option("--smem", o->smem, "Dynamic shared memory per block of the replayed kernel, bytes")
@@ -169,7 +176,14 @@ void add_simulate_command(CLI::App& app) {
         ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40))
         ->capture_default_str();
     cmd->callback([o] {
-        naming_keys({{"gpu", "--gpu"}, {"policy", "--policy"}, {"exec", "--exec"}}, [&] { run_simulation(*o); });
+        naming_keys({{"gpu", "--gpu"},
+                     {"policy", "--policy"},
+                     {"exec", "--exec"},
+                     {"calibration", "--calibration"},
+                     {"replay_threads", "--threads"},
+                     {"replay_regs", "--regs"},
+                     {"replay_smem", "--smem"}},
+                    [&] { run_simulation(*o); });
     });
 }
 

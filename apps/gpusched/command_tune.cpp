@@ -1,4 +1,5 @@
 // `gpusched tune`: simulated search over one kernel-spec key (block size, rake, streams, carveout) with the papers' guidelines.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -50,6 +51,8 @@ std::pair<std::string, std::vector<std::string>> parse_param(const std::string& 
     std::string item;
     while (std::getline(items, item, ',')) {
         if (item.empty()) throw InputError("--param: empty value in '" + text + "'");
+        if (std::find(values.begin(), values.end(), item) != values.end())
+            throw InputError("--param: value '" + item + "' is given twice in '" + text + "'");
         values.push_back(item);
     }
     if (values.size() > 4096) throw InputError("--param: at most 4096 values");
@@ -145,10 +148,12 @@ void write_outputs(const TuneOptions& o, const std::string& key, const calibrate
 }
 
 void run_tune(const TuneOptions& o) {
+    check_distinct_outputs({{o.csv, "--csv"}, {o.svg, "--svg"}});
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const auto [key, values] = parse_param(o.param);
     std::string spec = o.kernel;
-    for (const auto& path : o.calibrations) spec = calibrate::apply_calibration(spec, calibrate::load_calibration(path));
+    for (const auto& calibration : calibrate::load_calibrations(o.calibrations))
+        spec = calibrate::apply_calibration(spec, calibration);
     if (o.total_threads && *o.total_threads < 1)
         throw InputError("--total-threads " + std::to_string(*o.total_threads) + ": expected a thread count in [1, " +
                          std::to_string(calibrate::kMaxTotalThreads) + "]");
@@ -228,6 +233,7 @@ void add_tune_command(CLI::App& app) {
                      {"exec", "--exec"},
                      {"kernel", "--kernel"},
                      {"values", "--param"},
+                     {"calibration", "--calibration"},
                      {"total_threads", "--total-threads"}},
                     [&] { run_tune(*o); });
     });

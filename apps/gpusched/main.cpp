@@ -45,6 +45,13 @@ int run(int argc, char** argv) {
     gpusched::cli::add_validate_command(app);
     gpusched::cli::add_gpu_commands(app);
     gpusched::cli::add_occupancy_command(app);
+    if (argc > 1 && argv[1][0] == '-') {
+        const std::string first = argv[1];
+        if (first != "-h" && first != "--help" && first != "--version") {
+            std::cerr << "gpusched: unknown option '" << first << "' before the command (run gpusched --help)\n";
+            return 2;
+        }
+    }
     if (argc > 1 && argv[1][0] != '-') {
         bool known = false;
         std::string names;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/text_file.h"
 
 namespace gpusched::cli {
 
@@ -20,11 +21,17 @@ bool same_file(const std::string& a, const std::string& b) {
     return !ec && same;
 }
 
-/// `path` made absolute with its links and dots resolved (it need not exist); nullopt when it cannot be.
+/// `path` made absolute with its links and dots resolved (it need not exist; a link to a file not
+/// yet written resolves to that file); nullopt when it cannot be.
 std::optional<std::filesystem::path> resolved(const std::string& path) {
     std::error_code ec;
-    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+    std::filesystem::path absolute = std::filesystem::absolute(path, ec);
     if (ec) return std::nullopt;
+    for (int hops = 0; hops < 40 && std::filesystem::is_symlink(absolute, ec); ++hops) {
+        const std::filesystem::path target = std::filesystem::read_symlink(absolute, ec);
+        if (ec) return std::nullopt;
+        absolute = target.is_absolute() ? target : absolute.parent_path() / target;
+    }
     std::filesystem::path canonical = std::filesystem::weakly_canonical(absolute, ec);
     if (ec) return std::nullopt;
     return canonical;
@@ -48,6 +55,14 @@ void check_not_an_input(const std::string& path, const std::string& flag, const 
                              "'); writing it would destroy what the run reads: choose another file");
 }
 
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (!outputs[i].first.empty() && !outputs[j].first.empty() && same_target(outputs[j].first, outputs[i].first))
+                throw InputError(outputs[i].second + ": '" + outputs[i].first + "' is also the file of " +
+                                 outputs[j].second + ": give each output its own file");
+}
+
 OutputFile::OutputFile(std::string path, std::string flag, const std::vector<std::string>& inputs,
                        const std::vector<const OutputFile*>& others)
     : path_(std::move(path)), flag_(std::move(flag)) {
@@ -55,6 +70,7 @@ OutputFile::OutputFile(std::string path, std::string flag, const std::vector<std
     std::error_code ec;
     if (std::filesystem::is_directory(path_, ec)) throw InputError(flag_ + ": '" + path_ + "' is a directory");
     check_not_an_input(path_, flag_, inputs);
+    check_not_an_input(path_, flag_, files_read());
     for (const OutputFile* other : others) {
         if (same_target(other->path_, path_)) throw InputError(flag_ + ": '" + path_ + "' is also the file of " + other->flag_ + ": give each output its own file");
     }
@@ -78,6 +94,14 @@ void OutputFile::commit() {
     const bool written = static_cast<bool>(out_);
     out_.close();
     if (!written || out_.fail()) throw InputError(flag_ + ": cannot finish writing '" + path_ + "' (disk full?)");
+    if (!temp_.empty()) {
+        try {  // files read while the run went on (a spec's matrix or graph, a workload's) count too
+            check_not_an_input(path_, flag_, files_read());
+        } catch (const InputError&) {
+            std::remove(temp_.c_str());
+            throw;
+        }
+    }
     committed_ = true;
     if (temp_.empty()) return;
     std::error_code ec;

@@ -3,13 +3,16 @@
 
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpusched::cli {
 
 /// An output named by a flag (--out, --timeline, ...). Before anything is written the path is
-/// checked: not empty, not one of the command's inputs, not another output of the same run
-/// (the same file also through links or another spelling). The text goes to a temporary file
+/// checked: not empty, not one of the command's inputs or of the files read so far (files_read()),
+/// not another output of the same run (the same file also through links or another spelling).
+/// commit() checks files_read() again, so a file found inside an input while the run went on (a
+/// kernel spec's matrix or graph) is never replaced either. The text goes to a temporary file
 /// beside it, renamed over the path by commit(); a run that fails before commit() leaves the
 /// path as it was (the temporary file is removed). A path that is a device or a pipe (/dev/null,
 /// /dev/stdout) is written in place. Every problem is an InputError naming the flag.
@@ -39,6 +42,10 @@ private:
     std::ofstream out_;
     bool committed_ = false;
 };
+
+/// Before any work: throws InputError "FLAG2: 'B' is also the file of FLAG1" when two of the
+/// given outputs ({path, flag}, empty paths skipped) name one file, existing or not.
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 
 /// Throws InputError "FLAG: 'PATH' is also an input (...)" when `path` names the same file as one
 /// of `inputs` (compared after resolving links; missing files never match).

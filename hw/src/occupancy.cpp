@@ -188,8 +188,10 @@ OccupancyResult compute_occupancy(const GpuSpec& spec, const OccupancyRequest& r
     if (req.registers_per_thread < 0)
         throw KeyError("regs", "expected 0 or more registers per thread, got " + std::to_string(req.registers_per_thread));
     constexpr std::int64_t kMaxShared = std::int64_t{1} << 40;
-    if (req.static_shared_bytes < 0 || req.dynamic_shared_bytes < 0 || req.static_shared_bytes > kMaxShared ||
-        req.dynamic_shared_bytes > kMaxShared)
+    if (req.static_shared_bytes < 0 || req.static_shared_bytes > kMaxShared)
+        throw KeyError("static_smem", std::to_string(req.static_shared_bytes),
+                       "expected 0 to 2^40 bytes of static shared memory per block");
+    if (req.dynamic_shared_bytes < 0 || req.dynamic_shared_bytes > kMaxShared)
         throw KeyError("smem", "expected 0 to 2^40 bytes of shared memory per block, got " +
                                    std::to_string(req.static_shared_bytes) + " static + " +
                                    std::to_string(req.dynamic_shared_bytes) + " dynamic");

@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <set>
 #include <utility>
 
 #include "gpusched/support/input_error.h"
@@ -56,6 +58,18 @@ std::string text_line_problem(const std::string& line) {
     return "";
 }
 
+namespace {
+
+std::mutex g_files_read_mutex;
+std::set<std::string> g_files_read;  // bounded by the distinct paths a run names
+
+}  // namespace
+
+std::vector<std::string> files_read() {
+    const std::lock_guard lock(g_files_read_mutex);
+    return {g_files_read.begin(), g_files_read.end()};
+}
+
 std::ifstream open_input_file(const std::string& path, const std::string& what) {
     std::error_code ec;
     if (path.empty()) throw InputError("cannot read " + what + ": empty file name");
@@ -66,6 +80,10 @@ std::ifstream open_input_file(const std::string& path, const std::string& what) 
         const int error = errno;
         throw InputError(path + ": cannot read " + what + ": " +
                          (error != 0 ? std::string(std::strerror(error)) : std::string("cannot open")));
+    }
+    {
+        const std::lock_guard lock(g_files_read_mutex);
+        g_files_read.insert(path);
     }
     return in;
 }

@@ -30,7 +30,7 @@ TEST_CASE("fit_key recovers term_latency_cycles from rows the simulator generate
     const hw::GpuSpec gpu = hw::resolve_gpu("h100");
     std::vector<KeyMeasurement> rows;
     for (const int terms : {100, 400, 1000})
-        rows.push_back({"binomial-series:blocks=132,threads=32,instr_per_term=1,terms=" + std::to_string(terms), 1, terms});
+        rows.push_back({"binomial-series:blocks=132,threads=32,instr_per_term=1,terms=" + std::to_string(terms), 1, terms, ""});
     KeySimulator truth(gpu, scheduler::default_policy(), "shared", "term_latency_cycles", rows);
     for (std::size_t i = 0; i < rows.size(); ++i) rows[i].measured_us = truth.simulate_us(i, 37.5);
     KeySimulator sim(gpu, scheduler::default_policy(), "shared", "term_latency_cycles", rows);

@@ -9,21 +9,20 @@ trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# interrupt NAME OUTPUT ARGS...: runs the command, waits until its temporary output file exists
-# (the inputs are read and the run is about to start) and one second more, sends SIGINT and checks
-# the outcome.
+# interrupt NAME OUTPUT ARGS...: runs the command, waits until its temporary output file has
+# content (the run is under way: simulate streams blocks, sweep flushes finished rows), sends
+# SIGINT and checks the outcome.
 interrupt() {
     local name=$1 output=$2; shift 2
     echo "kept" > "$output"
     "$exe" "$@" >"$name.out" 2>"$name.err" &
     local pid=$! waited=0
-    until [ -n "$(find . -maxdepth 1 -name ".$output.tmp-*" 2>/dev/null)" ]; do
+    until [ -n "$(find . -maxdepth 1 -name ".$output.tmp-*" -size +0 2>/dev/null)" ]; do
         sleep 0.1
         waited=$((waited + 1))
         [ "$waited" -lt 600 ] || { kill -9 "$pid"; fail "$name: no temporary output after 60 s"; }
         kill -0 "$pid" 2>/dev/null || fail "$name: ended before it could be interrupted: $(cat "$name.err")"
     done
-    sleep 1
     kill -INT "$pid"
     waited=0
     while kill -0 "$pid" 2>/dev/null; do

@@ -202,9 +202,9 @@ gpusched_cli_test(curve_n_below_2 2 stderr "--n: sizes start at n = 2, got 1" cu
 gpusched_cli_test(curve_empty_range 2 stderr "--n: empty range 100\\.\\.50" curve --kernel apsp-minplus:block=8 --n 100..50)
 gpusched_cli_test(curve_too_many_points 2 stderr "--n/--step: 100001 points; at most 100000"
                   curve --kernel apsp-minplus:block=8 --n 2..100002)
-gpusched_cli_test(curve_zero_step 2 stderr "--step: expected a positive integer, got 0"
+gpusched_cli_test(curve_zero_step 2 stderr "--step 0: expected an integer in \\[1, 10\\]"
                   curve --kernel apsp-minplus:block=8 --n 50..60 --step 0)
-gpusched_cli_test(curve_negative_step 2 stderr "--step: expected a positive integer, got -2"
+gpusched_cli_test(curve_negative_step 2 stderr "--step -2: expected an integer in \\[1, 10\\] \\(the width of --n\\)"
                   curve --kernel apsp-minplus:block=8 --n 50..60 --step -2)
 gpusched_cli_test(curve_not_apsp 2 stderr "--kernel: curve sweeps n of apsp-minplus or apsp-fw, got kernel 'synthetic'"
                   curve --kernel synthetic:blocks=4,threads=32,duration=1us --n 2..3)

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/workloads/replay_timeline.h"
 
 using namespace gpusched;
@@ -83,11 +84,12 @@ TEST_CASE("replay limits: rows, parameters") {
     CHECK_THROWS_WITH_AS(load_replay_timeline(data("replay_four_rows.csv"), 32, 0, 0, 3),
                          (data("replay_four_rows.csv") + ":5: more than 3 block rows in timeline CSV").c_str(), InputError);
     CHECK_THROWS_WITH_AS(load_replay_timeline(data("replay_plain.csv"), 0, 0, 0),
-                         "replay: threads per block: expected an integer in [1, 1048576], got 0", InputError);
+                         "replay_threads 0: threads per block of the replayed kernel: expected an integer in [1, 1048576]",
+                         KeyError);
     CHECK_THROWS_WITH_AS(load_replay_timeline(data("replay_plain.csv"), 32, -1, 0),
-                         doctest::Contains("replay: registers per thread"), InputError);
+                         doctest::Contains("replay_regs -1: registers per thread"), KeyError);
     CHECK_THROWS_WITH_AS(load_replay_timeline(data("replay_plain.csv"), 32, 0, -5),
-                         doctest::Contains("replay: dynamic shared memory bytes"), InputError);
+                         doctest::Contains("replay_smem -5: dynamic shared memory bytes"), KeyError);
 }
 
 TEST_CASE("replay reads quoted fields, CRLF endings, a byte order mark and exponent times") {

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/support/text.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/workloads/kernel_spec.h"
@@ -203,10 +204,12 @@ void durations_by_block(const std::vector<Row>& all_rows, std::span<const std::u
     }
 }
 
-void check_parameter(const char* what, std::int64_t value, std::int64_t min, std::int64_t max) {
+/// KeyError about `key` (replay_threads, replay_regs, replay_smem: the caller names them).
+void check_parameter(const char* key, const char* what, std::int64_t value, std::int64_t min, std::int64_t max) {
     if (value < min || value > max)
-        throw InputError(std::string("replay: ") + what + ": expected an integer in [" + std::to_string(min) + ", " +
-                         std::to_string(max) + "], got " + std::to_string(value));
+        throw KeyError(key, std::to_string(value),
+                       std::string(what) + " of the replayed kernel: expected an integer in [" + std::to_string(min) +
+                           ", " + std::to_string(max) + "]");
 }
 
 }  // namespace
@@ -228,9 +231,9 @@ std::string ReplayWork::describe() const {
 Application load_replay_timeline(const std::string& path, int threads, int regs, std::int64_t dynamic_smem,
                                  std::uint64_t max_rows) {
     max_rows = std::min(max_rows, kMaxReplayRows);
-    check_parameter("threads per block", threads, 1, kMaxSpecThreads);
-    check_parameter("registers per thread", regs, 0, kMaxSpecRegisters);
-    check_parameter("dynamic shared memory bytes", dynamic_smem, 0, kMaxSpecSharedBytes);
+    check_parameter("replay_threads", "threads per block", threads, 1, kMaxSpecThreads);
+    check_parameter("replay_regs", "registers per thread", regs, 0, kMaxSpecRegisters);
+    check_parameter("replay_smem", "dynamic shared memory bytes", dynamic_smem, 0, kMaxSpecSharedBytes);
 
     TextLineReader reader(path, kWhat);
     std::string line;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/support/text_file.h"
 #include "gpusched/workloads/kernel_generators.h"
@@ -74,6 +75,20 @@ Calibration parse_calibration(const std::string& yaml, const std::string& source
     }
     if (out.keys.empty() && !out.interval) top.fail("", "a calibration needs 'keys' or 'interval' (or both)");
     top.finish();
+    return out;
+}
+
+std::vector<Calibration> load_calibrations(const std::vector<std::string>& paths) {
+    std::vector<Calibration> out;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        if (paths[i].empty()) throw KeyError("calibration", "expected a file name, got ''");
+        out.push_back(load_calibration(paths[i]));
+        for (std::size_t j = 0; j < i; ++j)
+            if (out[j].kernel == out[i].kernel)
+                throw KeyError("calibration", paths[i],
+                               "calibrates kernel '" + out[i].kernel + "', as '" + paths[j] +
+                                   "' does: give one calibration per kernel");
+    }
     return out;
 }
 

@@ -61,6 +61,7 @@ std::vector<KeyMeasurement> read_key_measurements(const std::string& path, const
         if (!ms || !(*ms > 0)) throw InputError(where + ": column '" + time_column + "': expected a positive time in ms");
         m.measured_us = *ms * 1000.0;
         m.group = static_cast<std::int64_t>(out.size());
+        m.where = where;
         if (!group_column.empty()) {
             const auto g = parse_integer(cell(group_column));
             if (!g) throw InputError(where + ": column '" + group_column + "': expected an integer");
@@ -79,7 +80,9 @@ KeySimulator::KeySimulator(hw::GpuSpec gpu, std::string policy, std::string exec
       execution_(std::move(execution)),
       key_(std::move(key)),
       rows_(std::move(rows)) {
-    for (const auto& row : rows_) specs_.push_back(workloads::KernelSpec::parse(row.spec, "--kernel"));
+    for (const auto& row : rows_)
+        specs_.push_back(workloads::KernelSpec::parse(
+            row.spec, row.where.empty() ? std::string("--kernel") : row.where + " (--kernel filled from this row)"));
 }
 
 double KeySimulator::simulate_us(std::size_t i, double value) {

@@ -182,6 +182,8 @@ std::vector<std::string> PointRunner::run(const std::vector<std::string>& values
                  ""};
     } catch (const InputError& e) {
         cells.back() = e.what();
+    } catch (const RunStopped&) {
+        throw;  // the sweep is stopping: no row for this point
     } catch (const std::exception& e) {
         cells.back() = std::string("internal error: ") + e.what();
     }

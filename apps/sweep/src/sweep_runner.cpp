@@ -107,7 +107,7 @@ SweepStats run_sweep(const Study& study, const SweepOptions& options, std::ostre
             }
         }
         can_take.notify_all();
-        out << batch;
+        if (!batch.empty()) out << batch << std::flush;  // finished rows reach the file while a slow point runs
         batch.clear();
         if (progress) progress->update(written, elapsed());
         if (written == n) break;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace gpusched {
 
@@ -45,8 +46,14 @@ private:
 /// "invalid UTF-8 byte 0xff at column 3"), or "" if it is fine (tab is allowed).
 std::string text_line_problem(const std::string& line);
 
-/// Opens `path` for reading, or throws InputError "PATH: cannot read WHAT: reason".
+/// Opens `path` for reading, or throws InputError "PATH: cannot read WHAT: reason". The path is
+/// noted among files_read().
 std::ifstream open_input_file(const std::string& path, const std::string& what);
+
+/// Every path this process opened with open_input_file (the readers of every input format do),
+/// each once, in name order: what a command must never write over, including files it found
+/// inside other inputs (a kernel spec's matrix or graph, a workload file's). Thread-safe.
+std::vector<std::string> files_read();
 
 /// The longest line read_text_file accepts, whatever the file's cap: a file without line ends
 /// (a device such as /dev/zero, binary junk) stops after this many bytes.

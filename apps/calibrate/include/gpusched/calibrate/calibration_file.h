@@ -36,6 +36,11 @@ Calibration parse_calibration(const std::string& yaml, const std::string& source
 /// Reads and parses the file at `path` (at most 1 MiB).
 Calibration load_calibration(const std::string& path);
 
+/// load_calibration of each path, for commands that take several: KeyError about key
+/// "calibration" for an empty path or a second calibration of one kernel (which would
+/// silently give way to the first).
+std::vector<Calibration> load_calibrations(const std::vector<std::string>& paths);
+
 /// Writes the YAML that parse_calibration reads back to the same values (17 significant digits).
 void write_calibration(std::ostream& out, const Calibration& calibration);
 

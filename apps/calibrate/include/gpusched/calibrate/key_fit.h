@@ -19,6 +19,7 @@ struct KeyMeasurement {
     std::string spec;
     double measured_us = 0;
     std::int64_t group = 0;  ///< the --group column's value (extrapolation split), else the row index
+    std::string where;       ///< "FILE:LINE" of the row, for messages about its spec
 };
 
 /// Reads a CSV with a header: every `{column}` in `spec_template` is replaced by that row's
