@@ -9,26 +9,10 @@
 #include <vector>
 
 #include "reader_fuzz.h"
+#include "support/fuzz_inputs.h"
 
-namespace {
-
-/// The files of tests/fuzz/DIR/TARGET, sorted; none if the folder is missing.
-std::vector<std::filesystem::path> inputs(const std::string& dir, const std::string& target) {
-    const std::filesystem::path root = std::filesystem::path(GPUSCHED_SOURCE_DIR) / "tests/fuzz" / dir / target;
-    std::vector<std::filesystem::path> out;
-    if (!std::filesystem::is_directory(root)) return out;
-    for (const auto& entry : std::filesystem::directory_iterator(root))
-        if (entry.is_regular_file() && entry.path().filename().string().front() != '.') out.push_back(entry.path());
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-std::string contents(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-}  // namespace
+using gpusched::test::file_bytes;
+using gpusched::test::fuzz_inputs;
 
 TEST_CASE("reader fuzz corpora and regressions: every input parses or is refused with a message naming its source") {
     // A target's body aborts when a property breaks (a message not naming the source, a round trip
@@ -39,9 +23,9 @@ TEST_CASE("reader fuzz corpora and regressions: every input parses or is refused
         CAPTURE(target.name);
         std::size_t seeds = 0;
         for (const auto& dir : {"corpus", "regressions"})
-            for (const auto& path : inputs(dir, target.name)) {
+            for (const auto& path : fuzz_inputs(dir, target.name)) {
                 CAPTURE(path.string());
-                const std::string bytes = contents(path);
+                const std::string bytes = file_bytes(path);
                 bool parsed = false;
                 CHECK_NOTHROW(parsed = target.run(bytes));
                 if (std::string(dir) == "corpus" && path.has_extension()) {

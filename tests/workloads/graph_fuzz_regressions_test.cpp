@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fuzz/graph_fuzz.h"
+#include "support/fuzz_inputs.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/graph_file.h"
 
@@ -17,17 +18,6 @@ using namespace gpusched;
 using namespace gpusched::workloads;
 
 namespace {
-
-/// The files of tests/fuzz/DIR/TARGET, sorted (the fuzzer names them by content hash); none if it is missing.
-std::vector<std::filesystem::path> inputs(const std::string& dir, const std::string& target) {
-    const std::filesystem::path root = std::filesystem::path(GPUSCHED_SOURCE_DIR) / "tests/fuzz" / dir / target;
-    std::vector<std::filesystem::path> out;
-    if (!std::filesystem::is_directory(root)) return out;
-    for (const auto& entry : std::filesystem::directory_iterator(root))
-        if (entry.is_regular_file() && entry.path().filename().string().front() != '.') out.push_back(entry.path());
-    std::sort(out.begin(), out.end());
-    return out;
-}
 
 /// Parses `path` from memory and from disk: both give the same graph or both throw InputError naming the file.
 /// Parsed graphs go through the fuzz targets' Crauser run and kernel tables. Returns whether it parsed.
@@ -58,13 +48,13 @@ bool replay(const std::filesystem::path& path, GraphFormat format) {
 TEST_CASE("graph fuzz corpora parse; every flagged input parses or throws InputError") {
     for (const auto& [target, format] : {std::pair{std::string("graph_dimacs"), GraphFormat::dimacs},
                                          std::pair{std::string("graph_edge_list"), GraphFormat::edge_list}}) {
-        const auto corpus = inputs("corpus", target);
+        const auto corpus = test::fuzz_inputs("corpus", target);
         CHECK(corpus.size() >= 3);
         for (const auto& path : corpus) {
             CAPTURE(path.string());
             CHECK(replay(path, format));
         }
-        for (const auto& path : inputs("regressions", target)) {
+        for (const auto& path : test::fuzz_inputs("regressions", target)) {
             CAPTURE(path.string());
             (void)replay(path, format);
         }
