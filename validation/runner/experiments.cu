@@ -14,6 +14,9 @@ int launch_rate_main(int argc, char** argv);
 int walk_state_main(int argc, char** argv);
 int refill_latency_main(int argc, char** argv);
 int apsp_timeline_main(int argc, char** argv);
+int clusters_main(int argc, char** argv);
+int partitions_main(int argc, char** argv);
+int concurrency_main(int argc, char** argv);
 
 const std::vector<Experiment>& experiments() {
   static const std::vector<Experiment> list{
@@ -32,6 +35,12 @@ const std::vector<Experiment>& experiments() {
        &refill_latency_main},
       {"apsp-timeline", "APSP min-plus/Floyd-Warshall whole runs queued: per-block SM/start/end of every launch",
        &apsp_timeline_main},
+      {"clusters", "cluster occupancy table, SM-to-GPC map, cluster launch placement timelines (cc 9.0+)",
+       &clusters_main},
+      {"partitions", "green-context SM partitions: which SMs each gets, timelines inside partitions",
+       &partitions_main},
+      {"concurrency", "concurrent kernels on streams of every priority level: per-block timelines",
+       &concurrency_main},
   };
   return list;
 }

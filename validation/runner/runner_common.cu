@@ -1,6 +1,8 @@
 // Implementation of the shared gpusched-runner helpers: error reporting, metadata, device info.
 #include "runner_common.h"
 
+#include "green_context.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -59,6 +61,9 @@ cudaDeviceProp select_device(int device) {
   }
   RUNNER_CUDA_CHECK(cudaSetDevice(device));
   RUNNER_CUDA_CHECK(cudaFree(nullptr));  // force context creation so later calls see a live device
+  // After cudaSetDevice (which makes the primary context current): every later launch of the
+  // experiment runs in the partition (green_context.h).
+  if (requested_green_sms() > 0) enter_partition(device, requested_green_sms());
   cudaDeviceProp prop{};
   RUNNER_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   return prop;
@@ -93,6 +98,10 @@ void write_device_metadata(MetaWriter& meta, int device, const cudaDeviceProp& p
   meta.put("device_index", device);
   meta.put("device_name", prop.name);
   meta.put("sm_count", prop.multiProcessorCount);
+  if (partition_sm_count() > 0) {
+    meta.put("green_sms_requested", requested_green_sms());
+    meta.put("green_sms", partition_sm_count());
+  }
   meta.put("cc", std::to_string(prop.major) + "." + std::to_string(prop.minor));
   meta.put("driver_version", driver);
   meta.put("driver_version_str", version_string(driver));

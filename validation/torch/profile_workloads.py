@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Profiles four PyTorch workloads on the whole GPU and inside green contexts of K SMs.
+
+For each workload and each K (132 = the whole GPU, no green context) it writes
+  OUT/<workload>_k<K>.json.gz   a torch.profiler (Kineto) Chrome trace of 3 profiled iterations
+                                (ProfilerStep#N markers), what `gpusched import torch` reads
+and one row per timed iteration to OUT/iterations.csv (CUDA-event time of 20 iterations after
+warm-up). Random weights and inputs, nothing downloaded. With --ncu-iteration it instead runs
+one iteration between cudaProfilerStart/Stop, for `ncu --profile-from-start off`.
+
+  python3 validation/torch/profile_workloads.py --out DIR [--sms 132,128,96,64,32,16]
+                                                [--workloads cnn,transformer,gemm,elementwise]
+"""
+import argparse
+import csv
+import gzip
+import os
+import shutil
+import statistics
+import sys
+import time
+
+import torch
+
+WORKLOADS = ("cnn", "transformer", "gemm", "elementwise")
+
+
+def make_workload(name):
+    """Returns a zero-argument function running one iteration (inference, no autograd)."""
+    torch.manual_seed(1234)
+    dev = "cuda"
+    if name == "cnn":
+        import torchvision
+        model = torchvision.models.resnet18(weights=None).to(dev).eval()
+        x = torch.randn(32, 3, 224, 224, device=dev)
+
+        def step():
+            with torch.no_grad():
+                return model(x)
+    elif name == "transformer":
+        layer = torch.nn.TransformerEncoderLayer(d_model=1024, nhead=16, dim_feedforward=4096,
+                                                 batch_first=True).to(dev).eval()
+        x = torch.randn(8, 512, 1024, device=dev)
+
+        def step():
+            with torch.no_grad(), torch.autocast("cuda", dtype=torch.bfloat16):
+                return layer(x)
+    elif name == "gemm":
+        # A chain of bf16 GEMMs of several shapes: large ones of many tiles, and 2048 x 2048 ones
+        # whose tile count is near the SM count (one wave at 132 SMs, more below).
+        shapes = [(8192, 8192, 8192), (2048, 2048, 8192), (4096, 4096, 4096), (2048, 4096, 2048),
+                  (1024, 1024, 16384)]
+        mats = [(torch.randn(m, k, device=dev, dtype=torch.bfloat16),
+                 torch.randn(k, n, device=dev, dtype=torch.bfloat16)) for m, n, k in shapes]
+
+        def step():
+            return [a @ b for a, b in mats]
+    elif name == "elementwise":
+        x = torch.randn(64 * 1024 * 1024, device=dev)
+        y = torch.randn(64 * 1024 * 1024, device=dev)
+        m = torch.randn(16384, 4096, device=dev)
+
+        def step():
+            z = x * 2.0 + y
+            z = torch.relu(z)
+            s = z.sum()
+            w = torch.softmax(m, dim=1)
+            n = torch.nn.functional.layer_norm(m, (4096,))
+            return s, w.amax(dim=1), n.mean(dim=0), torch.cumsum(x[: 1 << 22], 0)
+    else:
+        raise SystemExit(f"unknown workload {name!r} (known: {', '.join(WORKLOADS)})")
+    return step
+
+
+class Partition:
+    """A green context of K SMs made current for the `with` body (none for the whole GPU)."""
+
+    def __init__(self, sms, total):
+        self.sms, self.total, self.ctx, self.stream_ctx = sms, total, None, None
+
+    def __enter__(self):
+        if self.sms < self.total:
+            from torch.cuda import green_contexts
+            self.ctx = green_contexts.GreenContext.create(num_sms=self.sms, device_id=0)
+            self.ctx.set_context()
+            if hasattr(self.ctx, "Stream"):  # newer PyTorch: work goes on the context's stream
+                self.stream_ctx = torch.cuda.stream(self.ctx.Stream())
+                self.stream_ctx.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self.ctx is not None:
+            torch.cuda.synchronize()
+            if self.stream_ctx is not None:
+                self.stream_ctx.__exit__(None, None, None)
+            self.ctx.pop_context()
+
+
+def timed_iterations(step, n):
+    times = []
+    for _ in range(n):
+        a = torch.cuda.Event(enable_timing=True)
+        b = torch.cuda.Event(enable_timing=True)
+        a.record()
+        step()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b))
+    return times
+
+
+def profile(step, path):
+    from torch.profiler import ProfilerActivity, profile as tprofile, schedule
+
+    tmp = path[:-3]
+
+    def ready(prof):
+        prof.export_chrome_trace(tmp)
+
+    with tprofile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
+                  schedule=schedule(wait=1, warmup=1, active=3), on_trace_ready=ready) as prof:
+        for _ in range(5):
+            step()
+            torch.cuda.synchronize()
+            prof.step()
+    with open(tmp, "rb") as src, gzip.open(path, "wb", compresslevel=9) as dst:
+        shutil.copyfileobj(src, dst)
+    os.remove(tmp)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--sms", default="132,128,96,64,32,16")
+    ap.add_argument("--workloads", default=",".join(WORKLOADS))
+    ap.add_argument("--iterations", type=int, default=20)
+    ap.add_argument("--ncu-iteration", action="store_true",
+                    help="run one iteration between cudaProfilerStart/Stop (whole GPU) and exit")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    total = torch.cuda.get_device_properties(0).multi_processor_count
+    names = [w for w in args.workloads.split(",") if w]
+    if args.ncu_iteration:
+        for name in names:
+            step = make_workload(name)
+            step(); step()
+            torch.cuda.synchronize()
+            torch.cuda.profiler.start()
+            step()
+            torch.cuda.synchronize()
+            torch.cuda.profiler.stop()
+        return
+    torch.backends.cuda.matmul.allow_tf32 = True
+    torch.backends.cudnn.allow_tf32 = True
+    rows = []
+    for sms in [int(s) for s in args.sms.split(",")]:
+        for name in names:
+            t0 = time.time()
+            with Partition(sms, total):
+                step = make_workload(name)
+                for _ in range(3):
+                    step()
+                torch.cuda.synchronize()
+                times = timed_iterations(step, args.iterations)
+                profile(step, os.path.join(args.out, f"{name}_k{sms}.json.gz"))
+            for i, t in enumerate(times):
+                rows.append({"workload": name, "sms": sms, "iteration": i, "ms": f"{t:.5f}"})
+            print(f"{name:12s} K={sms:3d}  median {statistics.median(times):9.4f} ms  "
+                  f"({time.time() - t0:.1f} s)", flush=True)
+    with open(os.path.join(args.out, "iterations.csv"), "w", newline="") as f:
+        f.write(f"# device={torch.cuda.get_device_name(0)}\n# sm_count={total}\n"
+                f"# torch={torch.__version__}\n# cuda={torch.version.cuda}\n")
+        w = csv.DictWriter(f, fieldnames=["workload", "sms", "iteration", "ms"])
+        w.writeheader()
+        w.writerows(rows)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
