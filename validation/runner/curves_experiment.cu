@@ -29,7 +29,7 @@ using runner::stats_of;
 
 void print_help() {
   std::printf(
-      "Usage: %s curves --out-dir DIR [--quick] [--queued] [--device N] [--reps N]\n"
+      "Usage: %s curves --out-dir DIR [--quick] [--queued] [--only apsp|series] [--device N] [--reps N]\n"
       "\n"
       "Run-time curves for the APSP paper's kernels and a compute-bound series kernel:\n"
       "  DIR/apsp_minplus.csv  tiled min-plus APSP (Alg. 1/2), BS 8/16/32, n = 40..140, 1000, 2000\n"
@@ -40,6 +40,7 @@ void print_help() {
       "--queued: APSP only, written as DIR/apsp_minplus_queued.csv and DIR/apsp_fw_queued.csv; a\n"
       "          one-block gate kernel (20 us + 5 us per launch) runs before the start event, so every\n"
       "          launch is queued before the timed ones begin: GPU-side time without host launch cost.\n"
+      "--only apsp|series: only the APSP curves (both kernels) or only the series curve.\n"
       "--quick runs a tiny subset (smoke test). Exit 1 if any CPU check fails.\n",
       runner::kToolName);
 }
@@ -49,6 +50,7 @@ struct Ctx {
   cudaDeviceProp prop{};
   std::vector<curves::KernelInfo> infos;
   bool quick = false;
+  std::string only;     ///< "", "apsp" or "series": which curves to run
   bool queued = false;  ///< gate kernel first: time the APSP launches already queued on the GPU
   int reps = 10;  ///< timed runs per small APSP size and per series point
   long failures = 0;
@@ -293,7 +295,7 @@ int curves_main(int argc, char** argv) {
       ctx.quick = true;
       continue;
     }
-    if (arg != "--out-dir" && arg != "--device" && arg != "--reps") usage_error(sub, "unknown option '" + arg + "'");
+    if (arg != "--out-dir" && arg != "--device" && arg != "--reps" && arg != "--only") usage_error(sub, "unknown option '" + arg + "'");
     if (!has_value) {
       if (i + 1 >= argc) usage_error(sub, "option '" + arg + "' needs a value");
       value = argv[++i];
@@ -301,6 +303,9 @@ int curves_main(int argc, char** argv) {
     if (arg == "--out-dir") {
       if (value.empty()) usage_error(sub, "--out-dir needs a non-empty path");
       out_dir = value;
+    } else if (arg == "--only") {
+      if (value != "apsp" && value != "series") usage_error(sub, "--only needs apsp or series, got '" + value + "'");
+      ctx.only = value;
     } else if (arg == "--reps") {
       if (!parse_int(value, &ctx.reps) || ctx.reps < 1 || ctx.reps > 1000)
         usage_error(sub, "--reps needs an integer in [1, 1000], got '" + value + "'");
@@ -323,11 +328,13 @@ int curves_main(int argc, char** argv) {
                 k.shared_bytes, k.max_threads);
   }
   const std::string suffix = ctx.queued ? "_queued.csv" : ".csv";
-  minplus_curves(ctx, out_dir + "/apsp_minplus" + suffix);
-  fw_curves(ctx, out_dir + "/apsp_fw" + suffix);
-  if (!ctx.queued) series_curves(ctx, out_dir + "/binomial.csv");
+  const bool apsp = ctx.only != "series";
+  const bool series = !ctx.queued && ctx.only != "apsp";
+  if (apsp) minplus_curves(ctx, out_dir + "/apsp_minplus" + suffix);
+  if (apsp) fw_curves(ctx, out_dir + "/apsp_fw" + suffix);
+  if (series) series_curves(ctx, out_dir + "/binomial.csv");
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("curves: wrote %d CSVs to %s in %.1f s, %ld failed check(s)\n", ctx.queued ? 2 : 3, out_dir.c_str(), secs,
+  std::printf("curves: wrote %d CSVs to %s in %.1f s, %ld failed check(s)\n", (apsp ? 2 : 0) + (series ? 1 : 0), out_dir.c_str(), secs,
               ctx.failures);
   if (ctx.failures > 0) {
     std::fprintf(stderr, "%s curves: %ld configuration(s) failed the CPU check\n", kToolName,

@@ -9,26 +9,40 @@
 namespace runner {
 namespace {
 
+// The driver API is reached through the runtime's entry-point query rather than by linking
+// libcuda, so the runner still starts (for --help, usage errors) on a machine without a driver.
+void* driver_symbol(const char* name) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult status{};
+  RUNNER_CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &fn, 12040, cudaEnableDefault, &status));
+  if (status != cudaDriverEntryPointSuccess || fn == nullptr)
+    fatal(std::string("the CUDA driver lacks ") + name + " (green contexts need CUDA 12.4 or newer)");
+  return fn;
+}
+
+// DRV(cuFoo)(args...) calls the driver's cuFoo.
+#define DRV(name) (reinterpret_cast<decltype(&name)>(driver_symbol(#name)))
+
 int g_requested_sms = 0;
 int g_partition_sms = 0;
 
 CUdevice driver_device(int device) {
-  RUNNER_CU_CHECK(cuInit(0));
+  RUNNER_CU_CHECK(DRV(cuInit)(0));
   RUNNER_CUDA_CHECK(cudaSetDevice(device));
   RUNNER_CUDA_CHECK(cudaFree(nullptr));  // creates the primary context the runtime uses
   CUdevice dev = 0;
-  RUNNER_CU_CHECK(cuDeviceGet(&dev, device));
+  RUNNER_CU_CHECK(DRV(cuDeviceGet)(&dev, device));
   return dev;
 }
 
 Partition make_partition(CUdevice dev, CUdevResource* resource) {
   Partition p;
   CUdevResourceDesc desc = nullptr;
-  RUNNER_CU_CHECK(cuDevResourceGenerateDesc(&desc, resource, 1));
-  RUNNER_CU_CHECK(cuGreenCtxCreate(&p.green, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM));
-  RUNNER_CU_CHECK(cuCtxFromGreenCtx(&p.context, p.green));
+  RUNNER_CU_CHECK(DRV(cuDevResourceGenerateDesc)(&desc, resource, 1));
+  RUNNER_CU_CHECK(DRV(cuGreenCtxCreate)(&p.green, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM));
+  RUNNER_CU_CHECK(DRV(cuCtxFromGreenCtx)(&p.context, p.green));
   CUstream stream = nullptr;
-  RUNNER_CU_CHECK(cuGreenCtxStreamCreate(&stream, p.green, CU_STREAM_NON_BLOCKING, 0));
+  RUNNER_CU_CHECK(DRV(cuGreenCtxStreamCreate)(&stream, p.green, CU_STREAM_NON_BLOCKING, 0));
   p.stream = reinterpret_cast<cudaStream_t>(stream);
   p.sm_count = static_cast<int>(resource->sm.smCount);
   return p;
@@ -40,8 +54,8 @@ void cu_check(CUresult result, const char* expr, const char* file, int line) {
   if (result == CUDA_SUCCESS) return;
   const char* name = nullptr;
   const char* text = nullptr;
-  cuGetErrorName(result, &name);
-  cuGetErrorString(result, &text);
+  DRV(cuGetErrorName)(result, &name);
+  DRV(cuGetErrorString)(result, &text);
   std::fprintf(stderr, "%s:%d: CUDA driver error %s (%s) in %s\n", file, line, name ? name : "?",
                text ? text : "?", expr);
   std::exit(kExitFailure);
@@ -50,11 +64,11 @@ void cu_check(CUresult result, const char* expr, const char* file, int line) {
 std::vector<Partition> split_partitions(int device, int sms_per_group, int max_groups) {
   const CUdevice dev = driver_device(device);
   CUdevResource all{};
-  RUNNER_CU_CHECK(cuDeviceGetDevResource(dev, &all, CU_DEV_RESOURCE_TYPE_SM));
+  RUNNER_CU_CHECK(DRV(cuDeviceGetDevResource)(dev, &all, CU_DEV_RESOURCE_TYPE_SM));
   std::vector<CUdevResource> groups(static_cast<size_t>(max_groups));
   unsigned int count = static_cast<unsigned int>(max_groups);
   CUdevResource rest{};
-  RUNNER_CU_CHECK(cuDevSmResourceSplitByCount(groups.data(), &count, &all, &rest, 0,
+  RUNNER_CU_CHECK(DRV(cuDevSmResourceSplitByCount)(groups.data(), &count, &all, &rest, 0,
                                               static_cast<unsigned int>(sms_per_group)));
   std::vector<Partition> out;
   for (unsigned int g = 0; g < count; ++g) out.push_back(make_partition(dev, &groups[g]));
@@ -64,22 +78,22 @@ std::vector<Partition> split_partitions(int device, int sms_per_group, int max_g
 Partition enter_partition(int device, int sms) {
   std::vector<Partition> parts = split_partitions(device, sms, 1);
   if (parts.empty()) fatal("the driver made no partition of " + std::to_string(sms) + " SMs");
-  RUNNER_CU_CHECK(cuCtxSetCurrent(parts[0].context));
+  RUNNER_CU_CHECK(DRV(cuCtxSetCurrent)(parts[0].context));
   g_partition_sms = parts[0].sm_count;
   return parts[0];
 }
 
-void use_partition(const Partition& p) { RUNNER_CU_CHECK(cuCtxSetCurrent(p.context)); }
+void use_partition(const Partition& p) { RUNNER_CU_CHECK(DRV(cuCtxSetCurrent)(p.context)); }
 
 void release_partition(Partition& p) {
   CUdevice dev = 0;
-  RUNNER_CU_CHECK(cuCtxGetDevice(&dev));
+  RUNNER_CU_CHECK(DRV(cuCtxGetDevice)(&dev));
   CUcontext primary = nullptr;
-  RUNNER_CU_CHECK(cuDevicePrimaryCtxRetain(&primary, dev));
-  RUNNER_CU_CHECK(cuCtxSetCurrent(primary));
-  RUNNER_CU_CHECK(cuDevicePrimaryCtxRelease(dev));
-  RUNNER_CU_CHECK(cuStreamDestroy(reinterpret_cast<CUstream>(p.stream)));
-  RUNNER_CU_CHECK(cuGreenCtxDestroy(p.green));
+  RUNNER_CU_CHECK(DRV(cuDevicePrimaryCtxRetain)(&primary, dev));
+  RUNNER_CU_CHECK(DRV(cuCtxSetCurrent)(primary));
+  RUNNER_CU_CHECK(DRV(cuDevicePrimaryCtxRelease)(dev));
+  RUNNER_CU_CHECK(DRV(cuStreamDestroy)(reinterpret_cast<CUstream>(p.stream)));
+  RUNNER_CU_CHECK(DRV(cuGreenCtxDestroy)(p.green));
   p = Partition{};
 }
 

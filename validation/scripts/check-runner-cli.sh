@@ -4,11 +4,13 @@
 set -uo pipefail
 runner=${1:?usage: check-runner-cli.sh PATH/TO/gpusched-runner}
 failures=0
+checks=0
 # expect CODE REGEX ARGS...: runs the runner, checks the exit code and that stdout+stderr match REGEX.
 expect() {
   local code=$1 regex=$2
   shift 2
   local out rc
+  checks=$((checks + 1))
   out=$("$runner" "$@" 2>&1)
   rc=$?
   if [ "$rc" -ne "$code" ] || ! grep -Eq -- "$regex" <<<"$out"; then
@@ -26,6 +28,11 @@ expect 2 "launch-rate: unknown option '--bogus'"     launch-rate --bogus
 expect 2 "series-warps: --out-dir is required"       series-warps
 expect 2 "series-warps: --device: expected an integer" series-warps --device -1 --out-dir x
 expect 2 "curves: --reps needs an integer in \[1, 1000\], got 'abc'" curves --reps abc --out-dir x
+expect 2 "curves: --only needs apsp or series, got 'x'" curves --only x --out-dir x
+expect 2 "--green-sms: expected an SM count 1..100000" --green-sms 0 curves --out-dir x
+expect 0 "Usage: gpusched-runner partitions"         --green-sms 16 partitions --help
+expect 2 "concurrency: --out-dir is required"        concurrency
+expect 0 "cudaOccupancyMaxActiveClusters"            clusters --help
 expect 2 "curves: --queued takes no value"           curves --queued=1 --out-dir x
 expect 2 "curves: missing required option --out-dir" curves --queued
 expect 0 "Usage: gpusched-runner walk-state"         walk-state --help
@@ -47,4 +54,4 @@ if [ "$failures" -ne 0 ]; then
   echo "gpusched-runner command line: $failures check(s) failed"
   exit 1
 fi
-echo "gpusched-runner command line: 26 checks passed (no GPU needed)"
+echo "gpusched-runner command line: $checks checks passed (no GPU needed)"

@@ -2,16 +2,24 @@
 # Runs the Hopper experiments on a GPU machine: clusters, green-context partitions, concurrent
 # kernels with priorities (gpusched-runner), and the PyTorch workloads on the whole GPU and in
 # green contexts. Needs the CUDA toolkit, CMake, Ninja, and PyTorch with torchvision.
-#   validation/scripts/collect-hopper.sh OUT_DIR [STEPS]     STEPS: runner,torch (default both)
+#   validation/scripts/collect-hopper.sh OUT_DIR [STEPS]
+# STEPS, comma-separated (default runner,torch):
+#   runner   clusters, partitions, concurrency experiments
+#   torch    the PyTorch workloads on the whole GPU and in green contexts (traces + timings)
+#   ncu      Nsight Compute metrics of one iteration of each PyTorch workload (whole GPU)
+#   green    the project's APSP and series kernels in green contexts of 16..128 SMs and on the
+#            whole GPU (apsp-timeline, queued APSP curves, series curve)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: collect-hopper.sh OUT_DIR [runner,torch]}
 steps=${2:-runner,torch}
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv || true
-if [[ $steps == *runner* ]]; then
+if [[ $steps == *runner* || $steps == *green* ]]; then
   cmake -S validation/runner -B build-runner -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build-runner >/dev/null
+fi
+if [[ $steps == *runner* ]]; then
   for e in clusters partitions concurrency; do
     mkdir -p "$out/$e"
     ./build-runner/gpusched-runner "$e" --out-dir "$out/$e" 2>&1 | tee "$out/$e/run.log"
@@ -20,4 +28,24 @@ fi
 if [[ $steps == *torch* ]]; then
   mkdir -p "$out/torch"
   PYTHONUNBUFFERED=1 python3 validation/torch/profile_workloads.py --out "$out/torch" 2>&1 | tee "$out/torch/run.log"
+fi
+if [[ $steps == *ncu* ]]; then
+  mkdir -p "$out/ncu"
+  metrics=smsp__inst_executed.sum,dram__bytes.sum,lts__t_bytes.sum,sm__warps_active.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg,gpu__time_duration.sum
+  for w in cnn transformer gemm elementwise; do
+    timeout 120 ncu --csv --page raw --profile-from-start off --metrics "$metrics" \
+      python3 validation/torch/profile_workloads.py --out "$(mktemp -d)" --ncu-iteration --workloads "$w" \
+      >"$out/ncu/$w.csv" 2>"$out/ncu/$w.log" || echo "ncu $w failed: see $out/ncu/$w.log"
+  done
+fi
+if [[ $steps == *green* ]]; then
+  for k in 132 128 96 64 32 16; do
+    g=(); [ "$k" -lt 132 ] && g=(--green-sms "$k")
+    d="$out/green/k$k"
+    mkdir -p "$d"
+    timeout 60 ./build-runner/gpusched-runner "${g[@]}" apsp-timeline --out-dir "$d" >"$d/apsp_timeline.log" 2>&1 || echo "k$k apsp-timeline failed"
+    timeout 60 ./build-runner/gpusched-runner "${g[@]}" curves --queued --only apsp --reps 3 --out-dir "$d" >"$d/curves_apsp.log" 2>&1 || echo "k$k apsp curves failed"
+    timeout 90 ./build-runner/gpusched-runner "${g[@]}" curves --only series --reps 3 --out-dir "$d" >"$d/curves_series.log" 2>&1 || echo "k$k series failed"
+    echo "green k$k: $(ls "$d" | tr '\n' ' ')"
+  done
 fi
