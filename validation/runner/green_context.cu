@@ -14,9 +14,9 @@ namespace {
 void* driver_symbol(const char* name) {
   void* fn = nullptr;
   cudaDriverEntryPointQueryResult status{};
-  RUNNER_CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &fn, 12040, cudaEnableDefault, &status));
+  RUNNER_CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &fn, CUDART_VERSION, cudaEnableDefault, &status));
   if (status != cudaDriverEntryPointSuccess || fn == nullptr)
-    fatal(std::string("the CUDA driver lacks ") + name + " (green contexts need CUDA 12.4 or newer)");
+    fatal(std::string("the CUDA driver lacks ") + name + " (green contexts need a driver of CUDA " + std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10) + " or newer)");
   return fn;
 }
 
