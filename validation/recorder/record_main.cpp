@@ -211,6 +211,9 @@ int main(int argc, char** argv) {
     }
 
     for (const auto& n : counts.notes) std::fprintf(stderr, "gpusched-record: note: %s\n", n.c_str());
+    if (counts.incomplete > 0)
+        std::fprintf(stderr, "gpusched-record: note: %llu records were unfinished when the program ended (left out)\n",
+                     static_cast<unsigned long long>(counts.incomplete));
     if (counts.dropped > 0)
         std::fprintf(stderr, "gpusched-record: warning: CUPTI dropped %llu records (the trace misses them)\n",
                      static_cast<unsigned long long>(counts.dropped));

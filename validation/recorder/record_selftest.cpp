@@ -87,6 +87,8 @@ void trace_assembly() {
         // the kernel on stream 13: 3000..4500 ns, 32 registers, 1024 static + 512 dynamic bytes, cluster 2x1x1.
         out << "K\t3000\t4500\t0\t1\t13\t41\t32\t1024\t512\t4\t2\t1\t256\t1\t1\t2\t1\t1\t0\t_Z3fooPf\n";
         out << "K\t3000\tbad\n";  // a cut line: counted, skipped
+        // a kernel still running at a forced flush (no end): left out, counted.
+        out << "K\t5000\t0\t0\t1\t13\t42\t32\t0\t0\t1\t1\t1\t32\t1\t1\t0\t0\t0\t0\tbar\n";
     }
     {
         std::ofstream out(b);
@@ -122,11 +124,12 @@ void trace_assembly() {
         "\"stream priority\": -5, \"graph id\": 0}}\n  ],\n"
         "  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": 1000,\n"
         "  \"gpuschedRecorder\": {\"version\": 1, \"program\": \"./app\", \"args\": [\"--n\", \"q\\\"uote\"], "
-        "\"exit_code\": 3, \"signal\": 0, \"complete\": false, \"dropped_records\": 0, \"unreadable_spool_lines\": 1, "
+        "\"exit_code\": 3, \"signal\": 0, \"complete\": false, \"dropped_records\": 0, \"incomplete_records\": 1, "
+        "\"unreadable_spool_lines\": 1, "
         "\"notes\": [\"activity kind X not recorded\"]}\n}\n";
     check_equal(out.str(), want, "assembled trace");
     check_true(counts.kernels == 1 && counts.copies == 1 && counts.memsets == 1 && counts.api_calls == 1 &&
-                   counts.devices == 1 && counts.bad_lines == 1,
+                   counts.devices == 1 && counts.bad_lines == 1 && counts.incomplete == 1,
                "trace counts");
     std::remove(a.c_str());
     std::remove(b.c_str());

@@ -174,8 +174,9 @@ TraceCounts write_trace(const std::vector<std::string>& spool_files, const Recor
         Record r;
         while (std::getline(in, line)) {
             if (line.empty()) continue;
-            if (parse_line(line, r)) records.push_back(r);
-            else ++counts.bad_lines;
+            if (!parse_line(line, r)) ++counts.bad_lines;
+            else if (timed(r.type) && (r.n[0] == 0 || r.n[1] < r.n[0])) ++counts.incomplete;  // a forced flush's unfinished record
+            else records.push_back(r);
         }
     }
     std::int64_t base = -1;
@@ -296,7 +297,8 @@ TraceCounts write_trace(const std::vector<std::string>& spool_files, const Recor
     out << "  \"gpuschedRecorder\": {\"version\": 1, \"program\": " << json_string(run.program) << ", \"args\": " << args
         << "], \"exit_code\": " << run.exit_code << ", \"signal\": " << run.signal
         << ", \"complete\": " << (run.exit_code == 0 && run.signal == 0 && counts.bad_lines == 0 ? "true" : "false")
-        << ", \"dropped_records\": " << counts.dropped << ", \"unreadable_spool_lines\": " << counts.bad_lines
+        << ", \"dropped_records\": " << counts.dropped << ", \"incomplete_records\": " << counts.incomplete
+        << ", \"unreadable_spool_lines\": " << counts.bad_lines
         << ", \"notes\": " << notes << "]}\n}\n";
     return counts;
 }

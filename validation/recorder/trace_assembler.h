@@ -26,6 +26,7 @@ struct TraceCounts {
     std::uint64_t events = 0;
     std::uint64_t devices = 0;
     std::uint64_t dropped = 0;    ///< records CUPTI reported dropped
+    std::uint64_t incomplete = 0; ///< records without start or end (still running when a killed program was flushed)
     std::uint64_t bad_lines = 0;  ///< spool lines that could not be read (a cut last line of a killed process)
     std::vector<std::string> notes;
 };
@@ -36,7 +37,8 @@ struct TraceCounts {
 /// Every event has ph "X", ts and dur in microseconds (three decimals) relative to B, the
 /// earliest start of any record, and is listed in order of ts. Categories: kernel, gpu_memcpy,
 /// gpu_memset, cuda_runtime, cuda_driver, cuda_sync, cuda_event (docs/own-kernels.md lists
-/// their args). A spool file that cannot be opened is a note, not an error.
+/// their args). Records without a start or with an end before it (unfinished when a forced flush
+/// delivered them) are left out and counted. A spool file that cannot be opened is a note, not an error.
 TraceCounts write_trace(const std::vector<std::string>& spool_files, const RecordedRun& run, std::ostream& out);
 
 /// "Memcpy HtoD (Pinned -> Device)": the Kineto name of a copy from CUPTI's copy and memory kinds.
