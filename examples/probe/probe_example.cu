@@ -1,15 +1,19 @@
 // probe-example: two user kernels instrumented with gpusched/probe.cuh, each writing a block timeline CSV.
 //
-//   probe-example [--out DIR] [--launches L] [--n N] [--blocks B]
+//   probe-example [--out DIR] [--launches L] [--n N] [--blocks B] [--warmup-ms MS]
 //
 // transpose.csv: a tiled matrix transpose (N x N floats, 32x8 threads, a 32x33 shared tile), L launches.
 // varying_work.csv: B blocks of 256 threads, block b running 256 * (1 + (37 b) mod 16) rounds of an
 // integer hash per thread (blocks of 16 different lengths, several waves), L launches.
+// Before the recorded launches of each kernel, unrecorded launches of it run for --warmup-ms
+// (default 300): an idle GPU runs at a low clock and ramps up over the first milliseconds, which
+// would make the recorded blocks and the dispatch between them slower than the GPU's preset.
 // Each file is replayed with the command on its "# replay=" line, or all with
 // `gpusched validate --timelines DIR` (docs/own-kernels.md). Both results are checked on the CPU.
 // Exit status: 0 ok, 1 CUDA failure or wrong result, 2 usage error.
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -64,7 +68,7 @@ void cuda(cudaError_t e, const char* what) {
 }
 
 [[noreturn]] void usage(const std::string& problem) {
-  std::fprintf(stderr, "probe-example: %s\nUsage: probe-example [--out DIR] [--launches L] [--n N] [--blocks B]\n",
+  std::fprintf(stderr, "probe-example: %s\nUsage: probe-example [--out DIR] [--launches L] [--n N] [--blocks B] [--warmup-ms MS]\n",
                problem.c_str());
   std::exit(2);
 }
@@ -74,6 +78,7 @@ struct Options {
   int launches = 3;
   int n = 2048;
   int blocks = 2048;
+  int warmup_ms = 300;
 };
 
 int integer(const std::string& flag, const char* text, int lo, int hi) {
@@ -89,24 +94,37 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") {
-      std::printf("Usage: probe-example [--out DIR] [--launches L] [--n N] [--blocks B]\n"
+      std::printf("Usage: probe-example [--out DIR] [--launches L] [--n N] [--blocks B] [--warmup-ms MS]\n"
                   "Writes DIR/transpose.csv and DIR/varying_work.csv (block timelines, gpusched/probe.cuh).\n"
                   "  --out DIR      output directory, must exist (default .)\n"
                   "  --launches L   launches of each kernel, 1..100 (default 3)\n"
                   "  --n N          transpose size N x N, 32..16384 (default 2048)\n"
-                  "  --blocks B     blocks of varying_work, 1..65536 (default 2048)\n");
+                  "  --blocks B     blocks of varying_work, 1..65536 (default 2048)\n"
+                  "  --warmup-ms MS unrecorded launches of each kernel first, for MS ms, 0..10000 (default 300)\n");
       std::exit(0);
     }
-    if (i + 1 >= argc) usage(a == "--out" || a == "--launches" || a == "--n" || a == "--blocks"
+    if (i + 1 >= argc) usage(a == "--out" || a == "--launches" || a == "--n" || a == "--blocks" || a == "--warmup-ms"
                                  ? a + " needs a value" : "unknown option '" + a + "'");
     const char* v = argv[++i];
     if (a == "--out") o.out = v;
     else if (a == "--launches") o.launches = integer(a, v, 1, 100);
     else if (a == "--n") o.n = integer(a, v, 32, 16384);
     else if (a == "--blocks") o.blocks = integer(a, v, 1, 65536);
+    else if (a == "--warmup-ms") o.warmup_ms = integer(a, v, 0, 10000);
     else usage("unknown option '" + a + "'");
   }
   return o;
+}
+
+/// Launches of one kernel, unrecorded (an empty slot), until `ms` milliseconds have passed: the
+/// GPU's clock ramps up from idle during them.
+template <class Launch>
+void warm_up(int ms, Launch launch) {
+  const auto start = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(ms)) {
+    for (int k = 0; k < 10; ++k) launch();
+    cuda(cudaDeviceSynchronize(), "warm-up");
+  }
 }
 
 /// Event-timed launches of one kernel, back to back on the default stream; returns ms.
@@ -138,6 +156,7 @@ int run_transpose(const Options& o) {
   cuda(cudaMemcpy(in, host.data(), count * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
   const dim3 grid((n + kTile - 1) / kTile, (n + kTile - 1) / kTile), block(kTile, kRows);
   gpusched::probe::Recorder rec(grid, block, static_cast<unsigned>(o.launches));
+  warm_up(o.warmup_ms, [&] { transpose<<<grid, block>>>(out, in, n, gpusched::probe::Slot{nullptr, 0}); });
   const float ms = timed(o.launches, [&] { transpose<<<grid, block>>>(out, in, n, rec.launch(transpose, "transpose")); });
   const std::string path = o.out + "/transpose.csv";
   rec.write_csv(path);
@@ -159,6 +178,7 @@ int run_varying_work(const Options& o) {
   cuda(cudaMalloc(&out, threads * sizeof(unsigned)), "cudaMalloc");
   const dim3 grid(o.blocks), block(kWorkThreads);
   gpusched::probe::Recorder rec(grid, block, static_cast<unsigned>(o.launches));
+  warm_up(o.warmup_ms, [&] { varying_work<<<grid, block>>>(out, gpusched::probe::Slot{nullptr, 0}); });
   const float ms = timed(o.launches, [&] { varying_work<<<grid, block>>>(out, rec.launch(varying_work, "varying_work")); });
   const std::string path = o.out + "/varying_work.csv";
   rec.write_csv(path);
