@@ -5,6 +5,7 @@
 // transpose.csv: a tiled matrix transpose (N x N floats, 32x8 threads, a 32x33 shared tile), L launches.
 // varying_work.csv: B blocks of 256 threads, block b running 256 * (1 + (37 b) mod 16) rounds of an
 // integer hash per thread (blocks of 16 different lengths, several waves), L launches.
+// varying_work_wave.csv: the same kernel with exactly one full wave of blocks (blocks per SM x SMs).
 // Before the recorded launches of each kernel, unrecorded launches of it run for --warmup-ms
 // (default 300): an idle GPU runs at a low clock and ramps up over the first milliseconds, which
 // would make the recorded blocks and the dispatch between them slower than the GPU's preset.
@@ -95,7 +96,8 @@ Options parse(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") {
       std::printf("Usage: probe-example [--out DIR] [--launches L] [--n N] [--blocks B] [--warmup-ms MS]\n"
-                  "Writes DIR/transpose.csv and DIR/varying_work.csv (block timelines, gpusched/probe.cuh).\n"
+                  "Writes DIR/transpose.csv, DIR/varying_work.csv and DIR/varying_work_wave.csv (block timelines,\n"
+                  "gpusched/probe.cuh).\n"
                   "  --out DIR      output directory, must exist (default .)\n"
                   "  --launches L   launches of each kernel, 1..100 (default 3)\n"
                   "  --n N          transpose size N x N, 32..16384 (default 2048)\n"
@@ -172,15 +174,16 @@ int run_transpose(const Options& o) {
   return wrong ? 1 : 0;
 }
 
-int run_varying_work(const Options& o) {
-  const size_t threads = static_cast<size_t>(o.blocks) * kWorkThreads;
+/// varying_work with `blocks` blocks into DIR/`file`.
+int run_varying_work(const Options& o, int blocks, const std::string& file) {
+  const size_t threads = static_cast<size_t>(blocks) * kWorkThreads;
   unsigned* out = nullptr;
   cuda(cudaMalloc(&out, threads * sizeof(unsigned)), "cudaMalloc");
-  const dim3 grid(o.blocks), block(kWorkThreads);
+  const dim3 grid(blocks), block(kWorkThreads);
   gpusched::probe::Recorder rec(grid, block, static_cast<unsigned>(o.launches));
   warm_up(o.warmup_ms, [&] { varying_work<<<grid, block>>>(out, gpusched::probe::Slot{nullptr, 0}); });
   const float ms = timed(o.launches, [&] { varying_work<<<grid, block>>>(out, rec.launch(varying_work, "varying_work")); });
-  const std::string path = o.out + "/varying_work.csv";
+  const std::string path = o.out + "/" + file;
   rec.write_csv(path);
   std::vector<unsigned> back(threads);
   cuda(cudaMemcpy(back.data(), out, threads * sizeof(unsigned), cudaMemcpyDeviceToHost), "cudaMemcpy");
@@ -188,7 +191,7 @@ int run_varying_work(const Options& o) {
   for (size_t i = 0; i < threads; ++i)
     wrong += back[i] != hash_rounds(static_cast<unsigned>(i), rounds_of(static_cast<unsigned>(i / kWorkThreads)));
   cudaFree(out);
-  std::printf("varying_work: %d blocks x %d launches in %.3f ms (events); check %s; wrote %s\n", o.blocks, o.launches,
+  std::printf("varying_work: %d blocks x %d launches in %.3f ms (events); check %s; wrote %s\n", blocks, o.launches,
               ms, wrong ? "FAILED" : "ok", path.c_str());
   return wrong ? 1 : 0;
 }
@@ -198,7 +201,13 @@ int run_varying_work(const Options& o) {
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   try {
-    const int failures = run_transpose(o) + run_varying_work(o);
+    int per_sm = 0, device = 0, sms = 0;
+    cuda(cudaGetDevice(&device), "cudaGetDevice");
+    cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+    cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, varying_work, kWorkThreads, 0),
+         "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    const int failures = run_transpose(o) + run_varying_work(o, o.blocks, "varying_work.csv") +
+                         run_varying_work(o, per_sm * sms, "varying_work_wave.csv");
     return failures ? 1 : 0;
   } catch (const std::runtime_error& e) {
     std::fprintf(stderr, "probe-example: %s\n", e.what());

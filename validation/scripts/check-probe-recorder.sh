@@ -4,7 +4,8 @@
 #   validation/scripts/check-probe-recorder.sh OUT_DIR [CUDA_ARCHS]      (CUDA_ARCHS default 90)
 # OUT_DIR afterwards:
 #   check.log                    this script's whole output (builds, runs, checks, nvidia-smi clocks)
-#   probe/{transpose,varying_work}.csv   the probe example's block timelines (commit under validation/data/h100/probe/)
+#   probe/{transpose,varying_work,varying_work_wave}.csv   the probe example's block timelines
+#                                (commit under validation/data/h100/probe/)
 #   recorder/probe/trace.json    gpusched-record of the probe example (its own timelines in recorder/probe/timelines/)
 #   recorder/testapp/trace.json  gpusched-record of gpusched-record-testapp (priorities, copies, memset, cluster, events)
 #   recorder/testapp-exit3/trace.json, recorder/testapp-abort/trace.json   a program exiting 3 and one that aborts
@@ -60,14 +61,14 @@ testapp=$build/recorder/gpusched-record-testapp
 expect_rc 0 "recorder self-test and command line" bash validation/scripts/check-recorder-cli.sh "$build/recorder"
 
 expect_rc 0 "probe example" "$probe" --out "$out/probe"
-for f in transpose varying_work; do
+for f in transpose varying_work varying_work_wave; do
   expect_in "$out/probe/$f.csv" '^# sm_count=[0-9]+$' '^# threads=[0-9]+$' '^# launches=3$' '^# replay=gpusched simulate' \
-            '^kernel,launch,block,sm,dispatch_ns,start_ns,end_ns$' "^$f,2,"
+            '^kernel,launch,block,sm,dispatch_ns,start_ns,end_ns$' '^(transpose|varying_work),2,'
   echo "$f.csv: $(grep -vc '^#' "$out/probe/$f.csv") lines; $(grep -E '^# (globaltimer_min_step_ns|regs|smem|replay)=' "$out/probe/$f.csv" | tr '\n' ' ')"
 done
 
 mkdir -p "$out/recorder/probe/timelines"
-expect_rc 0 "recorder on the probe example" "$record" --out "$out/recorder/probe" -- "$probe" --out "$out/recorder/probe/timelines"
+expect_rc 0 "recorder on the probe example" "$record" --out "$out/recorder/probe" -- "$probe" --out "$out/recorder/probe/timelines" --warmup-ms 20
 expect_in "$out/recorder/probe/trace.json" '"deviceProperties": \[' '"numSms": [0-9]+' '"cat": "kernel", "name": "[^"]*transpose' \
           '"cat": "kernel", "name": "[^"]*varying_work' '"registers per thread": [1-9]' '"static shared memory": 4224' \
           '"cat": "cuda_runtime", "name": "cudaLaunchKernel"' '"cat": "gpu_memcpy", "name": "Memcpy HtoD \(Pageable -> Device\)"' \
