@@ -38,7 +38,7 @@ void print_help() {
                 "program, args, exit_code}. `gpusched import cupti DIR/trace.json` reads it.\n"
                 "\n"
                 "Options:\n"
-                "  --out DIR      output directory, created if missing (default: gpusched-record)\n"
+                "  --out DIR      output directory, created if missing (default: gpusched-record-out)\n"
                 "  --keep-spool   keep DIR/spool/ (the injection library's raw record lines)\n"
                 "  --             ends the options: everything after it is PROGRAM and its arguments\n"
                 "\n"
@@ -59,7 +59,7 @@ void print_help() {
 }
 
 struct Options {
-    std::string out = "gpusched-record";
+    std::string out = "gpusched-record-out";
     bool keep_spool = false;
     std::vector<std::string> command;  ///< PROGRAM and its arguments
 };
