@@ -2,7 +2,9 @@
 # Installs dependencies, builds gpusched warning-free and runs the whole test suite with ctest.
 #   scripts/test.sh           AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/ (what CI runs),
 #                             then the CUDA runner (validation/runner) warning-free when nvcc is found,
-#                             and its command-line usage errors (validation/scripts/check-runner-cli.sh)
+#                             and its command-line usage errors (validation/scripts/check-runner-cli.sh);
+#                             likewise the CUPTI recorder (validation/recorder: its self-test and
+#                             validation/scripts/check-recorder-cli.sh) and the probe example (examples/probe)
 #   scripts/test.sh --plain   optimised Release build in build/ (as scripts/run.sh builds it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +14,7 @@ mode=sanitize
 case "${1:-}" in
   "") ;;
   --plain) mode=plain ;;
-  -h|--help) sed -n '2,5p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
   *) echo "scripts/test.sh: unknown option '$1' (allowed: --plain)" >&2; exit 2 ;;
 esac
 
@@ -41,4 +43,12 @@ if [ "$mode" = sanitize ] && { command -v nvcc >/dev/null || [ -x "$nvcc" ]; }; 
         -DCMAKE_CUDA_COMPILER="$nvcc" -DGPUSCHED_RUNNER_WERROR=ON >/dev/null
   cmake --build build-runner-check --parallel "$(nproc)"
   bash validation/scripts/check-runner-cli.sh build-runner-check/gpusched-runner
+  echo "== CUPTI recorder (validation/recorder) and probe example (examples/probe): warning-free builds with nvcc"
+  cmake -S validation/recorder -B build-recorder-check -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CUDA_COMPILER="$nvcc" -DGPUSCHED_RECORDER_WERROR=ON >/dev/null
+  cmake --build build-recorder-check --parallel "$(nproc)"
+  bash validation/scripts/check-recorder-cli.sh build-recorder-check
+  cmake -S examples/probe -B build-probe-check -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CUDA_COMPILER="$nvcc" -DGPUSCHED_PROBE_WERROR=ON >/dev/null
+  cmake --build build-probe-check --parallel "$(nproc)"
 fi

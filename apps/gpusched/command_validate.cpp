@@ -1,4 +1,4 @@
-// `gpusched validate DATA_DIR`: every validation section of the registry (measured experiments against the simulation).
+// `gpusched validate DATA_DIR`: every validation section of the registry (measured experiments against the simulation); `--timelines DIR`: a user's timelines replayed.
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -16,6 +16,7 @@
 #include "gpusched/support/key_error.h"
 #include "gpusched/validation/section_registry.h"
 #include "gpusched/validation/sections/placement_section.h"
+#include "gpusched/validation/user_timelines_view.h"
 #include "gpusched/validation/validation_report.h"
 
 namespace gpusched::cli {
@@ -24,6 +25,8 @@ namespace {
 
 struct ValidateOptions {
     std::string dir;
+    std::string timelines;  ///< --timelines: a user's directory of timeline CSVs instead of DATA_DIR
+    bool sections_given = false;
     std::string gpu = "h100";
     std::string policy;  ///< empty: placement_policy() / the default policy
     bool json = false;
@@ -74,29 +77,63 @@ std::string replay_policy(const ValidateOptions& o, const hw::GpuSpec& gpu) {
     return gpu.dispatch_walk ? "walk" : scheduler::default_policy();
 }
 
-/// The files validate reads: the GPU file and every file under the data directory (a report must
-/// not replace a measurement). At most kMaxListedInputs are listed; a bigger tree is not a data set.
-std::vector<std::string> validate_inputs(const ValidateOptions& o) {
+/// The files validate reads: the GPU file and every file under the data directory `dir` (a report
+/// must not replace a measurement). At most kMaxListedInputs are listed; a bigger tree is not a data set.
+std::vector<std::string> validate_inputs(const ValidateOptions& o, const std::string& dir) {
     constexpr std::size_t kMaxListedInputs = 100000;
     std::vector<std::string> inputs{o.gpu};
     std::error_code ec;
-    if (!std::filesystem::is_directory(o.dir, ec)) return inputs;
-    for (std::filesystem::recursive_directory_iterator it(o.dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!std::filesystem::is_directory(dir, ec)) return inputs;
+    for (std::filesystem::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         if (it->is_regular_file(ec)) inputs.push_back(it->path().string());
         if (inputs.size() > kMaxListedInputs)
-            throw InputError("validate: '" + o.dir + "' holds more than " + std::to_string(kMaxListedInputs) +
+            throw InputError("validate: '" + dir + "' holds more than " + std::to_string(kMaxListedInputs) +
                              " files; give the measured data directory");
     }
     return inputs;
 }
 
+/// `validate --timelines DIR`: every timeline CSV under DIR replayed with the replay policy.
+void run_validate_timelines(const ValidateOptions& o) {
+    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    const std::string policy = replay_policy(o, gpu);
+    std::optional<OutputFile> report_file;
+    if (!o.report.empty()) report_file.emplace(o.report, "--report", validate_inputs(o, o.timelines));
+    const validation::UserTimelinesView view(
+        validation::validate_user_timelines(o.timelines, gpu, policy, !o.report.empty()), o.timelines, gpu, policy);
+    if (report_file) {
+        report_file->stream() << validation::render_validation_report({o.timelines, o.gpu, policy}, {view.report_part()});
+        report_file->commit();
+    }
+    if (o.json) {
+        nlohmann::ordered_json j;
+        j["timelines"] = o.timelines;
+        j["gpu"] = gpu.name;
+        j["policy"] = policy;
+        view.add_json(j);
+        std::cout << j.dump(2) << "\n";
+        return;
+    }
+    view.print_text(std::cout);
+}
+
 void run_validate(ValidateOptions o) {
+    if (o.dir.empty() == o.timelines.empty())
+        throw InputError("validate: give DATA_DIR (the project's measurements) or --timelines DIR (your own timeline "
+                         "CSVs), not both and not neither");
+    if (!o.timelines.empty()) {
+        if (o.sections_given)
+            throw InputError("--sections: the sections are parts of a DATA_DIR; --timelines replays every timeline of "
+                             "its directory");
+        run_validate_timelines(o);
+        return;
+    }
     validation::SectionSettings settings{hw::resolve_gpu(o.gpu), o.policy, "", !o.report.empty()};
     settings.replay_policy = replay_policy(o, settings.gpu);
     if (o.policy.empty()) o.policy = settings.policy = scheduler::default_policy();
     wanted(o, "all");  // rejects unknown sections before any work
     std::optional<OutputFile> report_file;
-    if (!o.report.empty()) report_file.emplace(o.report, "--report", validate_inputs(o));
+    if (!o.report.empty()) report_file.emplace(o.report, "--report", validate_inputs(o, o.dir));
     std::vector<std::unique_ptr<validation::SectionView>> views;
     for (const auto& section : validation::validation_sections()) {
         auto view = run_section(o, *section) ? section->run(o.dir, settings) : section->view_when_skipped();
@@ -142,9 +179,13 @@ std::string section_help() {
 
 void add_validate_command(CLI::App& app) {
     auto o = std::make_shared<ValidateOptions>();
-    auto* cmd = app.add_subcommand("validate", "Compare simulations with measured timelines (validation/data/<gpu>)");
-    cmd->add_option("DATA_DIR", o->dir, "Measurement directory, e.g. validation/data/h100 (the sections' inputs, see Sections)")
-        ->required();
+    auto* cmd = app.add_subcommand(
+        "validate", "Compare simulations with measured timelines (validation/data/<gpu>, or --timelines DIR of your own)");
+    cmd->add_option("DATA_DIR", o->dir, "Measurement directory, e.g. validation/data/h100 (the sections' inputs, see Sections)");
+    cmd->add_option("--timelines", o->timelines,
+                    "Instead of DATA_DIR: a directory of your own block timeline CSVs (gpusched/probe.cuh writes them; "
+                    "searched recursively, each needs '# threads='): each replayed with its measured block durations "
+                    "(docs/own-kernels.md)");
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file to simulate with")->capture_default_str();
     cmd->add_option("--policy", o->policy,
                     "Dispatch policy (default: most-room; the placement replay uses walk where the GPU has a "
@@ -152,7 +193,8 @@ void add_validate_command(CLI::App& app) {
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->add_option("--sections", o->sections, "Comparisons to run, comma-separated: " + section_choices() + " (see Sections)")
         ->delimiter(',')
-        ->capture_default_str();
+        ->capture_default_str()
+        ->each([o](const std::string&) { o->sections_given = true; });
     cmd->add_option("--report", o->report,
                     "Also write a self-contained HTML report (tables, measured vs simulated per-SM Gantt charts, curves)");
     cmd->footer(section_help());

@@ -182,6 +182,25 @@ gpusched_cli_test(validate_apsp_timelines_bad_row 2 stderr "bad_apsp_timeline/ap
                   validate ./bad_apsp_timeline --sections apsp-timelines)
 gpusched_cli_test(validate_apsp_timelines_missing 2 stderr "--sections apsp-timelines: no measurements at '.*bad_streamcluster/apsp_timeline'"
                   validate ./bad_streamcluster --sections apsp-timelines)
+# validate --timelines: a user's directory of timelines (docs/own-kernels.md).
+gpusched_cli_test(validate_timelines 0 stdout "runs/b2b132x5.csv +b2b132x5 +5 +660 .*launch spans.*runs/b2b132x5.csv +4 +132 .*skipped summary.csv: not a timeline.*1 files: 1 within 2% of the measured span"
+                  validate --timelines ./own_timelines)
+gpusched_cli_test(validate_timelines_json 0 stdout "\"timelines\": \"./own_timelines\",\n *\"gpu\": \"h100\",\n *\"policy\": \"walk\".*\"launch_spans\": \\[.*\"skipped\": \\[\n *\"summary.csv\"\n *\\],\n *\"within_2_percent\": 1"
+                  validate --timelines ./own_timelines --json)
+gpusched_cli_test(validate_timelines_report 0 stdout "1 files: 1 within 2%" validate --timelines ./own_timelines
+                  --report ${CMAKE_CURRENT_BINARY_DIR}/own_timelines_report.html)
+gpusched_cli_test(validate_timelines_placement_dir 0 stdout "wave265.csv .*skipped nvidia-smi.csv.*skipped runs.csv.*29 files: 29 within 2% of the measured span"
+                  validate --timelines ${PROJECT_SOURCE_DIR}/validation/data/h100/placement)
+gpusched_cli_test(validate_timelines_and_dir 2 stderr "validate: give DATA_DIR \\(the project's measurements\\) or --timelines DIR \\(your own timeline CSVs\\), not both and not neither"
+                  validate ./own_timelines --timelines ./own_timelines)
+gpusched_cli_test(validate_no_dir 2 stderr "validate: give DATA_DIR .* or --timelines DIR" validate)
+gpusched_cli_test(validate_timelines_sections 2 stderr "--sections: the sections are parts of a DATA_DIR; --timelines replays every timeline of its directory"
+                  validate --timelines ./own_timelines --sections placement)
+gpusched_cli_test(validate_timelines_missing 2 stderr "/nonexistent/t: not a directory of timeline CSV files" validate --timelines /nonexistent/t)
+gpusched_cli_test(validate_timelines_none 2 stderr "bad_streamcluster: no timeline CSV files \\(a timeline's header names block, sm, start_ns and end_ns; [1-9][0-9]* other CSV files\\)"
+                  validate --timelines ./bad_streamcluster)
+gpusched_cli_test(validate_timelines_other_gpu 2 stderr "b2b132x5.csv: recorded on a GPU with 132 SMs \\('# sm_count='\\), but the simulated GPU 'a100' has 108 SMs"
+                  validate --timelines ./own_timelines --gpu a100)
 
 # --- curve ---
 gpusched_cli_test(curve_help 0 stdout "Example:.*--n 50\\.\\.100" curve --help)

@@ -36,10 +36,12 @@ class SpanRecorder final : public sim::SimObserver {
 public:
     explicit SpanRecorder(bool keep) : keep_(keep) {}
     Span span;
+    std::map<std::size_t, Span> per_launch;
     std::vector<Time> starts;
     std::vector<MeasuredBlock> blocks;
     void on_block_completed(const sim::BlockRecord& b) override {
         span.add(b.sm, b.start, b.end);
+        per_launch[b.launch].add(b.sm, b.start, b.end);
         starts.push_back(b.start);
         if (keep_) blocks.push_back({b.launch, b.block, b.sm, b.start, b.end});
     }
@@ -136,6 +138,63 @@ std::optional<std::pair<int, int>> walk_start_of(const std::vector<MeasuredBlock
     return std::pair{static_cast<int>(row - walk.rows.begin()), static_cast<int>(lead - walk.lead.begin())};
 }
 
+PlacementComparison replay_measured(const MeasuredTimeline& measured, const workloads::Application& app,
+                                    const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,
+                                    const std::string& policy_name, bool keep_blocks) {
+    Span m;
+    std::map<std::uint64_t, Span> measured_launches;
+    std::vector<std::uint64_t> launch_order;  // measured launch values, in order of first appearance
+    std::vector<Time> measured_starts;
+    for (const auto& b : measured.blocks) {
+        m.add(b.sm, b.start, b.end);
+        const auto [it, added] = measured_launches.try_emplace(b.launch);
+        if (added) launch_order.push_back(b.launch);
+        it->second.add(b.sm, b.start, b.end);
+        measured_starts.push_back(b.start);
+    }
+    hw::GpuSpec case_gpu = gpu;
+    std::string walk_start;
+    if (policy_name == "walk" && case_gpu.dispatch_walk) {
+        if (const auto start = walk_start_of(measured.blocks, *case_gpu.dispatch_walk)) {
+            case_gpu.dispatch_walk->start_row = start->first;
+            case_gpu.dispatch_walk->lead_start = start->second;
+        }
+        walk_start = std::to_string(case_gpu.dispatch_walk->start_row) + ":" +
+                     std::to_string(case_gpu.dispatch_walk->lead_start);
+    }
+    sim::Simulation simulation(case_gpu, app, policy, "fixed");  // measured durations, replayed
+    SpanRecorder recorder(keep_blocks);
+    simulation.observe(recorder);
+    simulation.run();
+    PlacementComparison c;
+    c.blocks = measured.blocks.size();
+    c.measured_us = m.us();
+    c.simulated_us = recorder.span.us();
+    c.error_percent = 100.0 * (c.simulated_us - c.measured_us) / c.measured_us;
+    c.misplaced = misplaced(recorder.span, m);
+    const int per_sm = simulation.occupancy().front().blocks_per_sm;
+    c.measured_waves = waves(m, per_sm);
+    c.simulated_waves = waves(recorder.span, per_sm);
+    c.walk_start = walk_start;
+    c.measured_per_sm = m.per_sm;
+    c.simulated_per_sm = recorder.span.per_sm;
+    if (launch_order.size() == app.launches.size() && recorder.per_launch.size() == app.launches.size()) {
+        for (std::size_t k = 0; k < launch_order.size(); ++k) {
+            const Span& ms = measured_launches.at(launch_order[k]);
+            const Span& ss = recorder.per_launch.at(k);
+            std::uint64_t blocks = 0;
+            for (const auto& [sm, n] : ms.per_sm) blocks += static_cast<std::uint64_t>(n);
+            c.launches.push_back({launch_order[k], blocks, ms.us(), ss.us()});
+        }
+    }
+    c.start_distance = ks_distance(relative_to_first(measured_starts), relative_to_first(recorder.starts));
+    if (keep_blocks) {
+        c.measured_blocks = measured.blocks;
+        c.simulated_blocks = std::move(recorder.blocks);
+    }
+    return c;
+}
+
 std::vector<PlacementComparison> validate_placement(const std::string& dir, const hw::GpuSpec& gpu,
                                                     const std::string& policy_name, bool keep_blocks) {
     namespace fs = std::filesystem;
@@ -153,39 +212,12 @@ std::vector<PlacementComparison> validate_placement(const std::string& dir, cons
     std::vector<PlacementComparison> out;
     for (const auto& file : files) {
         const MeasuredTimeline measured = read_measured_timeline(file.string());
-        Span m;
-        std::vector<Time> measured_starts;
-        for (const auto& b : measured.blocks) {
-            m.add(b.sm, b.start, b.end);
-            measured_starts.push_back(b.start);
-        }
         const auto app = workloads::load_replay_timeline(file.string(), static_cast<int>(meta_integer(measured, "threads")),
                                                          0, meta_integer(measured, "smem"));
-        hw::GpuSpec case_gpu = gpu;
-        std::string walk_start;
-        if (policy_name == "walk" && case_gpu.dispatch_walk) {
-            if (const auto start = walk_start_of(measured.blocks, *case_gpu.dispatch_walk)) {
-                case_gpu.dispatch_walk->start_row = start->first;
-                case_gpu.dispatch_walk->lead_start = start->second;
-            }
-            walk_start = std::to_string(case_gpu.dispatch_walk->start_row) + ":" +
-                         std::to_string(case_gpu.dispatch_walk->lead_start);
-        }
-        sim::Simulation simulation(case_gpu, app, *policy, "fixed");  // measured durations, replayed
-        SpanRecorder recorder(keep_blocks);
-        simulation.observe(recorder);
-        simulation.run();
-        PlacementComparison c;
+        PlacementComparison c = replay_measured(measured, app, gpu, *policy, policy_name, keep_blocks);
         c.name = file.stem().string();
-        c.blocks = measured.blocks.size();
-        c.measured_us = m.us();
-        c.simulated_us = recorder.span.us();
-        c.error_percent = 100.0 * (c.simulated_us - c.measured_us) / c.measured_us;
-        c.misplaced = misplaced(recorder.span, m);
-        const int per_sm = simulation.occupancy().front().blocks_per_sm;
-        c.measured_waves = waves(m, per_sm);
-        c.simulated_waves = waves(recorder.span, per_sm);
-        c.walk_start = walk_start;
+        Span m;
+        m.per_sm = c.measured_per_sm;
         if (const auto reps = repetitions.find(c.name); reps != repetitions.end()) {
             for (const auto& [rep, per_sm] : reps->second) {
                 Span counts;
@@ -193,12 +225,7 @@ std::vector<PlacementComparison> validate_placement(const std::string& dir, cons
                 c.repetition_distances.push_back(misplaced(counts, m));
             }
         }
-        c.start_distance = ks_distance(relative_to_first(measured_starts), relative_to_first(recorder.starts));
-        if (keep_blocks) {
-            c.measured_blocks = measured.blocks;
-            c.simulated_blocks = std::move(recorder.blocks);
-        }
-        out.push_back(c);
+        out.push_back(std::move(c));
     }
     return out;
 }

@@ -1,15 +1,26 @@
 // Placement validation: replay each measured timeline of a data directory and compare span and per-SM counts.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
+#include "gpusched/sim/dispatch_policy.h"
 #include "gpusched/validation/measured_timeline.h"
+#include "gpusched/workloads/application.h"
 
 namespace gpusched::validation {
+
+/// One launch of a timeline: its span (first block start to last block end) measured and replayed.
+struct LaunchSpanComparison {
+    std::uint64_t launch = 0;  ///< the measured `launch` value
+    std::uint64_t blocks = 0;
+    double measured_us = 0;
+    double simulated_us = 0;
+};
 
 /// One measured case against its replay.
 struct PlacementComparison {
@@ -31,6 +42,12 @@ struct PlacementComparison {
     /// (a later run of the same cases, next to `dir`), the blocks that would have to move for its
     /// per-SM counts to match this measured timeline; empty when that file is absent.
     std::vector<int> repetition_distances;
+    /// Blocks per SM (all launches together), measured and simulated.
+    std::map<int, int> measured_per_sm;
+    std::map<int, int> simulated_per_sm;
+    /// Per launch, in order of first appearance in the file; empty when the file's launches do not
+    /// pair one to one with the replay's (the same `launch` value under two kernel names).
+    std::vector<LaunchSpanComparison> launches;
     /// Per-block timelines (launch, block, SM, start, end), kept only when asked for.
     std::vector<MeasuredBlock> measured_blocks;
     std::vector<MeasuredBlock> simulated_blocks;
@@ -45,6 +62,14 @@ struct PlacementComparison {
 /// With `keep_blocks`, each comparison also carries both per-block timelines (for reports).
 std::vector<PlacementComparison> validate_placement(const std::string& dir, const hw::GpuSpec& gpu,
                                                     const std::string& policy, bool keep_blocks = false);
+
+/// Replays one measured timeline: `app` holds its blocks with their measured durations
+/// (load_replay_timeline of the same file), simulated with `policy` (named `policy_name`) on
+/// `gpu` in `fixed` execution. With policy `walk` the GPU's dispatch walk starts where measured
+/// launch 0 did. Fills every field but `name` and repetition_distances.
+PlacementComparison replay_measured(const MeasuredTimeline& measured, const workloads::Application& app,
+                                    const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,
+                                    const std::string& policy_name, bool keep_blocks);
 
 /// Median and maximum of a case's repetition_distances; nullopt when there are none.
 struct RepetitionSpread {

@@ -1,0 +1,44 @@
+// Replay of a user's directory of block timeline CSVs (gpusched/probe.cuh or any writer of the timeline format).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpusched/hw/gpu_spec.h"
+#include "gpusched/validation/placement_validation.h"
+
+namespace gpusched::validation {
+
+/// One timeline file of the directory against its replay.
+struct UserTimelineComparison {
+    std::string file;         ///< path relative to the directory, '/'-separated
+    std::string kernel;       ///< the `# kernel=` metadata, or "-"
+    std::string device;       ///< the `# device=` (or `# device_name=`) metadata, or "-"
+    std::uint64_t launches = 0;
+    int threads = 0;          ///< per block, from `# threads=`
+    int regs = 0;             ///< per thread, from `# regs=` (0 when absent)
+    std::int64_t smem = 0;    ///< shared memory per block, from `# smem=` (0 when absent)
+    PlacementComparison replay;
+};
+
+/// What a directory held.
+struct UserTimelines {
+    std::vector<UserTimelineComparison> files;
+    std::vector<std::string> skipped;  ///< CSV files whose header is not a timeline's (relative paths)
+};
+
+/// Whether the first non-comment, non-blank line of a CSV names the columns block, sm, start_ns
+/// and end_ns (a timeline); InputError for a file that is not readable text.
+bool is_timeline_csv(const std::string& path);
+
+/// Replays every timeline CSV under `dir` (recursively, in path order; other CSV files are
+/// listed as skipped) with `policy` on `gpu`, each block with its measured duration (`fixed`
+/// execution), every launch of a file with the file's `# threads=` (required), `# regs=` and
+/// `# smem=` (static + dynamic bytes). With policy `walk` each file starts the GPU's dispatch walk
+/// where its measured launch 0 did. InputError (naming the file and key) for a missing
+/// directory, no timeline in it, more than 10000 CSV files, a missing `# threads=`, malformed
+/// rows, or a `# sm_count=` other than the GPU's.
+UserTimelines validate_user_timelines(const std::string& dir, const hw::GpuSpec& gpu, const std::string& policy,
+                                      bool keep_blocks = false);
+
+}  // namespace gpusched::validation
