@@ -16,8 +16,9 @@ const char* const kHelp =
     "Thread-block clusters (compute capability 9.0+), with an instrumented spin kernel:\n"
     "  DIR/cluster_occupancy.csv  cudaOccupancyMaxActiveClusters and blocks per SM for cluster\n"
     "                             sizes 1,2,3,4,6,8,16 x threads 32..1024 x dynamic smem sizes\n"
-    "  DIR/gpc_map.csv            one block per SM (large smem), clusters of 2..16 filling the GPU:\n"
-    "                             cluster_size,rep,cluster,rank,sm (SMs of one cluster share a GPC)\n"
+    "  DIR/gpc_map.csv            one or two blocks per SM (227 or 100 KiB smem), clusters of 2..16\n"
+    "                             filling the GPU: smem,cluster_size,rep,cluster,rank,sm (SMs of\n"
+    "                             one cluster share a GPC)\n"
     "  DIR/timeline_<case>.csv    placement timelines of cluster launches (20 us blocks)\n"
     "--reps N: repetitions of each gpc_map launch (default 10).\n";
 
@@ -58,10 +59,10 @@ void gpc_map(const std::string& path, int device, const cudaDeviceProp& prop, in
   if (!os) fatal("cannot write " + path);
   MetaWriter meta(os);
   write_device_metadata(meta, device, prop);
-  const int smem = static_cast<int>(prop.sharedMemPerBlockOptin);  // one block per SM
-  meta.put("smem", smem);
-  os << "cluster_size,rep,cluster,rank,sm\n";
-  for (int cs : {2, 4, 8, 16}) {
+  // Maximum shared memory: one block per SM; 100 KiB: two.
+  os << "smem,cluster_size,rep,cluster,rank,sm\n";
+  for (int smem : {static_cast<int>(prop.sharedMemPerBlockOptin), 100 * 1024})
+  for (int cs : {2, 3, 4, 6, 8, 16}) {
     const int clusters = spin_probe::max_active_clusters(cs, 128, smem);
     if (clusters <= 0) continue;
     spin_probe::LaunchShape s;
@@ -77,7 +78,7 @@ void gpc_map(const std::string& path, int device, const cudaDeviceProp& prop, in
       RUNNER_CUDA_CHECK(cudaDeviceSynchronize());
       const auto recs = launch.fetch();
       for (int b = 0; b < s.blocks; ++b)
-        os << cs << ',' << rep << ',' << b / cs << ',' << b % cs << ',' << recs[static_cast<size_t>(b)].smid << '\n';
+        os << smem << ',' << cs << ',' << rep << ',' << b / cs << ',' << b % cs << ',' << recs[static_cast<size_t>(b)].smid << '\n';
     }
   }
 }

@@ -128,18 +128,64 @@ def profile(step, path):
     os.remove(tmp)
 
 
+def measure_bandwidth(out, sms_list, total):
+    """Device-memory bandwidth a partition of K SMs reaches: a 1 GiB copy (bytes read + written)
+    and a 1 GiB sum (bytes read) from DRAM, and the same on a 16 MiB buffer that stays in L2."""
+    rows = []
+    for sms in sms_list:
+        with Partition(sms, total):
+            for where, n in (("dram", 1 << 28), ("l2", 1 << 22)):
+                x = torch.randn(n, device="cuda")
+                y = torch.empty_like(x)
+                for op in ("copy", "read"):
+                    def run():
+                        if op == "copy":
+                            y.copy_(x)
+                        else:
+                            x.sum()
+                    reps = 20 if where == "dram" else 200
+                    for _ in range(3):
+                        run()
+                    torch.cuda.synchronize()
+                    a = torch.cuda.Event(enable_timing=True)
+                    b = torch.cuda.Event(enable_timing=True)
+                    a.record()
+                    for _ in range(reps):
+                        run()
+                    b.record()
+                    b.synchronize()
+                    ms = a.elapsed_time(b) / reps
+                    moved = n * 4 * (2 if op == "copy" else 1)
+                    gbps = moved / (ms * 1e-3) / 1e9
+                    rows.append({"sms": sms, "where": where, "op": op, "bytes": moved,
+                                 "ms": f"{ms:.5f}", "gbps": f"{gbps:.1f}"})
+                    print(f"K={sms:3d} {where:4s} {op:4s} {gbps:8.1f} GB/s  {gbps / sms:6.1f} GB/s per SM",
+                          flush=True)
+    with open(os.path.join(out, "bandwidth.csv"), "w", newline="") as f:
+        f.write(f"# device={torch.cuda.get_device_name(0)}\n# sm_count={total}\n"
+                f"# torch={torch.__version__}\n")
+        w = csv.DictWriter(f, fieldnames=["sms", "where", "op", "bytes", "ms", "gbps"])
+        w.writeheader()
+        w.writerows(rows)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
     ap.add_argument("--sms", default="132,128,96,64,32,16")
     ap.add_argument("--workloads", default=",".join(WORKLOADS))
     ap.add_argument("--iterations", type=int, default=20)
+    ap.add_argument("--bandwidth", action="store_true",
+                    help="measure copy and read bandwidth from DRAM and L2 in green contexts of each K "
+                         "(OUT/bandwidth.csv) and exit")
     ap.add_argument("--ncu-iteration", action="store_true",
                     help="run one iteration between cudaProfilerStart/Stop (whole GPU) and exit")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     total = torch.cuda.get_device_properties(0).multi_processor_count
     names = [w for w in args.workloads.split(",") if w]
+    if args.bandwidth:
+        return measure_bandwidth(args.out, [int(s) for s in args.sms.split(",")], total)
     if args.ncu_iteration:
         for name in names:
             step = make_workload(name)
