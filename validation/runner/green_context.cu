@@ -85,18 +85,6 @@ Partition enter_partition(int device, int sms) {
 
 void use_partition(const Partition& p) { RUNNER_CU_CHECK(DRV(cuCtxSetCurrent)(p.context)); }
 
-void release_partition(Partition& p) {
-  CUdevice dev = 0;
-  RUNNER_CU_CHECK(DRV(cuCtxGetDevice)(&dev));
-  CUcontext primary = nullptr;
-  RUNNER_CU_CHECK(DRV(cuDevicePrimaryCtxRetain)(&primary, dev));
-  RUNNER_CU_CHECK(DRV(cuCtxSetCurrent)(primary));
-  RUNNER_CU_CHECK(DRV(cuDevicePrimaryCtxRelease)(dev));
-  RUNNER_CU_CHECK(DRV(cuStreamDestroy)(reinterpret_cast<CUstream>(p.stream)));
-  RUNNER_CU_CHECK(DRV(cuGreenCtxDestroy)(p.green));
-  p = Partition{};
-}
-
 int partition_sm_count() { return g_partition_sms; }
 int requested_green_sms() { return g_requested_sms; }
 void set_requested_green_sms(int sms) { g_requested_sms = sms; }

@@ -31,8 +31,6 @@ std::vector<Partition> split_partitions(int device, int sms_per_group, int max_g
 // Makes `p` current on this thread (launches and allocations that follow go to its SMs).
 void use_partition(const Partition& p);
 
-// Returns the calling thread to the device's primary context and destroys `p`.
-void release_partition(Partition& p);
 
 // Creates one partition of `sms` SMs and makes it current on this thread; remembered for
 // partition_sm_count() and the metadata lines. Exits 1 on a driver error.

@@ -1,5 +1,6 @@
 // `partitions` subcommand: which SMs green contexts of K SMs get, alone and side by side, and
-// placement timelines of spin kernels inside partitions.
+// placement timelines of spin kernels inside partitions. Partitions are never destroyed: the
+// process ends with them (each holds a context and a stream, a few dozen in all).
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -62,9 +63,10 @@ void sm_sets(const std::string& path, int device, const cudaDeviceProp& prop, in
   os << "requested,granted,groups,group,rep,sms\n";
   for (int k = 8; k <= 128; k += 8) {
     std::vector<Partition> parts = split_partitions(device, k, 1);
+    std::fprintf(stderr, "partitions: %d SMs requested, %d granted\n", k, parts[0].sm_count);
     for (int rep = 0; rep < reps; ++rep)
       write_set(os, k, parts[0].sm_count, 1, 0, rep, probe_sms(parts[0], 8 * parts[0].sm_count));
-    release_partition(parts[0]);
+    os.flush();
   }
   for (int k : {16, 32, 64, 66}) {
     std::vector<Partition> parts = split_partitions(device, k, prop.multiProcessorCount);
@@ -72,7 +74,8 @@ void sm_sets(const std::string& path, int device, const cudaDeviceProp& prop, in
       write_set(os, k, parts[g].sm_count, static_cast<int>(parts.size()), static_cast<int>(g), 0,
                 probe_sms(parts[g], 8 * parts[g].sm_count));
     }
-    for (Partition& p : parts) release_partition(p);
+    std::fprintf(stderr, "partitions: split into %zu groups of %d SMs\n", parts.size(), k);
+    os.flush();
   }
 }
 
@@ -100,7 +103,6 @@ void timelines(const std::string& dir, int device, const cudaDeviceProp& prop) {
                                  {{"case", name}, {"green_sms", std::to_string(parts[0].sm_count)}},
                                  {&launch});
     }
-    release_partition(parts[0]);
   }
   std::vector<Partition> parts = split_partitions(device, 64, 2);
   std::vector<std::unique_ptr<spin_probe::DeviceLaunch>> launches;
@@ -120,8 +122,6 @@ void timelines(const std::string& dir, int device, const cudaDeviceProp& prop) {
   for (const auto& l : launches) views.push_back(l.get());
   spin_probe::write_timeline(dir + "/timeline_side_by_side64.csv", device, prop,
                              {{"case", "side_by_side64"}, {"partitions", std::to_string(parts.size())}}, views);
-  launches.clear();
-  for (Partition& p : parts) release_partition(p);
 }
 
 }  // namespace
