@@ -35,7 +35,7 @@ void write_kernel(std::ostream& out, const ImportedTrace& trace, const GpuOp& op
     out << "  # " << printable(full) << "\n";
     if (op.cluster[0] != 0) out << "  # cluster " << dims(op.cluster) << " (not modelled)\n";
     out << "  - kernel: kernel\n"
-        << "    name: " << sanitize_kernel_name(full) << "\n"
+        << "    name: \"" << sanitize_kernel_name(full) << "\"\n"
         << "    stream: " << stream << "\n"
         << "    grid: " << dims(op.grid) << "\n"
         << "    block: " << dims(op.block) << "\n"

@@ -105,7 +105,7 @@ TEST_CASE("bad selections and traces name the flag's key or the events") {
                          doctest::Contains("swapped.json: traceEvents[3] ('k') starts on the GPU before traceEvents[2], which its host "
                                            "issued earlier on the same stream 7: events out of order"),
                          InputError);
-    const std::string memset_only = R"({"traceEvents": [{"ph": "X", "cat": "gpu_memset", "name": "Memset (Device)", "ts": 1, "dur": 1, "args": {"stream": 7}}]})";
+    const std::string memset_only = R"J({"traceEvents": [{"ph": "X", "cat": "gpu_memset", "name": "Memset (Device)", "ts": 1, "dur": 1, "args": {"stream": 7}}]})J";
     CHECK_THROWS_WITH_AS(build_application(read_kineto_trace(temp_file("memset.json", memset_only)), ImportOptions{}),
                          doctest::Contains("memset.json: no kernels on device 0"), InputError);
     CHECK_THROWS_WITH_AS(build_application(read_kineto_trace(temp_file("nothing.json", "{\"traceEvents\": []}")), ImportOptions{}),

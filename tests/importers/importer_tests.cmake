@@ -38,10 +38,12 @@ gpusched_cli_test(import_not_a_trace 2 stderr "tiny_gpu.yaml: not valid JSON at 
                   import torch tiny_gpu.yaml --out ${IMPORT_OUT}/never.yaml)
 gpusched_cli_test(import_missing_trace 2 stderr "nope.json: cannot read trace"
                   import torch nope.json --out ${IMPORT_OUT}/never.yaml)
-gpusched_cli_test(import_missing_step 2 stderr "--steps: .*two_streams.json: no ProfilerStep#7 \\(the trace has ProfilerStep#1..#2\\)"
+gpusched_cli_test(import_missing_step 2 stderr "--steps: .*two_streams.json: no ProfilerStep#5 \\(the trace has ProfilerStep#1..#2\\)"
                   import torch ${IMPORT_DATA}/two_streams.json --steps 5-7 --out ${IMPORT_OUT}/never.yaml)
-gpusched_cli_test(import_bad_steps 2 stderr "--steps: expected all, N or A-B" import torch ${IMPORT_DATA}/two_streams.json --steps 3-1
-                  --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_bad_steps 2 stderr "--steps: expected all, N or A-B \\(ProfilerStep numbers\\), got 'last'"
+                  import torch ${IMPORT_DATA}/two_streams.json --steps last --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_reversed_steps 2 stderr "--steps: expected A-B with A <= B, got '3-1'" import torch ${IMPORT_DATA}/two_streams.json
+                  --steps 3-1 --out ${IMPORT_OUT}/never.yaml)
 gpusched_cli_test(import_bad_gpu 2 stderr "--gpu: unknown GPU preset 'h1000'" import torch ${IMPORT_DATA}/two_streams.json --gpu h1000
                   --out ${IMPORT_OUT}/never.yaml)
 gpusched_cli_test(import_bad_min_delay 2 stderr "--min-delay" import torch ${IMPORT_DATA}/two_streams.json --min-delay 5

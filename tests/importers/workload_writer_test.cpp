@@ -51,7 +51,7 @@ TEST_CASE("kernels, copies, memsets, gaps and syncs of the two-stream trace as w
                       "  - {copy: h2d, bytes: 1048576, memory: pageable, stream: 0}  # measured 20.5us\n"
                       "  # void gemm_kernel<128, 64>(float const*, float*, int)\n"
                       "  - kernel: kernel\n"
-                      "    name: gemm_kernel[128+64]\n"
+                      "    name: \"gemm_kernel[128+64]\"\n"
                       "    stream: 0\n"
                       "    grid: 128x1x1\n"
                       "    block: 256x1x1\n"
