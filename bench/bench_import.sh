@@ -3,7 +3,7 @@
 #   bench/bench_import.sh [GPUSCHED [MB]]   (default build-bench/apps/gpusched, 100; needs python3 and GNU time)
 # The trace is a realistic mix per kernel: a cpu_op, a python_function, the cudaLaunchKernel, a flow event
 # and the kernel, on 4 streams, with a ProfilerStep#N every 1000 kernels; written once as JSON and once
-# gzip-compressed. Each row: file size, kernels, peak RSS, wall time. Results: docs/performance.md.
+# gzip-compressed. Each row: file size, kernels, peak RSS, wall and user CPU time. Results: docs/performance.md.
 set -euo pipefail
 g=${1:-build-bench/apps/gpusched}
 mb=${2:-100}
@@ -50,10 +50,10 @@ print(i, file=open(path + ".kernels", "w"))
 PY
 gzip -1 -c "$tmp/trace.json" > "$tmp/trace.json.gz"
 kernels=$(cat "$tmp/trace.json.kernels")
-printf '%-24s %10s %9s %10s %8s\n' input file_MB kernels peak_MB time_s
+printf '%-24s %10s %9s %10s %8s %8s\n' input file_MB kernels peak_MB wall_s user_s
 for f in trace.json trace.json.gz; do
-  /usr/bin/time -f '%M %e' -o "$tmp/time" "$g" import torch "$tmp/$f" --out "$tmp/out.yaml" --timeline "$tmp/out.csv" > /dev/null
-  read -r kb s < "$tmp/time"
-  awk -v f="$f" -v bytes="$(stat -c %s "$tmp/$f")" -v k="$kernels" -v kb="$kb" -v s="$s" \
-    'BEGIN { printf "%-24s %10.1f %9d %10.1f %8.2f\n", f, bytes / 1e6, k, kb / 1024, s }'
+  /usr/bin/time -f '%M %e %U' -o "$tmp/time" "$g" import torch "$tmp/$f" --out "$tmp/out.yaml" --timeline "$tmp/out.csv" > /dev/null
+  read -r kb s u < "$tmp/time"
+  awk -v f="$f" -v bytes="$(stat -c %s "$tmp/$f")" -v k="$kernels" -v kb="$kb" -v s="$s" -v u="$u" \
+    'BEGIN { printf "%-24s %10.1f %9d %10.1f %8.2f %8.2f\n", f, bytes / 1e6, k, kb / 1024, s, u }'
 done

@@ -20,12 +20,14 @@ constexpr int kMaxStreams = 1024;
 struct Entry {
     enum class Type : std::uint8_t { op, host_sync, record, wait };
     TraceTime ts = 0;
-    std::uint64_t index = 0;  ///< event index, the tie-break
+    TraceTime gpu_start = 0;  ///< first tie-break: operations of one call (a CUDA graph's kernels) in GPU order
+    std::uint64_t index = 0;  ///< event index, the next tie-break
     int sub = 0;              ///< orders a record placed at its wait before the wait
     Type type = Type::op;
     std::uint32_t ref = 0;    ///< op index, call index or sync index
     bool operator<(const Entry& o) const {
         if (ts != o.ts) return ts < o.ts;
+        if (gpu_start != o.gpu_start) return gpu_start < o.gpu_start;
         if (index != o.index) return index < o.index;
         return sub < o.sub;
     }
@@ -131,7 +133,7 @@ private:
                 std::none_of(chosen.begin(), chosen.end(), [&](const StepMarker& s) { return at >= s.start && at <= s.end; }))
                 continue;
             selected_.push_back(i);
-            entries_.push_back({at, op.event_index, 1, Entry::Type::op, i});
+            entries_.push_back({at, op.start, op.event_index, 1, Entry::Type::op, i});
             if (op.kind == GpuOp::Kind::kernel) ++app_.kernels;
         }
         if (app_.kernels == 0)
@@ -163,17 +165,17 @@ private:
             const std::uint64_t index = call ? trace_.calls[*call].event_index : s.event_index;
             const auto record = call_for(s.record_correlation);
             if (record && trace_.calls[*record].start <= at)
-                entries_.push_back({trace_.calls[*record].start, trace_.calls[*record].event_index, 0, Entry::Type::record, i});
+                entries_.push_back({trace_.calls[*record].start, trace_.calls[*record].start, trace_.calls[*record].event_index, 0, Entry::Type::record, i});
             else
-                entries_.push_back({at, index, 0, Entry::Type::record, i});
-            entries_.push_back({at, index, 1, Entry::Type::wait, i});
+                entries_.push_back({at, at, index, 0, Entry::Type::record, i});
+            entries_.push_back({at, at, index, 1, Entry::Type::wait, i});
         }
         for (std::uint32_t i = 0; i < trace_.calls.size(); ++i) {
             const HostCall& c = trace_.calls[i];
             if (!in_window(c.start)) continue;
             if (c.kind == HostCall::Kind::stream_wait_event && waited_calls.count(c.correlation) == 0) ++unmatched_waits;
             if (c.kind == HostCall::Kind::device_sync || c.kind == HostCall::Kind::stream_sync || c.kind == HostCall::Kind::event_sync)
-                entries_.push_back({c.start, c.event_index, 1, Entry::Type::host_sync, i});
+                entries_.push_back({c.start, c.start, c.event_index, 1, Entry::Type::host_sync, i});
         }
         if (unmatched_waits > 0)
             app_.notes.push_back(std::to_string(unmatched_waits) +

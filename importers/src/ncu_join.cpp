@@ -44,6 +44,16 @@ std::string sanitized_base(const std::string& name) {
     return colon == std::string::npos ? out : out.substr(colon + 2);
 }
 
+/// The last line of `node` and everything inside it (a block sequence under a key spans lines).
+std::size_t last_line_of(const YAML::Node& node) {
+    std::size_t last = static_cast<std::size_t>(std::max(node.Mark().line, 0));
+    if (node.IsSequence())
+        for (const auto& child : node) last = std::max(last, last_line_of(child));
+    if (node.IsMap())
+        for (const auto& entry : node) last = std::max({last, last_line_of(entry.first), last_line_of(entry.second)});
+    return last;
+}
+
 bool names_match(const NcuRow& row, const KernelItem& item) {
     if (sanitize_kernel_name(row.kernel_name) == item.name) return true;
     const std::string base = kernel_base_name(row.kernel_name);
@@ -74,7 +84,7 @@ std::vector<KernelItem> kernel_items(const std::string& path, const std::string&
         k.first_line = k.last_line = static_cast<std::size_t>(item.Mark().line);
         k.indent = static_cast<std::size_t>(item.Mark().column);
         for (const auto& entry : item) {
-            k.last_line = std::max(k.last_line, static_cast<std::size_t>(entry.second.Mark().line));
+            k.last_line = std::max(k.last_line, last_line_of(entry.second));
             const std::string key = entry.first.Scalar();
             if (!entry.second.IsScalar()) continue;
             if (key == "name") k.name = entry.second.Scalar();

@@ -105,6 +105,13 @@ TEST_CASE("bad selections and traces name the flag's key or the events") {
                          doctest::Contains("swapped.json: traceEvents[3] ('k') starts on the GPU before traceEvents[2], which its host "
                                            "issued earlier on the same stream 7: events out of order"),
                          InputError);
+    // A CUDA graph: one cudaGraphLaunch (correlation 1) ran two kernels, written in the file in
+    // the opposite order of their GPU starts. Same issue time: GPU start order, no error.
+    const std::string graph = "{\"traceEvents\": [" + launch("1", "1") + "," + make("20", "1") + "," + make("10", "1") + "]}";
+    const auto graph_app = build_application(read_kineto_trace(temp_file("graph.json", graph)), ImportOptions{});
+    REQUIRE(graph_app.items.size() == 2);
+    CHECK(graph_app.items[0].op == 1);  // ops[1] (traceEvents[2]) started at 10 us
+    CHECK(graph_app.items[1].op == 0);
     const std::string memset_only = R"J({"traceEvents": [{"ph": "X", "cat": "gpu_memset", "name": "Memset (Device)", "ts": 1, "dur": 1, "args": {"stream": 7}}]})J";
     CHECK_THROWS_WITH_AS(build_application(read_kineto_trace(temp_file("memset.json", memset_only)), ImportOptions{}),
                          doctest::Contains("memset.json: no kernels on device 0"), InputError);

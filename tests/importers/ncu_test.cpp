@@ -105,3 +105,35 @@ TEST_CASE("bad ncu CSVs name the line") {
     // Without a units row, values are in base units.
     CHECK(read_ncu_csv(temp_file("i.csv", header + "0,k,1000,2500,7\n"))[0].l2_bytes == 2500);
 }
+
+TEST_CASE("joining a hand-edited workload: keys go after the item's last line; flow style and repeat are refused") {
+    const std::string csv = temp_file("one.csv", "\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\",\"dram__bytes.sum\",\"lts__t_bytes.sum\","
+                                                 "\"smsp__inst_executed.sum\"\n0,gemm_kernel,\"(128, 1, 1)\",\"(256, 1, 1)\",10,30,7\n");
+    const auto rows = read_ncu_csv(csv);
+    const std::string block_style = "launches:\n"
+                                    "  - {record: a, stream: 0}\n"
+                                    "  # void gemm_kernel<128, 64>(float const*, float*, int)\n"
+                                    "  - kernel: kernel\n"
+                                    "    name: \"gemm_kernel[128+64]\"\n"
+                                    "    grid: 128x1x1\n"
+                                    "    block: 256\n"
+                                    "    after:\n"
+                                    "      - x\n"
+                                    "      - y\n"
+                                    "  - {delay: 1us}\n";
+    // l2_bytes = 30 - 10; the keys follow "- y", the last line of the item's `after` list.
+    CHECK(join_ncu("w.yaml", block_style, "one.csv", rows).find("      - y\n    instructions: 7\n    dram_bytes: 10\n    l2_bytes: 20\n  - {delay: 1us}\n") !=
+          std::string::npos);
+    const auto error = [&](const std::string& yaml) {
+        try {
+            (void)join_ncu("w.yaml", yaml, "one.csv", rows);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("(no error)");
+    };
+    CHECK(error("launches:\n  - {kernel: kernel, grid: 128, block: 256}\n").find("w.yaml:2: launches[0]: a kernel in flow style") == 0);
+    CHECK(error("launches:\n  - kernel: kernel\n    repeat: 2\n").find("w.yaml:2: launches[0]: a kernel with 'repeat'") == 0);
+    CHECK(error("launches:\n  - kernel: synthetic\n").find("w.yaml: no `kernel: kernel` items") == 0);
+    CHECK(error("launches: [").find("w.yaml:") == 0);
+}
