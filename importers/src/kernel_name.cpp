@@ -28,6 +28,20 @@ std::string_view strip_signature(std::string_view name) {
     return name;
 }
 
+/// The name without the scopes of the function itself: what follows the last "::" outside
+/// template arguments and parentheses ("at::native::k<a::b>" -> "k<a::b>").
+std::string_view strip_scopes(std::string_view name) {
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i + 1 < name.size(); ++i) {
+        const char c = name[i];
+        if (c == '<' || c == '(') ++depth;
+        else if ((c == '>' || c == ')') && depth > 0) --depth;
+        else if (depth == 0 && c == ':' && name[i + 1] == ':') start = i + 2;
+    }
+    return start < name.size() ? name.substr(start) : name;
+}
+
 bool allowed(char c) {
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
     for (const char a : std::string_view("-_.+/#:()[]"))
@@ -48,7 +62,7 @@ std::uint32_t fnv1a(std::string_view text) {
 
 std::string sanitize_kernel_name(std::string_view full) {
     std::string out;
-    for (const char c : strip_signature(full)) {
+    for (const char c : strip_scopes(strip_signature(full))) {
         char mapped = c;
         if (c == ' ' || c == '\t') continue;
         if (c == '<') mapped = '[';

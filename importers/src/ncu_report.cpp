@@ -4,6 +4,7 @@
 #include <map>
 
 #include "gpusched/importers/decimal_number.h"
+#include "gpusched/importers/gzip_stream.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/text.h"
 #include "gpusched/support/text_file.h"
@@ -14,18 +15,45 @@ namespace {
 
 constexpr std::size_t kMaxRows = 1'000'000;
 
+constexpr std::uint64_t kMaxCsvBytes = std::uint64_t{256} << 20;
+
 /// Power of ten that turns a value in `unit` into the column's base unit (ps for times), or nullopt.
+/// Both spellings ncu versions print are taken: "nsecond" and "ns", "Mbyte" and "MB".
 std::optional<int> unit_scale(const std::string& unit, const std::string& base) {
     static const std::map<std::string, int> prefix = {{"", 0}, {"K", 3}, {"M", 6}, {"G", 9}, {"T", 12}};
     if (base == "nsecond") {
-        static const std::map<std::string, int> times = {{"nsecond", 3}, {"usecond", 6}, {"msecond", 9}, {"second", 12}};
+        static const std::map<std::string, int> times = {{"nsecond", 3}, {"usecond", 6}, {"msecond", 9}, {"second", 12},
+                                                         {"ns", 3},      {"us", 6},      {"ms", 9},      {"s", 12}};
         const auto it = times.find(unit.empty() ? "nsecond" : unit);
         return it == times.end() ? std::nullopt : std::optional<int>(it->second);
     }
     if (unit.empty()) return 0;
-    if (unit.size() < base.size() || unit.compare(unit.size() - base.size(), base.size(), base) != 0) return std::nullopt;
-    const auto it = prefix.find(unit.substr(0, unit.size() - base.size()));
-    return it == prefix.end() ? std::nullopt : std::optional<int>(it->second);
+    for (const std::string& spelling : {base, base == "byte" ? std::string("B") : base}) {
+        if (unit.size() < spelling.size() || unit.compare(unit.size() - spelling.size(), spelling.size(), spelling) != 0) continue;
+        const auto it = prefix.find(unit.substr(0, unit.size() - spelling.size()));
+        if (it != prefix.end()) return it->second;
+    }
+    return std::nullopt;
+}
+
+/// The CSV's lines (plain or gzip), each checked as text; "\r\n" endings and a byte order mark accepted.
+std::vector<std::string> csv_lines(const std::string& path) {
+    StreamLimits limits;
+    limits.max_text_bytes = kMaxCsvBytes;
+    GzipStream in(path, limits);
+    std::string text, chunk(std::size_t{1} << 20, '\0');
+    for (std::size_t got; (got = in.read(chunk.data(), chunk.size())) > 0;) text.append(chunk.data(), got);
+    if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
+    std::vector<std::string> lines = split(text, '\n');
+    if (!lines.empty() && lines.back().empty()) lines.pop_back();
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (!lines[i].empty() && lines[i].back() == '\r') lines[i].pop_back();
+        const std::string where = path + ":" + std::to_string(i + 1);
+        if (lines[i].size() > kMaxTextLineBytes) throw InputError(where + ": a line longer than 1 MiB (not an Nsight Compute CSV)");
+        const std::string problem = text_line_problem(lines[i]);
+        if (!problem.empty()) throw InputError(where + ": not a text Nsight Compute CSV (" + problem + ")");
+    }
+    return lines;
 }
 
 std::optional<std::array<std::uint32_t, 3>> parse_dims(const std::string& cell) {
@@ -71,37 +99,38 @@ std::vector<std::string> split_csv_line(const std::string& line, const std::stri
 }
 
 std::vector<NcuRow> read_ncu_csv(const std::string& path) {
-    TextLineReader reader(path, "Nsight Compute CSV");
+    const std::vector<std::string> lines = csv_lines(path);
     std::vector<NcuRow> rows;
     std::map<std::string, std::size_t> column;
     std::vector<std::string> units;
     std::size_t header_size = 0;
     bool have_header = false, units_checked = false;
-    std::string line;
     const auto col = [&](const std::string& name) -> std::optional<std::size_t> {
         const auto it = column.find(name);
         return it == column.end() ? std::nullopt : std::optional<std::size_t>(it->second);
     };
-    while (reader.next(line)) {
+    for (std::size_t number = 1; number <= lines.size(); ++number) {
+        const std::string& line = lines[number - 1];
+        const std::string where = path + ":" + std::to_string(number);
         if (trim(line).empty()) continue;
         if (!have_header) {
             if (line.rfind("==", 0) == 0) continue;
-            const auto cells = split_csv_line(line, reader.where());
+            const auto cells = split_csv_line(line, where);
             for (std::size_t i = 0; i < cells.size(); ++i) column.emplace(cells[i], i);
             if (!col("Kernel Name"))
-                throw InputError(reader.where() + ": not an Nsight Compute CSV: the header has no 'Kernel Name' column "
+                throw InputError(where + ": not an Nsight Compute CSV: the header has no 'Kernel Name' column "
                                                   "(expected the output of ncu --csv --page raw --metrics ...)");
             for (const char* metric : {kNcuInstructions, kNcuDramBytes, kNcuL2Bytes})
                 if (!col(metric))
-                    throw InputError(reader.where() + ": missing column '" + metric + "' (collect it with --metrics; docs/importing.md)");
+                    throw InputError(where + ": missing column '" + metric + "' (collect it with --metrics; docs/importing.md)");
             header_size = cells.size();
             units.assign(header_size, "");
             have_header = true;
             continue;
         }
-        const auto cells = split_csv_line(line, reader.where());
+        const auto cells = split_csv_line(line, where);
         if (cells.size() != header_size)
-            throw InputError(reader.where() + ": ragged row: " + std::to_string(cells.size()) + " cells, but the header has " +
+            throw InputError(where + ": ragged row: " + std::to_string(cells.size()) + " cells, but the header has " +
                              std::to_string(header_size));
         const std::size_t id_col = col("ID").value_or(*col("Kernel Name"));
         if (!units_checked) {
@@ -111,22 +140,22 @@ std::vector<NcuRow> read_ncu_csv(const std::string& path) {
                 for (const auto& [metric, base] : std::map<std::string, std::string>{
                          {kNcuInstructions, "inst"}, {kNcuDramBytes, "byte"}, {kNcuL2Bytes, "byte"}, {kNcuCycles, "cycle"}, {kNcuDuration, "nsecond"}})
                     if (const auto c = col(metric); c && !unit_scale(units[*c], base))
-                        throw InputError(reader.where() + ": column '" + metric + "': unknown unit '" + units[*c] + "' (expected " + base +
-                                         (base == "nsecond" ? ", usecond, msecond or second)" : " with an optional K, M, G or T prefix)"));
+                        throw InputError(where + ": column '" + metric + "': unknown unit '" + units[*c] + "' (expected " + base +
+                                         (base == "nsecond" ? " (or ns), usecond, msecond or second)" : " with an optional K, M, G or T prefix)"));
                 continue;
             }
         }
-        if (rows.size() >= kMaxRows) throw InputError(reader.where() + ": more than " + std::to_string(kMaxRows) + " kernel rows");
+        if (rows.size() >= kMaxRows) throw InputError(where + ": more than " + std::to_string(kMaxRows) + " kernel rows");
         NcuRow row;
-        row.line = reader.line_number();
+        row.line = number;
         row.id = col("ID") ? cells[*col("ID")] : "";
         row.kernel_name = cells[*col("Kernel Name")];
-        if (row.kernel_name.empty()) throw InputError(reader.where() + ": empty 'Kernel Name'");
+        if (row.kernel_name.empty()) throw InputError(where + ": empty 'Kernel Name'");
         for (const auto& [name, target] : {std::pair<const char*, std::optional<std::array<std::uint32_t, 3>>*>{"Grid Size", &row.grid},
                                            {"Block Size", &row.block}}) {
             if (!col(name)) continue;
             *target = parse_dims(cells[*col(name)]);
-            if (!*target) throw InputError(reader.where() + ": column '" + name + "': expected (x, y, z), got '" + cells[*col(name)] + "'");
+            if (!*target) throw InputError(where + ": column '" + name + "': expected (x, y, z), got '" + cells[*col(name)] + "'");
         }
         const auto value = [&](const char* metric, const std::string& base, bool required) -> std::optional<std::int64_t> {
             const auto c = col(metric);
@@ -137,7 +166,7 @@ std::vector<NcuRow> read_ncu_csv(const std::string& path) {
             if (!required && (text.empty() || text == "n/a")) return std::nullopt;
             const auto scaled = scaled_decimal(text, *unit_scale(units[*c], base));
             if (!scaled || *scaled < 0)
-                throw InputError(reader.where() + ": column '" + metric + "': expected a non-negative number, got '" + cells[*c] + "'");
+                throw InputError(where + ": column '" + metric + "': expected a non-negative number, got '" + cells[*c] + "'");
             return scaled;
         };
         row.instructions = static_cast<std::uint64_t>(*value(kNcuInstructions, "inst", true));
@@ -148,7 +177,7 @@ std::vector<NcuRow> read_ncu_csv(const std::string& path) {
         if (const auto c = col(kNcuOccupancy); c && !cells[*c].empty() && cells[*c] != "n/a") {
             const auto milli = scaled_decimal(cells[*c], 3);
             if (!milli || *milli < 0 || *milli > 100'000)
-                throw InputError(reader.where() + ": column '" + kNcuOccupancy + "': expected a percentage, got '" + cells[*c] + "'");
+                throw InputError(where + ": column '" + kNcuOccupancy + "': expected a percentage, got '" + cells[*c] + "'");
             row.occupancy_pct = static_cast<double>(*milli) / 1000.0;
         }
         rows.push_back(std::move(row));

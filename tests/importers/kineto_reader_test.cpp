@@ -140,3 +140,14 @@ TEST_CASE("deviceProperties entries need a name and an SM count") {
     CHECK(read_error("dev.json", R"({"deviceProperties": [{"id": 0, "name": "x", "numSms": 1}, {"id": 0, "name": "y", "numSms": 1}], "traceEvents": []})")
               .find("deviceProperties[1]: device id 0 is listed twice") != std::string::npos);
 }
+
+TEST_CASE("the event caps: more traceEvents elements or kept records than allowed") {
+    gpusched::importers::ReadLimits limits;
+    limits.trace.max_events = 20;  // the two-stream trace has 35 elements
+    CHECK_THROWS_WITH_AS(read_kineto_trace(importer_data("two_streams.json"), limits),
+                         doctest::Contains("two_streams.json: more than 20 trace events (the importer's cap)"), InputError);
+    limits = {};
+    limits.trace.max_kept = 10;  // the 11th record kept is the cudaStreamWaitEvent, traceEvents[15]
+    CHECK_THROWS_WITH_AS(read_kineto_trace(importer_data("two_streams.json"), limits),
+                         doctest::Contains("two_streams.json: traceEvents[15]: more than 10 GPU operations, host calls and markers"), InputError);
+}

@@ -137,3 +137,19 @@ TEST_CASE("joining a hand-edited workload: keys go after the item's last line; f
     CHECK(error("launches:\n  - kernel: synthetic\n").find("w.yaml: no `kernel: kernel` items") == 0);
     CHECK(error("launches: [").find("w.yaml:") == 0);
 }
+
+TEST_CASE("newer ncu unit spellings and a gzip-compressed CSV") {
+    // ncu 2025 prints "ns" and "byte"; the bytes are exact, "1,548,320" ns is 1548.32 us.
+    const std::string header = "\"ID\",\"Kernel Name\",\"dram__bytes.sum\",\"lts__t_bytes.sum\",\"smsp__inst_executed.sum\",\"gpu__time_duration.sum\"\n"
+                               "\"\",\"\",\"MB\",\"byte\",\"inst\",\"ns\"\n";
+    const auto rows = read_ncu_csv(temp_file("new_units.csv", header + "\"0\",\"k\",\"1.5\",\"8,323,848,864\",\"183,183,238\",\"1,548,320\"\n"));
+    CHECK(rows[0].dram_bytes == 1'500'000);
+    CHECK(rows[0].l2_bytes == 8'323'848'864);
+    CHECK(rows[0].duration == 1'548'320'000);
+    // The committed report, gzip-compressed, reads as the plain one (GzipStream recognises the magic bytes).
+    const auto plain = read_ncu_csv(importer_data("two_streams_ncu.csv"));
+    const auto packed = read_ncu_csv(importer_data("two_streams_ncu.csv.gz"));
+    REQUIRE(packed.size() == plain.size());
+    CHECK(packed[5].l2_bytes == plain[5].l2_bytes);
+    CHECK(packed[5].line == plain[5].line);
+}

@@ -33,11 +33,11 @@ struct NcuRow {
     std::optional<TraceTime> duration;
 };
 
-/// Reads the CSV: "==PROF==" lines before the header are skipped; the header is the first
-/// row with a "Kernel Name" column; a second row whose ID (or Kernel Name) cell is empty
-/// gives each column's unit (byte, Kbyte, Mbyte, Gbyte, Tbyte; inst, Kinst, Minst, Ginst;
-/// cycle, Kcycle, Mcycle, Gcycle; nsecond, usecond, msecond, second; %), without it values
-/// are in base units. Numbers may have thousands separators ("1,234,567") and are converted
+/// Reads the CSV (plain or gzip, at most 256 MiB of text): "==PROF==" lines before the
+/// header are skipped; the header is the first row with a "Kernel Name" column; a second row
+/// whose ID (or Kernel Name) cell is empty gives each column's unit (byte, Kbyte, Mbyte, Gbyte,
+/// Tbyte or B, KB, MB, GB, TB; inst, Kinst, Minst, Ginst; cycle, Kcycle, Mcycle, Gcycle;
+/// nsecond, usecond, msecond, second or ns, us, ms, s; %), without it values are in base units. Numbers may have thousands separators ("1,234,567") and are converted
 /// exactly, rounded to whole units. The three metrics kNcuInstructions, kNcuDramBytes and
 /// kNcuL2Bytes are required. Every problem is InputError "PATH:LINE: ...".
 std::vector<NcuRow> read_ncu_csv(const std::string& path);
