@@ -22,7 +22,7 @@ sed -e 's/two_streams\.json\.gz/two_streams.json/g' z.yaml | cmp - a.yaml || fai
 "$gpusched" import cupti "$data/cupti_recording.json" --out c.yaml >/dev/null
 
 runnable() {  # runnable IN OUT: OUT is IN, or IN with synthetic stand-ins while `kernel` is not a generator
-  if "$gpusched" list workloads | grep -qE '^ *kernel( |$)'; then cp "$1" "$2"
+  if "$gpusched" list workloads | grep -q '^kernel:'; then cp "$1" "$2"
   else sed -e 's/^  - kernel: kernel$/  - kernel: synthetic/' -e 's/^    measured: /    duration: /' \
            -e '/^    measured_gpu: /d' -e '/^    instructions: /d' -e '/^    dram_bytes: /d' -e '/^    l2_bytes: /d' "$1" > "$2"; fi
 }
