@@ -2,7 +2,7 @@
 # Builds libFuzzer target TARGET (tests/fuzz) with clang in build-fuzz/ and runs it for SECONDS; crashes land in tests/fuzz/regressions/.
 # Usage: scripts/fuzz.sh TARGET SECONDS   e.g. scripts/fuzz.sh matrix_market 300
 # TARGETs: matrix_market, graph_dimacs, graph_edge_list, gpu_spec, workload, study, calibration,
-# replay_timeline (docs/testing.md).
+# replay_timeline, kineto_trace (docs/testing.md).
 # TARGET is the name without "_fuzz"; its seed corpus is tests/fuzz/corpus/TARGET/ and every crash, timeout
 # or out-of-memory input it finds is written to tests/fuzz/regressions/TARGET/ (commit them: a doctest
 # replays them with g++ in CI). Inputs libFuzzer adds while exploring go to build-fuzz/corpus/TARGET/.

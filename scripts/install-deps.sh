@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs gpusched's build dependencies from Debian 12 packages; idempotent (skips what is present).
 set -euo pipefail
-# time: /usr/bin/time measures each adversarial case's peak memory (tests/adversarial/run_cases.sh).
+# zlib1g-dev: gzip-compressed traces (gpusched import). time: /usr/bin/time measures each adversarial case's peak memory (tests/adversarial/run_cases.sh).
 packages=(g++ cmake ninja-build pkg-config
           libboost-graph-dev libeigen3-dev libyaml-cpp-dev doctest-dev
-          libcli11-dev nlohmann-json3-dev time)
+          libcli11-dev nlohmann-json3-dev zlib1g-dev time)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

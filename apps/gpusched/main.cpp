@@ -43,6 +43,7 @@ int run(int argc, char** argv) {
     gpusched::cli::add_sweep_commands(app);
     gpusched::cli::add_plot_command(app);
     gpusched::cli::add_validate_command(app);
+    gpusched::cli::add_import_command(app);
     gpusched::cli::add_gpu_commands(app);
     gpusched::cli::add_occupancy_command(app);
     if (argc > 1 && argv[1][0] == '-') {

@@ -1,4 +1,4 @@
-// Bodies of the reader fuzz targets (GPU spec, workload, study, calibration, replay timeline), shared with their replay test.
+// Bodies of the reader fuzz targets (GPU spec, workload, study, calibration, replay timeline, Kineto trace), shared with their replay test.
 #include "reader_fuzz.h"
 
 #include <unistd.h>
@@ -14,10 +14,16 @@
 
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/importers/imported_application.h"
+#include "gpusched/importers/kineto_reader.h"
+#include "gpusched/importers/workload_writer.h"
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
 #include "gpusched/sweep/study.h"
 #include "gpusched/workloads/replay_timeline.h"
+#include "gpusched/workloads/kernel_generators.h"
 #include "gpusched/workloads/workload_file.h"
+#include "importers/synthetic_stand_in.h"
 
 namespace gpusched::fuzz {
 
@@ -167,11 +173,45 @@ bool fuzz_replay_timeline(std::string_view bytes) {
     });
 }
 
+bool fuzz_kineto_trace(std::string_view bytes) {
+    static const std::string path = empty_folder() + "/trace.json";
+    {
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    }
+    importers::ReadLimits limits;  // small caps: the fuzzer explores parsing, not size
+    limits.stream.max_text_bytes = std::uint64_t{16} << 20;
+    limits.stream.ratio_free_bytes = std::uint64_t{1} << 20;
+    limits.trace.max_kept = 100000;
+    std::string yaml;
+    const bool imported = parse_or_refuse(path, [&] {
+        const importers::ImportedTrace trace = importers::read_kineto_trace(path, limits);
+        importers::ImportedApplication app;
+        try {
+            app = importers::build_application(trace, {});
+        } catch (const KeyError& e) {  // GPU work on several devices: a choice for the user, named by the trace's path
+            if (std::string(e.what()).find(path + ":") == std::string::npos) broken(std::string("a device refusal without the path: ") + e.what());
+            throw InputError(e.detail());
+        }
+        std::ostringstream out;
+        importers::write_workload(out, trace, app, {"torch", path, "h100", "fuzz", 132});
+        yaml = out.str();
+    });
+    if (!imported) return false;
+    const bool have_kernel = workloads::find_kernel_generator("kernel") != nullptr;
+    try {
+        (void)workloads::parse_workload(have_kernel ? yaml : test::synthetic_stand_in(yaml), "imported.yaml");
+    } catch (const InputError& e) {
+        broken(std::string("an imported trace gives a workload the reader refuses: ") + e.what() + "\n" + yaml.substr(0, 4000));
+    }
+    return true;
+}
+
 const std::vector<ReaderTarget>& reader_targets() {
     static const std::vector<ReaderTarget> targets = {
         {"gpu_spec", fuzz_gpu_spec},         {"workload", fuzz_workload},
         {"study", fuzz_study},               {"calibration", fuzz_calibration},
-        {"replay_timeline", fuzz_replay_timeline},
+        {"replay_timeline", fuzz_replay_timeline}, {"kineto_trace", fuzz_kineto_trace},
     };
     return targets;
 }

@@ -1,0 +1,168 @@
+// `gpusched import torch|cupti|ncu`: PyTorch profiler traces, CUPTI recordings and Nsight Compute CSV into workload files.
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "commands.h"
+#include "output_file.h"
+#include "gpusched/hw/presets.h"
+#include "gpusched/importers/device_preset.h"
+#include "gpusched/importers/imported_application.h"
+#include "gpusched/importers/kernel_name.h"
+#include "gpusched/importers/kineto_reader.h"
+#include "gpusched/importers/ncu_join.h"
+#include "gpusched/importers/ncu_report.h"
+#include "gpusched/importers/workload_writer.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
+#include "gpusched/support/text.h"
+#include "gpusched/support/text_file.h"
+#include "gpusched/workloads/workload_file.h"
+
+namespace gpusched::cli {
+
+namespace {
+
+struct TraceImportOptions {
+    std::string tool;  ///< "torch" or "cupti"
+    std::string trace;
+    std::string out;
+    std::string timeline;
+    std::string steps = "all";
+    std::string gpu;
+    std::optional<std::int64_t> device;
+    std::string min_delay = "1us";
+};
+
+struct NcuImportOptions {
+    std::string report;
+    std::string workload;
+    std::string out;
+};
+
+/// --steps: all, N or A-B.
+importers::StepRange parse_steps(const std::string& text) {
+    importers::StepRange range;
+    if (text == "all") return range;
+    const auto number = [&](const std::string& part) {
+        if (part.empty() || part.size() > 12 || part.find_first_not_of("0123456789") != std::string::npos)
+            throw InputError("--steps: expected all, N or A-B (ProfilerStep numbers), got '" + text + "'");
+        return std::stoll(part);
+    };
+    const auto dash = text.find('-');
+    range.all = false;
+    range.first = number(text.substr(0, dash));
+    range.last = dash == std::string::npos ? range.first : number(text.substr(dash + 1));
+    if (range.last < range.first) throw InputError("--steps: expected A-B with A <= B, got '" + text + "'");
+    if (range.last - range.first >= 1'000'000) throw InputError("--steps: more than 1000000 steps in '" + text + "'");
+    return range;
+}
+
+/// The preset of measured_gpu: --gpu, or the trace's device matched to a preset.
+std::string pick_preset(const TraceImportOptions& o, const importers::ImportedTrace& trace, std::int64_t device,
+                        importers::ImportSource& source) {
+    const auto info = std::find_if(trace.devices.begin(), trace.devices.end(), [&](const auto& d) { return d.id == device; });
+    if (info != trace.devices.end()) source.device = info->name, source.sm_count = info->sm_count;
+    if (!o.gpu.empty()) {
+        const auto& names = hw::preset_names();
+        if (std::find(names.begin(), names.end(), o.gpu) == names.end()) {
+            std::string list;
+            for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+            throw InputError("--gpu: unknown GPU preset '" + o.gpu + "' (presets: " + list + ")");
+        }
+        if (source.device.empty()) source.device = o.gpu;
+        return o.gpu;
+    }
+    if (info == trace.devices.end())
+        throw InputError(trace.path + ": no deviceProperties entry for device " + std::to_string(device) +
+                         ", so the GPU is unknown; give --gpu PRESET (gpusched list gpus)");
+    const std::string preset = importers::preset_for_device(*info);
+    if (preset.empty())
+        throw InputError(trace.path + ": deviceProperties[" + std::to_string(info->event_index) + "]: device '" + importers::printable(info->name) +
+                         "' (cc " + std::to_string(info->cc_major) + "." + std::to_string(info->cc_minor) + ", " +
+                         std::to_string(info->sm_count) + " SMs) matches no GPU preset; give --gpu PRESET to import it as one "
+                         "(gpusched list gpus)");
+    return preset;
+}
+
+void run_trace_import(const TraceImportOptions& o) {
+    check_distinct_outputs({{o.out, "--out"}, {o.timeline, "--timeline"}});
+    check_not_an_input(o.out, "--out", {o.trace});
+    if (!o.timeline.empty()) check_not_an_input(o.timeline, "--timeline", {o.trace});
+    importers::ImportOptions options;
+    options.steps = parse_steps(o.steps);
+    options.device = o.device;
+    options.min_delay = parse_duration(o.min_delay, "--min-delay");
+    const importers::ImportedTrace trace = importers::read_kineto_trace(o.trace);
+    const importers::ImportedApplication app =
+        naming_keys({{"steps", "--steps"}, {"device", "--device"}}, [&] { return importers::build_application(trace, options); });
+    importers::ImportSource source;
+    source.tool = o.tool;
+    source.trace = o.trace;
+    source.preset = pick_preset(o, trace, app.device, source);
+    OutputFile out(o.out, "--out", {o.trace});
+    importers::write_workload(out.stream(), trace, app, source);
+    std::unique_ptr<OutputFile> timeline;
+    if (!o.timeline.empty()) {
+        timeline = std::make_unique<OutputFile>(o.timeline, "--timeline", std::vector<std::string>{o.trace},
+                                                std::vector<const OutputFile*>{&out});
+        importers::write_measured_timeline(timeline->stream(), trace, app, source);
+    }
+    out.commit();
+    if (timeline) timeline->commit();
+    for (const auto& note : app.notes) std::cerr << "gpusched: note: " << note << "\n";
+    std::cout << "imported " << app.kernels << " kernels, " << app.copies << " copies, " << app.device_ops << " memsets/device copies, "
+              << app.delays << " host gaps, " << app.cross_stream_waits << " cross-stream waits, " << app.host_syncs
+              << " host syncs on " << app.stream_handles.size() << " streams (GPU preset " << source.preset << ", steps "
+              << app.steps_text << ") into " << o.out << (o.timeline.empty() ? "" : " and " + o.timeline) << "\n";
+}
+
+void run_ncu_import(const NcuImportOptions& o) {
+    check_not_an_input(o.out, "--out", {o.report, o.workload});
+    const std::vector<importers::NcuRow> rows = importers::read_ncu_csv(o.report);
+    const std::string text = read_text_file(o.workload, "workload file", workloads::kMaxWorkloadFileBytes);
+    const std::string joined = importers::join_ncu(o.workload, text, o.report, rows);
+    OutputFile out(o.out, "--out", {o.report, o.workload});
+    out.stream() << joined;
+    out.commit();
+    std::cout << "joined " << rows.size() << " Nsight Compute rows into the kernels of " << o.workload << ": " << o.out << "\n";
+}
+
+void add_trace_import(CLI::App& import, const std::string& tool, const std::string& what, const std::string& example) {
+    auto o = std::make_shared<TraceImportOptions>();
+    o->tool = tool;
+    auto* cmd = import.add_subcommand(tool, "Import " + what + " (JSON or .json.gz) as a workload file");
+    cmd->footer("Examples (docs/importing.md):\n" + example);
+    cmd->add_option("trace", o->trace, "The trace: JSON, or gzip-compressed JSON")->required();
+    cmd->add_option("--out", o->out, "Workload YAML to write (simulate --workload, sweep)")->required();
+    cmd->add_option("--timeline", o->timeline, "Also write the measured per-kernel timeline CSV");
+    cmd->add_option("--steps", o->steps, "ProfilerStep#N markers to import: all, N or A-B")->capture_default_str();
+    cmd->add_option("--gpu", o->gpu, "GPU preset of the measured durations (default: from deviceProperties)");
+    cmd->add_option("--device", o->device, "Device to import when the trace has GPU work on several")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--min-delay", o->min_delay, "Host gaps shorter than this are not written as delays")->capture_default_str();
+    cmd->callback([o] { run_trace_import(*o); });
+}
+
+}  // namespace
+
+void add_import_command(CLI::App& app) {
+    auto* import = app.add_subcommand("import", "Import profiler traces, CUPTI recordings and Nsight Compute metrics as workloads");
+    import->require_subcommand(1);
+    add_trace_import(*import, "torch", "a PyTorch profiler (Kineto) trace",
+                     "  gpusched import torch trace.json.gz --out model.yaml\n"
+                     "  gpusched import torch trace.json --steps 2-3 --out steps.yaml --timeline measured.csv\n"
+                     "  gpusched simulate --gpu h100 --workload model.yaml");
+    add_trace_import(*import, "cupti", "a gpusched-record CUPTI recording",
+                     "  gpusched import cupti recording.json.gz --out app.yaml --timeline measured.csv");
+    auto o = std::make_shared<NcuImportOptions>();
+    auto* ncu = import->add_subcommand("ncu", "Join Nsight Compute metrics (CSV) to an imported workload's kernels");
+    ncu->footer("Examples (docs/importing.md gives the ncu command):\n"
+                "  gpusched import ncu report.csv --workload model.yaml --out model-ncu.yaml");
+    ncu->add_option("report", o->report, "ncu --csv --page raw --metrics ... output")->required();
+    ncu->add_option("--workload", o->workload, "Workload written by gpusched import torch/cupti")->required();
+    ncu->add_option("--out", o->out, "Workload YAML to write, with instructions, dram_bytes and l2_bytes")->required();
+    ncu->callback([o] { run_ncu_import(*o); });
+}
+
+}  // namespace gpusched::cli

@@ -1,0 +1,120 @@
+// build_application: issue order, dense streams, cross-stream waits, host syncs and host gaps of the two-stream trace.
+#include <doctest/doctest.h>
+
+#include "gpusched/importers/imported_application.h"
+#include "gpusched/importers/kineto_reader.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/support/key_error.h"
+#include "importers/importer_test_files.h"
+
+using gpusched::InputError;
+using gpusched::importers::AppItem;
+using gpusched::importers::build_application;
+using gpusched::importers::ImportOptions;
+using gpusched::importers::read_kineto_trace;
+using gpusched::test::importer_data;
+using gpusched::test::temp_file;
+
+namespace {
+
+/// The items in a compact form: "K0" kernel on stream 0, "C0" copy, "M1" memset/device copy,
+/// "D1=15us" delay, "R0:name" record, "W1:name" wait.
+std::vector<std::string> items(const gpusched::importers::ImportedApplication& app) {
+    std::vector<std::string> out;
+    for (const AppItem& i : app.items) {
+        const std::string s = std::to_string(i.stream);
+        switch (i.kind) {
+            case AppItem::Kind::kernel: out.push_back("K" + s); break;
+            case AppItem::Kind::copy: out.push_back("C" + s); break;
+            case AppItem::Kind::device_op: out.push_back("M" + s); break;
+            case AppItem::Kind::delay: out.push_back("D" + s + "=" + std::to_string(i.gap / 1'000'000) + "." + std::to_string(i.gap % 1'000'000 / 100'000) + "us"); break;
+            case AppItem::Kind::record: out.push_back("R" + s + ":" + i.event); break;
+            case AppItem::Kind::wait: out.push_back("W" + s + ":" + i.event); break;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("all steps of the two-stream trace: host order, waits, syncs and gaps") {
+    const auto trace = read_kineto_trace(importer_data("two_streams.json"));
+    const auto app = build_application(trace, ImportOptions{});
+    // Streams by first appearance in host order: 7 (the HtoD copy) -> 0, 13 (the memset) -> 1.
+    CHECK(app.stream_handles == std::vector<std::int64_t>{7, 13});
+    // Origin: the first issue, cudaMemcpyAsync at 105 us (5 us after the first ts of the file).
+    CHECK(app.origin == 5'000'000);
+    // Step 1: copy (issued 105), gemm (115, stream 0 busy until 130.5: no gap), the memset on the new
+    // stream 1 issued 15 us after the origin (a 15 us delay), the fill kernel, cudaEventRecord (130)
+    // and the cuda_sync Stream Wait Event (132: stream 0 waits for stream 1's record), reduce_rows,
+    // the DtoH copy, then cudaStreamSynchronize(7): a record on stream 0, returning at 195.5 us.
+    // Step 2: gemm issued at 310, 114.5 us after the sync returned; the fill kernel on stream 1
+    // waits for that record and is issued 116.5 us after it; cudaDeviceSynchronize records both
+    // streams (returns at 366); reduce_rows waits for stream 1 and is issued 34 us later.
+    CHECK(items(app) == std::vector<std::string>{
+                            "C0", "K0", "D1=15.0us", "M1", "K1", "R1:ev14", "W0:ev14", "K0", "C0", "R0:hostsync-s0",
+                            "D0=114.5us", "K0", "W1:hostsync-s0", "D1=116.5us", "K1", "R0:hostsync-s0", "R1:hostsync-s1",
+                            "W0:hostsync-s1", "D0=34.0us", "K0"});
+    CHECK(app.kernels == 6);
+    CHECK(app.copies == 2);
+    CHECK(app.device_ops == 1);
+    CHECK(app.delays == 4);
+    CHECK(app.cross_stream_waits == 1);
+    CHECK(app.host_syncs == 2);
+    CHECK(app.steps_text == "all");
+    CHECK(app.notes.empty());
+}
+
+TEST_CASE("--steps 2 keeps the kernels whose launch call lies inside ProfilerStep#2's span") {
+    const auto trace = read_kineto_trace(importer_data("two_streams.json"));
+    ImportOptions options;
+    options.steps = {false, 2, 2};
+    const auto app = build_application(trace, options);
+    // Origin: the gemm's launch at 310 us; the fill kernel is issued 2 us later on a new stream.
+    CHECK(items(app) == std::vector<std::string>{"K0", "D1=2.0us", "K1", "R0:hostsync-s0", "R1:hostsync-s1", "W0:hostsync-s1",
+                                                 "D0=34.0us", "K0"});
+    CHECK(app.steps_text == "2-2 of ProfilerStep#1..#2");
+    options.min_delay = 5'000'000;  // gaps under 5 us are not delays
+    CHECK(items(build_application(trace, options))[1] == "K1");
+}
+
+TEST_CASE("bad selections and traces name the flag's key or the events") {
+    const auto trace = read_kineto_trace(importer_data("two_streams.json"));
+    ImportOptions options;
+    options.steps = {false, 2, 3};
+    CHECK_THROWS_WITH_AS(build_application(trace, options), doctest::Contains("no ProfilerStep#3 (the trace has ProfilerStep#1..#2)"),
+                         gpusched::KeyError);
+    options = {};
+    options.device = 1;
+    CHECK_THROWS_WITH_AS(build_application(trace, options), doctest::Contains("no GPU work on that device"), gpusched::KeyError);
+    const std::string kernel = R"({"ph": "X", "cat": "kernel", "name": "k", "ts": TS, "dur": 1, "args": {"stream": 7, "correlation": C, "grid": [1, 1, 1], "block": [32, 1, 1]}})";
+    const auto make = [&](const std::string& ts, const std::string& c) {
+        std::string k = kernel;
+        k.replace(k.find("TS"), 2, ts);
+        k.replace(k.find('C', k.find("correlation")), 1, c);
+        return k;
+    };
+    const auto launch = [](const std::string& ts, const std::string& c) {
+        return R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": )" + ts + R"(, "dur": 1, "args": {"correlation": )" + c + "}}";
+    };
+    // Launched 1 then 2 on stream 7, but the second starts on the GPU first: out of order.
+    const std::string out_of_order = "{\"traceEvents\": [" + launch("1", "1") + "," + launch("2", "2") + "," + make("20", "1") + "," +
+                                     make("10", "2") + "]}";
+    const auto swapped = read_kineto_trace(temp_file("swapped.json", out_of_order));
+    CHECK_THROWS_WITH_AS(build_application(swapped, ImportOptions{}),
+                         doctest::Contains("swapped.json: traceEvents[3] ('k') starts on the GPU before traceEvents[2], which its host "
+                                           "issued earlier on the same stream 7: events out of order"),
+                         InputError);
+    // A CUDA graph: one cudaGraphLaunch (correlation 1) ran two kernels, written in the file in
+    // the opposite order of their GPU starts. Same issue time: GPU start order, no error.
+    const std::string graph = "{\"traceEvents\": [" + launch("1", "1") + "," + make("20", "1") + "," + make("10", "1") + "]}";
+    const auto graph_app = build_application(read_kineto_trace(temp_file("graph.json", graph)), ImportOptions{});
+    REQUIRE(graph_app.items.size() == 2);
+    CHECK(graph_app.items[0].op == 1);  // ops[1] (traceEvents[2]) started at 10 us
+    CHECK(graph_app.items[1].op == 0);
+    const std::string memset_only = R"J({"traceEvents": [{"ph": "X", "cat": "gpu_memset", "name": "Memset (Device)", "ts": 1, "dur": 1, "args": {"stream": 7}}]})J";
+    CHECK_THROWS_WITH_AS(build_application(read_kineto_trace(temp_file("memset.json", memset_only)), ImportOptions{}),
+                         doctest::Contains("memset.json: no kernels on device 0"), InputError);
+    CHECK_THROWS_WITH_AS(build_application(read_kineto_trace(temp_file("nothing.json", "{\"traceEvents\": []}")), ImportOptions{}),
+                         doctest::Contains("nothing.json: no kernel, memcpy or memset events"), InputError);
+}

@@ -1,0 +1,69 @@
+# Importer tests (included from tests/CMakeLists.txt): the library's doctests (test_importers) and the command
+# line's `gpusched import` tests (exit codes and messages), which run in tests/cli/data like the others.
+file(GLOB importer_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/importers/*_test.cpp)
+add_executable(test_importers ${importer_tests})
+target_include_directories(test_importers PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(test_importers PRIVATE gpusched_importers gpusched_doctest_main ZLIB::ZLIB)
+target_compile_definitions(test_importers PRIVATE GPUSCHED_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+                                                   GPUSCHED_TEST_TMP="${CMAKE_CURRENT_BINARY_DIR}/importers")
+add_test(NAME importers COMMAND test_importers)
+
+set(IMPORT_DATA ../../importers/data)
+set(IMPORT_OUT ${CMAKE_CURRENT_BINARY_DIR}/importers)
+file(MAKE_DIRECTORY ${IMPORT_OUT})
+
+gpusched_cli_test(import_help 0 stdout "torch.*cupti.*ncu" import --help)
+gpusched_cli_test(import_torch_help 0 stdout "--steps.*gpusched import torch trace.json.gz" import torch --help)
+# two_streams.json: 6 kernels, an HtoD and a DtoH copy, a memset, 4 host gaps, one cuda_sync stream wait,
+# a stream and a device synchronisation (tests/importers/imported_application_test.cpp walks through it).
+gpusched_cli_test(import_torch 0 stdout "imported 6 kernels, 2 copies, 1 memsets/device copies, 4 host gaps, 1 cross-stream waits, 2 host syncs on 2 streams \\(GPU preset h100, steps all\\)"
+                  import torch ${IMPORT_DATA}/two_streams.json --out ${IMPORT_OUT}/cli_two_streams.yaml)
+gpusched_cli_test(import_torch_gz_steps 0 stdout "imported 3 kernels.*steps 2-2 of ProfilerStep#1..#2"
+                  import torch ${IMPORT_DATA}/two_streams.json.gz --steps 2 --out ${IMPORT_OUT}/cli_step2.yaml
+                  --timeline ${IMPORT_OUT}/cli_step2.csv)
+gpusched_cli_test(import_cupti 0 stdout "imported 3 kernels"
+                  import cupti ${IMPORT_DATA}/cupti_recording.json --out ${IMPORT_OUT}/cli_cupti.yaml)
+gpusched_cli_test(import_unknown_device_as_preset 0 stdout "GPU preset h100"
+                  import torch ${IMPORT_DATA}/unknown_device.json --gpu h100 --out ${IMPORT_OUT}/cli_pcie.yaml)
+
+# --- bad input: exit 2 naming the file and the event, line or flag ---
+gpusched_cli_test(import_unknown_device 2 stderr
+                  "unknown_device.json: deviceProperties\\[0\\]: device 'NVIDIA H100 PCIe' \\(cc 9.0, 114 SMs\\) matches no GPU preset; give --gpu PRESET"
+                  import torch ${IMPORT_DATA}/unknown_device.json --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_truncated_gzip 2 stderr "truncated.json.gz: truncated gzip stream \\(the file ends after 1000 bytes"
+                  import torch ${IMPORT_DATA}/truncated.json.gz --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_corrupt_gzip 2 stderr "corrupt.json.gz: corrupt gzip data near compressed byte"
+                  import torch ${IMPORT_DATA}/corrupt.json.gz --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_not_a_trace 2 stderr "tiny_gpu.yaml: not valid JSON at text byte"
+                  import torch tiny_gpu.yaml --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_missing_trace 2 stderr "nope.json: cannot read trace"
+                  import torch nope.json --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_missing_step 2 stderr "--steps: .*two_streams.json: no ProfilerStep#5 \\(the trace has ProfilerStep#1..#2\\)"
+                  import torch ${IMPORT_DATA}/two_streams.json --steps 5-7 --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_bad_steps 2 stderr "--steps: expected all, N or A-B \\(ProfilerStep numbers\\), got 'last'"
+                  import torch ${IMPORT_DATA}/two_streams.json --steps last --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_reversed_steps 2 stderr "--steps: expected A-B with A <= B, got '3-1'" import torch ${IMPORT_DATA}/two_streams.json
+                  --steps 3-1 --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_bad_gpu 2 stderr "--gpu: unknown GPU preset 'h1000'" import torch ${IMPORT_DATA}/two_streams.json --gpu h1000
+                  --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_bad_min_delay 2 stderr "--min-delay" import torch ${IMPORT_DATA}/two_streams.json --min-delay 5
+                  --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_wrong_device 2 stderr "--device 3: no GPU work on that device" import torch ${IMPORT_DATA}/two_streams.json
+                  --device 3 --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_out_is_input 2 stderr "--out: .*is also an input" import torch ${IMPORT_DATA}/two_streams.json
+                  --out ${IMPORT_DATA}/two_streams.json)
+gpusched_cli_test(import_same_outputs 2 stderr "--timeline: .*is also the file of --out" import torch ${IMPORT_DATA}/two_streams.json
+                  --out ${IMPORT_OUT}/same.yaml --timeline ${IMPORT_OUT}/same.yaml)
+gpusched_cli_test(import_ncu_other_program 2 stderr "ncu_other_program.csv:5: kernel row 1 \\(ID 0\\) 'conv2d_kernel'.*does not match kernel 1"
+                  import ncu ${IMPORT_DATA}/ncu_other_program.csv --workload ${IMPORT_DATA}/two_streams.yaml --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_ncu_short 2 stderr "ncu_short.csv:10: the CSV ends after 5 kernel rows"
+                  import ncu ${IMPORT_DATA}/ncu_short.csv --workload ${IMPORT_DATA}/two_streams.yaml --out ${IMPORT_OUT}/never.yaml)
+gpusched_cli_test(import_ncu_out_is_workload 2 stderr "--out: .*is also an input"
+                  import ncu ${IMPORT_DATA}/two_streams_ncu.csv --workload ${IMPORT_DATA}/two_streams.yaml --out ${IMPORT_DATA}/two_streams.yaml)
+gpusched_cli_test(import_ncu 0 stdout "joined 6 Nsight Compute rows"
+                  import ncu ${IMPORT_DATA}/two_streams_ncu.csv --workload ${IMPORT_DATA}/two_streams.yaml --out ${IMPORT_OUT}/cli_ncu.yaml)
+
+# Golden file, determinism, gzip = plain, and import -> simulate --workload (tests/importers/round_trip.sh).
+add_test(NAME importers.round_trip
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/importers/round_trip.sh $<TARGET_FILE:gpusched> ${PROJECT_SOURCE_DIR}
+                 ${CMAKE_CURRENT_BINARY_DIR}/importers/round_trip)

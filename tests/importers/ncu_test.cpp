@@ -1,0 +1,155 @@
+// Nsight Compute CSV: units honoured, thousands separators, and the join into an imported workload (order, names, grid/block).
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "gpusched/importers/imported_application.h"
+#include "gpusched/importers/kineto_reader.h"
+#include "gpusched/importers/ncu_join.h"
+#include "gpusched/importers/ncu_report.h"
+#include "gpusched/importers/workload_writer.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/workload_file.h"
+#include "importers/importer_test_files.h"
+#include "importers/synthetic_stand_in.h"
+
+using namespace gpusched::importers;
+using gpusched::InputError;
+using gpusched::test::importer_data;
+using gpusched::test::temp_file;
+
+namespace {
+
+std::string imported_yaml() {
+    const auto trace = read_kineto_trace(importer_data("two_streams.json"));
+    std::ostringstream out;
+    write_workload(out, trace, build_application(trace, {}), {"torch", "two_streams.json", "h100", "NVIDIA H100 80GB HBM3", 132});
+    return out.str();
+}
+
+std::string join_error(const std::string& csv) {
+    try {
+        (void)join_ncu("w.yaml", imported_yaml(), csv, read_ncu_csv(importer_data(csv)));
+    } catch (const InputError& e) {
+        return gpusched::test::without_temp_dir(e.what());
+    }
+    return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("read_ncu_csv converts Mbyte, usecond and separated thousands exactly") {
+    const auto rows = read_ncu_csv(importer_data("two_streams_ncu.csv"));
+    REQUIRE(rows.size() == 6);
+    CHECK(rows[0].line == 5);  // two ==PROF== lines, the header, the units row
+    CHECK(rows[0].id == "0");
+    CHECK(rows[0].kernel_name == "gemm_kernel");
+    CHECK(rows[0].instructions == 4194304);     // "4,194,304" inst
+    CHECK(rows[0].dram_bytes == 12'580'000);    // 12.58 Mbyte (ncu's prefixes are powers of 1000)
+    CHECK(rows[0].l2_bytes == 40'110'000);
+    CHECK(rows[0].cycles == 96651);             // "96,650.50" cycle, rounded half away from zero
+    CHECK(rows[0].duration == 48'830'000);      // 48.83 usecond in ps
+    CHECK(rows[0].occupancy_pct == doctest::Approx(12.41));
+    CHECK(rows[0].grid == std::array<std::uint32_t, 3>{128, 1, 1});
+    CHECK(rows[0].block == std::array<std::uint32_t, 3>{256, 1, 1});
+}
+
+TEST_CASE("the ncu rows join the imported kernels in order and fill instructions, dram_bytes, l2_bytes") {
+    const std::string joined = join_ncu("w.yaml", imported_yaml(), "r.csv", read_ncu_csv(importer_data("two_streams_ncu.csv")));
+    // gemm: l2_bytes = lts 40.11 MB - dram 12.58 MB = 27530000.
+    CHECK(joined.find("    measured_gpu: h100\n"
+                      "    # ncu: achieved occupancy 12.41%, 96651 cycles, 48.83us\n"
+                      "    instructions: 4194304\n"
+                      "    dram_bytes: 12580000\n"
+                      "    l2_bytes: 27530000\n") != std::string::npos);
+    // The third kernel (reduce_rows, step 1): lts 3.10 MB is below dram 4.19 MB: l2_bytes 0.
+    CHECK(joined.find("    dram_bytes: 4190000\n    l2_bytes: 0\n") != std::string::npos);
+    CHECK(joined.rfind("# Nsight Compute metrics joined by `gpusched import ncu` from r.csv (6 kernels).\n", 0) == 0);
+    // Joining again replaces the keys instead of adding a second set.
+    const std::string again = join_ncu("w.yaml", joined, "r.csv", read_ncu_csv(importer_data("two_streams_ncu.csv")));
+    std::size_t count = 0;
+    for (std::size_t at = 0; (at = again.find("instructions:", at)) != std::string::npos; ++at) ++count;
+    CHECK(count == 6);
+    const bool have_kernel = gpusched::workloads::find_kernel_generator("kernel") != nullptr;
+    if (have_kernel) CHECK(gpusched::workloads::parse_workload(joined, "joined.yaml").launches.size() == 6);
+    else CHECK(gpusched::workloads::parse_workload(gpusched::test::synthetic_stand_in(joined), "joined.yaml").launches.size() == 6);
+}
+
+TEST_CASE("a CSV of another program, a wrong grid or too few rows: FILE:LINE of the row") {
+    CHECK(join_error("ncu_other_program.csv").find("ncu_other_program.csv:5: kernel row 1 (ID 0) 'conv2d_kernel' grid (128, 1, 1) "
+                                                   "block (256, 1, 1) does not match kernel 1 of w.yaml:") == 0);
+    CHECK(join_error("ncu_wrong_grid.csv").find("ncu_wrong_grid.csv:7: kernel row 3 (ID 2) 'reduce_rows' grid (32, 1, 1)") == 0);
+    CHECK(join_error("ncu_short.csv").find("ncu_short.csv:10: the CSV ends after 5 kernel rows, but w.yaml has 6 kernels") == 0);
+}
+
+TEST_CASE("bad ncu CSVs name the line") {
+    const auto error = [](const std::string& name, const std::string& text) {
+        try {
+            (void)read_ncu_csv(temp_file(name, text));
+        } catch (const InputError& e) {
+            return gpusched::test::without_temp_dir(e.what());
+        }
+        return std::string("(no error)");
+    };
+    CHECK(error("a.csv", "kernel,launch\nk,0\n").find("a.csv:1: not an Nsight Compute CSV") == 0);
+    CHECK(error("b.csv", "\"Kernel Name\",\"dram__bytes.sum\",\"lts__t_bytes.sum\"\nk,1,2\n")
+              .find("b.csv:1: missing column 'smsp__inst_executed.sum'") == 0);
+    const std::string header = "\"ID\",\"Kernel Name\",\"dram__bytes.sum\",\"lts__t_bytes.sum\",\"smsp__inst_executed.sum\"\n";
+    CHECK(error("c.csv", header + "\"\",\"\",\"zorks\",\"byte\",\"inst\"\n").find("c.csv:2: column 'dram__bytes.sum': unknown unit 'zorks'") == 0);
+    CHECK(error("d.csv", header + "0,k,abc,1,1\n").find("d.csv:2: column 'dram__bytes.sum': expected a non-negative number, got 'abc'") == 0);
+    CHECK(error("e.csv", header + "0,k,-5,1,1\n").find("e.csv:2: column 'dram__bytes.sum': expected a non-negative number, got '-5'") == 0);
+    CHECK(error("f.csv", header + "0,k,1\n").find("f.csv:2: ragged row: 3 cells, but the header has 5") == 0);
+    CHECK(error("g.csv", header).find("g.csv: no kernel rows") == 0);
+    CHECK(error("h.csv", header + "0,\"k,1,1,1\n").find("h.csv:2: a quoted cell is not closed") == 0);
+    // Without a units row, values are in base units.
+    CHECK(read_ncu_csv(temp_file("i.csv", header + "0,k,1000,2500,7\n"))[0].l2_bytes == 2500);
+}
+
+TEST_CASE("joining a hand-edited workload: keys go after the item's last line; flow style and repeat are refused") {
+    const std::string csv = temp_file("one.csv", "\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\",\"dram__bytes.sum\",\"lts__t_bytes.sum\","
+                                                 "\"smsp__inst_executed.sum\"\n0,gemm_kernel,\"(128, 1, 1)\",\"(256, 1, 1)\",10,30,7\n");
+    const auto rows = read_ncu_csv(csv);
+    const std::string block_style = "launches:\n"
+                                    "  - {record: a, stream: 0}\n"
+                                    "  # void gemm_kernel<128, 64>(float const*, float*, int)\n"
+                                    "  - kernel: kernel\n"
+                                    "    name: \"gemm_kernel[128+64]\"\n"
+                                    "    grid: 128x1x1\n"
+                                    "    block: 256\n"
+                                    "    after:\n"
+                                    "      - x\n"
+                                    "      - y\n"
+                                    "  - {delay: 1us}\n";
+    // l2_bytes = 30 - 10; the keys follow "- y", the last line of the item's `after` list.
+    CHECK(join_ncu("w.yaml", block_style, "one.csv", rows).find("      - y\n    instructions: 7\n    dram_bytes: 10\n    l2_bytes: 20\n  - {delay: 1us}\n") !=
+          std::string::npos);
+    const auto error = [&](const std::string& yaml) {
+        try {
+            (void)join_ncu("w.yaml", yaml, "one.csv", rows);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("(no error)");
+    };
+    CHECK(error("launches:\n  - {kernel: kernel, grid: 128, block: 256}\n").find("w.yaml:2: launches[0]: a kernel in flow style") == 0);
+    CHECK(error("launches:\n  - kernel: kernel\n    repeat: 2\n").find("w.yaml:2: launches[0]: a kernel with 'repeat'") == 0);
+    CHECK(error("launches:\n  - kernel: synthetic\n").find("w.yaml: no `kernel: kernel` items") == 0);
+    CHECK(error("launches: [").find("w.yaml:") == 0);
+}
+
+TEST_CASE("newer ncu unit spellings and a gzip-compressed CSV") {
+    // ncu 2025 prints "ns" and "byte"; the bytes are exact, "1,548,320" ns is 1548.32 us.
+    const std::string header = "\"ID\",\"Kernel Name\",\"dram__bytes.sum\",\"lts__t_bytes.sum\",\"smsp__inst_executed.sum\",\"gpu__time_duration.sum\"\n"
+                               "\"\",\"\",\"MB\",\"byte\",\"inst\",\"ns\"\n";
+    const auto rows = read_ncu_csv(temp_file("new_units.csv", header + "\"0\",\"k\",\"1.5\",\"8,323,848,864\",\"183,183,238\",\"1,548,320\"\n"));
+    CHECK(rows[0].dram_bytes == 1'500'000);
+    CHECK(rows[0].l2_bytes == 8'323'848'864);
+    CHECK(rows[0].duration == 1'548'320'000);
+    // The committed report, gzip-compressed, reads as the plain one (GzipStream recognises the magic bytes).
+    const auto plain = read_ncu_csv(importer_data("two_streams_ncu.csv"));
+    const auto packed = read_ncu_csv(importer_data("two_streams_ncu.csv.gz"));
+    REQUIRE(packed.size() == plain.size());
+    CHECK(packed[5].l2_bytes == plain[5].l2_bytes);
+    CHECK(packed[5].line == plain[5].line);
+}
