@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "gpusched/workloads/latency_chains.h"
 #include "gpusched/workloads/spec_numbers.h"
 
 namespace gpusched::workloads {
@@ -56,6 +57,45 @@ std::optional<WarpWork> SpmvWork::warp_work(std::uint64_t block) const {
 }
 
 double SpmvWork::latency_bound_cycles(std::uint64_t block) const { return summarize(block).max_latency_cycles; }
+
+std::shared_ptr<const BlockWork> SpmvWork::bind(const GpuContext& context) const {
+    if (costs_.iter_latency_given) return nullptr;
+    GpuNumbers numbers(context.gpu, "spmv", "iter_latency_cycles");
+    SpmvCosts costs = costs_;
+    costs.iter_latency_cycles = spmv_step_chain(numbers, scan_steps()).cycles_per_step;
+    costs.iter_latency_given = true;
+    return with_costs(costs);
+}
+
+WorkDerivation SpmvWork::derivation(const GpuContext& context) const {
+    WorkDerivation out;
+    if (costs_.iter_latency_given) {
+        out.steps.push_back("latency floor = steps x iter_latency_cycles (given: " +
+                            format_spec_number(costs_.iter_latency_cycles) + ")");
+        return out;
+    }
+    GpuNumbers numbers(context.gpu, "spmv", "iter_latency_cycles");
+    const StepChain chain = spmv_step_chain(numbers, scan_steps());
+    out.steps.push_back(describe_step_chain(chain, scan_steps() ? "scan step" : "loop step"));
+    out.steps.push_back("latency floor = the block's longest warp's steps x " + format_spec_number(chain.cycles_per_step) +
+                        " cycles (derived from the GPU)");
+    out.gpu_numbers = numbers.used();
+    return out;
+}
+
+std::shared_ptr<const BlockWork> SpmvCsrWork::with_costs(const SpmvCosts& costs) const {
+    return std::make_shared<const SpmvCsrWork>(offsets_, threads_, costs);
+}
+
+std::shared_ptr<const BlockWork> SpmvEllWork::with_costs(const SpmvCosts& costs) const {
+    return std::make_shared<const SpmvEllWork>(offsets_, width_, threads_, costs, label_);
+}
+
+std::shared_ptr<const BlockWork> SpmvCooWork::with_costs(const SpmvCosts& costs) const {
+    auto copy = std::make_shared<SpmvCooWork>(*this);
+    copy->costs_ = costs;
+    return copy;
+}
 
 // --- CSR ---
 

@@ -1,0 +1,42 @@
+// The dependency chains of the generators' loops, timed on a GPU: each generator's latency floor per loop step.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpusched/workloads/gpu_numbers.h"
+#include "gpusched/workloads/in_order_chain.h"
+
+namespace gpusched::workloads {
+
+/// A loop body's chain on a GPU: the instructions (pipe and latency each), and one lone warp's
+/// in-order cycles per loop step (docs/workloads.md "Latency floors derived from the GPU").
+struct StepChain {
+    std::vector<ChainInstruction> body;
+    double unroll = 1;             ///< loop steps the body covers
+    double fixed_cycles = 0;       ///< cycles outside the loop, spread over `spread_steps` (COO's loads)
+    double spread_steps = 1;
+    double cycles_per_step = 0;
+};
+
+/// binomial-series: one term of the textbook loop (I2F, IADD, MUFU.RCP, FADD, ISETP, FMUL x3, FADD, BRA).
+StepChain binomial_term_chain(GpuNumbers& gpu);
+
+/// streamcluster: one distance-loop trip (coordinate load, the candidate's coordinate, FADD, FFMA,
+/// address add, branch), the loop unrolled 4x so that four trips' loads issue together.
+/// `coordinates_in_l2`: the points' coordinates fit in L2 (their loads hit there), else DRAM.
+StepChain streamcluster_trip_chain(GpuNumbers& gpu, bool coordinates_in_l2);
+
+/// spmv CSR and ELL: one loop step (index and value loads from DRAM, the gathered x[col] from L2,
+/// FFMA, index add, branch); `coo`: the COO kernel's loads and multiply plus its five
+/// segmented-scan steps (shared load, FADD, shared store), spread over the five steps.
+StepChain spmv_step_chain(GpuNumbers& gpu, bool coo);
+
+/// sssp relax: one edge-loop trip (col and weight loads, the dependent U[j] load, compare, add,
+/// fire-and-forget atomicMin, index add, branch). `graph_in_l2`: the instance's arrays fit in L2.
+StepChain sssp_edge_chain(GpuNumbers& gpu, bool graph_in_l2);
+
+/// "per STEP: BODY -> N cycles" for `gpusched show work`.
+std::string describe_step_chain(const StepChain& chain, const std::string& step);
+
+}  // namespace gpusched::workloads
