@@ -1,6 +1,8 @@
 // The generators' loop bodies as dependency chains, with each instruction's latency from the GPU.
 #include "gpusched/workloads/latency_chains.h"
 
+#include <algorithm>
+
 #include "gpusched/workloads/spec_numbers.h"
 
 namespace gpusched::workloads {
@@ -42,14 +44,37 @@ private:
     std::vector<ChainInstruction> body_;
 };
 
-StepChain finish(std::vector<ChainInstruction> body, double unroll, double fixed = 0, double spread = 1) {
+StepChain finish(std::vector<ChainInstruction> body, double unroll, double fixed = 0, std::string fixed_what = "") {
     StepChain chain;
     chain.body = std::move(body);
     chain.unroll = unroll;
+    chain.cycles_per_step = in_order_cycles_per_iteration(chain.body) / unroll;
     chain.fixed_cycles = fixed;
-    chain.spread_steps = spread;
-    chain.cycles_per_step = in_order_cycles_per_iteration(chain.body) / unroll + fixed / spread;
+    chain.fixed_what = std::move(fixed_what);
     return chain;
+}
+
+/// In-order cycles of `body` run once from idle, up to the last result (a prologue or epilogue).
+double once_cycles(const std::vector<ChainInstruction>& body) {
+    double issue = -1, last_ready = 0;
+    std::vector<double> ready(body.size(), 0.0);
+    for (std::size_t i = 0; i < body.size(); ++i) {
+        double t = issue + 1;
+        for (int d : body[i].deps) t = std::max(t, ready[static_cast<std::size_t>(d)]);
+        issue = t;
+        ready[i] = t + body[i].latency;
+        last_ready = std::max(last_ready, ready[i]);
+    }
+    return last_ready;
+}
+
+/// The 5-step shared-memory tree of the CSR vector kernel's warp reduction (store, load, add).
+double warp_reduction_cycles(GpuNumbers& gpu) {
+    BodyBuilder step(gpu);
+    step.add("STS", "issue", {}, {2});
+    step.add("LDS", kShared, {0});
+    step.add("FADD", kFma, {1});
+    return 5 * in_order_cycles_per_iteration(step.take());
 }
 
 }  // namespace
@@ -95,34 +120,59 @@ StepChain streamcluster_trip_chain(GpuNumbers& gpu, bool coordinates_in_l2) {
     return finish(b.take(), kUnroll);
 }
 
-StepChain spmv_step_chain(GpuNumbers& gpu, bool coo) {
+StepChain spmv_step_chain(GpuNumbers& gpu, SpmvChainKernel kernel, bool matrix_in_l2) {
     BodyBuilder b(gpu);
-    if (!coo) {
-        const int col = b.add("LDG col", kDram, {}, {4});
-        const int val = b.add("LDG val", kDram, {}, {4});
+    const char* matrix = matrix_in_l2 ? kL2 : kDram;
+    if (kernel == SpmvChainKernel::csr) {
+        const int col = b.add("LDG col", matrix, {}, {4});
+        const int val = b.add("LDG val", matrix, {}, {4});
         const int x = b.add("LDG x[col]", kL2, {col});
         b.add("FFMA sum", kFma, {val, x}, {3});
         const int next = b.add("IADD jj", kAlu, {}, {4});
         b.add("BRA", kAlu, {next});
-        return finish(b.take(), 1);
+        BodyBuilder prologue(gpu);
+        prologue.add("LDG row_start", matrix);
+        prologue.add("LDG row_end", matrix);
+        const double fixed = once_cycles(prologue.take()) + warp_reduction_cycles(gpu);
+        return finish(b.take(), 1, fixed, "the row offsets' load and the 5-step warp reduction");
     }
-    // The loads and the multiply before the scan, timed once ...
+    if (kernel == SpmvChainKernel::ell) {
+        // Unrolled 4x like the distance loop of streamcluster (nvcc's choice for a runtime trip
+        // count): four slots' index and value loads issue together, then the gathers, then the FFMAs.
+        constexpr int kUnroll = 4;
+        const int index_add = 4 * kUnroll;  // body index of the index add
+        std::vector<int> cols, vals, xs;
+        for (int u = 0; u < kUnroll; ++u) {
+            cols.push_back(b.add("LDG col", matrix, {}, {index_add}));
+            vals.push_back(b.add("LDG val", matrix, {}, {index_add}));
+        }
+        for (int u = 0; u < kUnroll; ++u) xs.push_back(b.add("LDG x[col]", kL2, {cols[static_cast<std::size_t>(u)]}));
+        int acc = -1;
+        for (int u = 0; u < kUnroll; ++u) {
+            std::vector<int> deps{vals[static_cast<std::size_t>(u)], xs[static_cast<std::size_t>(u)]};
+            std::vector<int> carried;
+            if (acc >= 0) deps.push_back(acc); else carried.push_back(index_add - 1);
+            acc = b.add("FFMA sum", kFma, deps, carried);
+        }
+        const int next = b.add("IADD jj", kAlu, {}, {index_add});
+        b.add("BRA", kAlu, {next});
+        return finish(b.take(), kUnroll);
+    }
+    // COO: the loads and the multiply before the scan, once ...
     BodyBuilder loads(gpu);
-    const int row = loads.add("LDG row", kDram);
-    const int col = loads.add("LDG col", kDram);
-    const int val = loads.add("LDG val", kDram);
+    const int row = loads.add("LDG row", matrix);
+    const int col = loads.add("LDG col", matrix);
+    const int val = loads.add("LDG val", matrix);
     const int x = loads.add("LDG x[col]", kL2, {col});
     const int mul = loads.add("FMUL", kFma, {val, x});
     loads.add("STS", "issue", {row, mul});
-    const auto load_body = loads.take();
-    const double load_cycles = in_order_cycles_per_iteration(load_body);
+    const double fixed = once_cycles(loads.take());
     // ... and one of the five scan steps as the loop body.
     const int lds = b.add("LDS vals[t-k]", kShared, {}, {3});
     const int cmp = b.add("ISETP rows equal", kAlu, {lds});
     const int add = b.add("FADD", kFma, {lds, cmp});
     b.add("STS vals[t]", "issue", {add});
-    constexpr double kScanSteps = 5;
-    return finish(b.take(), 1, load_cycles, kScanSteps);
+    return finish(b.take(), 1, fixed, "the loads and multiply before the scan");
 }
 
 StepChain sssp_edge_chain(GpuNumbers& gpu, bool graph_in_l2) {
@@ -142,10 +192,10 @@ StepChain sssp_edge_chain(GpuNumbers& gpu, bool graph_in_l2) {
 std::string describe_step_chain(const StepChain& chain, const std::string& step) {
     std::string out = "per " + step + ": " + describe_chain(chain.body);
     if (chain.unroll != 1) out += ", unrolled " + format_spec_number(chain.unroll) + "x";
+    out += " -> " + format_spec_number(chain.cycles_per_step) + " cycles (one warp, in order)";
     if (chain.fixed_cycles > 0)
-        out += ", plus " + format_spec_number(chain.fixed_cycles) + " cycles of loads over " +
-               format_spec_number(chain.spread_steps) + " steps";
-    return out + " -> " + format_spec_number(chain.cycles_per_step) + " cycles (one warp, in order)";
+        out += "; plus once per warp " + format_spec_number(chain.fixed_cycles) + " cycles for " + chain.fixed_what;
+    return out;
 }
 
 }  // namespace gpusched::workloads

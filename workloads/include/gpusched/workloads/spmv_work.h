@@ -9,6 +9,7 @@
 #include "gpusched/support/time.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/gpu_bound_work.h"
+#include "gpusched/workloads/latency_chains.h"
 #include "gpusched/workloads/kernel_launch.h"
 
 namespace gpusched::workloads {
@@ -39,6 +40,9 @@ struct SpmvCosts {
     /// latency bound.
     double iter_latency_cycles = 0;
     bool iter_latency_given = false;  ///< iter_latency_cycles was given: the GPU does not derive it
+    /// Once per warp besides its steps (derived: the kernel's prologue and epilogue; 0 when
+    /// iter_latency_cycles is given): a warp's latency floor is this + steps x iter_latency_cycles.
+    double warp_latency_cycles = 0;
     double ns_per_instr = 1;  ///< `fixed` model only: nanoseconds per warp-instruction
 };
 
@@ -68,8 +72,8 @@ public:
     [[nodiscard]] WorkDerivation derivation(const GpuContext& context) const override;
     /// A copy of this kernel's work with other costs.
     [[nodiscard]] virtual std::shared_ptr<const BlockWork> with_costs(const SpmvCosts& costs) const = 0;
-    /// Whether the latency steps are the COO kernel's scan steps (else loop steps).
-    [[nodiscard]] virtual bool scan_steps() const { return false; }
+    /// Which kernel's loop chain derives the latency (spmv_step_chain).
+    [[nodiscard]] virtual SpmvChainKernel chain_kernel() const = 0;
 
     [[nodiscard]] virtual SpmvBlockSummary summarize(std::uint64_t block) const = 0;
     /// Blocks the launch needs.
@@ -101,6 +105,7 @@ public:
     SpmvCsrWork(SpmvRowOffsets offsets, std::uint64_t threads_per_block, SpmvCosts costs);
     [[nodiscard]] SpmvBlockSummary summarize(std::uint64_t block) const override;
     [[nodiscard]] std::uint64_t blocks() const override;
+    [[nodiscard]] SpmvChainKernel chain_kernel() const override { return SpmvChainKernel::csr; }
     [[nodiscard]] std::shared_ptr<const BlockWork> with_costs(const SpmvCosts& costs) const override;
     [[nodiscard]] std::string describe() const override;
 };
@@ -116,6 +121,7 @@ public:
                 std::string label = "ell");
     [[nodiscard]] SpmvBlockSummary summarize(std::uint64_t block) const override;
     [[nodiscard]] std::uint64_t blocks() const override;
+    [[nodiscard]] SpmvChainKernel chain_kernel() const override { return SpmvChainKernel::ell; }
     [[nodiscard]] std::shared_ptr<const BlockWork> with_costs(const SpmvCosts& costs) const override;
     [[nodiscard]] std::string describe() const override;
     [[nodiscard]] std::uint64_t width() const { return width_; }
@@ -136,7 +142,7 @@ public:
     [[nodiscard]] SpmvBlockSummary summarize(std::uint64_t block) const override;
     [[nodiscard]] std::uint64_t blocks() const override;
     [[nodiscard]] std::shared_ptr<const BlockWork> with_costs(const SpmvCosts& costs) const override;
-    [[nodiscard]] bool scan_steps() const override { return true; }
+    [[nodiscard]] SpmvChainKernel chain_kernel() const override { return SpmvChainKernel::coo; }
     [[nodiscard]] std::string describe() const override;
     /// Distinct rows holding the non-zeros [first, last) (last > first).
     [[nodiscard]] std::uint64_t distinct_rows(std::uint64_t first, std::uint64_t last) const;
