@@ -514,7 +514,7 @@ gpusched_cli_test(sssp_graph_cut 2 stderr "cut_graph.txt:4: the edge list ends a
                   simulate --kernel sssp:graph=cut_graph.txt,sources=1)
 
 # Latency floors derived from the GPU and the provenance of the numbers (docs/gpu-spec.md "Provenance").
-gpusched_cli_test(show_work_binomial_chain 0 stdout "per term: I2F k .*-> 30\\.75 cycles.*latency floor = terms x 30\\.75 = 30750 cycles \\(derived from the GPU\\).*execution\\.fma_latency_cycles = 5 \\(rule: R2 "
+gpusched_cli_test(show_work_binomial_chain 0 stdout "per term: I2F k .*-> 32 cycles.*latency floor = terms x 32 = 32000 cycles \\(derived from the GPU\\).*execution\\.conversion_latency_cycles = 5 \\(rule: R4 "
                   show work binomial-series:blocks=132,threads=32 --gpu h100)
 gpusched_cli_test(show_work_given_key 0 stdout "latency floor = terms x term_latency_cycles \\(given\\) = 59000 cycles"
                   show work binomial-series:blocks=132,threads=32,term_latency_cycles=59 --gpu k20)

@@ -78,7 +78,10 @@ TEST_CASE("the h100's own measurements are data; the h200 takes them by rule R1 
         CHECK(hw::gpu_rule(h200, key).value_or("").rfind("R1 ", 0) == 0);
         CHECK(hw::gpu_number(h200, key) == hw::gpu_number(h100, key));
     }
-    CHECK(hw::gpu_rule(h100, "execution.fma_latency_cycles").value_or("").rfind("R2 ", 0) == 0);
+    // The H100's FMA and SFU latencies were measured on the H200 (R1 the other way round): data there.
+    CHECK(hw::gpu_rule(h100, "execution.fma_latency_cycles").value_or("").rfind("R1 ", 0) == 0);
+    CHECK(!hw::gpu_rule(h200, "execution.fma_latency_cycles"));
+    CHECK(hw::gpu_number(h200, "execution.sfu_latency_cycles") == hw::gpu_number(h100, "execution.sfu_latency_cycles"));
     CHECK(!hw::gpu_rule(h200, "memory.dram_bandwidth_gbps"));
     CHECK(*h200.dram_bandwidth_gbps == 4800);
     CHECK(h200.issue_model == h100.issue_model);
@@ -88,15 +91,15 @@ TEST_CASE("the h100's own measurements are data; the h200 takes them by rule R1 
     CHECK(hw::gpu_rule(h200, "defaults.policy").value_or("").rfind("R15 ", 0) == 0);
 }
 
-TEST_CASE("binomial-series: the textbook term's in-order chain on the H100 is 30.75 cycles") {
-    // H100: conversion 5, ALU 5, SFU 13.75, FMA 5 (R2-R4). From I2F at t: IADD t+1; MUFU.RCP waits
-    // for I2F (t+5, ready t+18.75); FADD t+6 (ready t+11); ISETP t+7; FMUL x t+11 (ready t+16);
-    // FMUL 1/k waits for the RCP: t+18.75 (ready t+23.75); FMUL term t+23.75; FADD sum t+28.75;
-    // BRA t+29.75; the next I2F at t+30.75.
+TEST_CASE("binomial-series: the textbook term's in-order chain on the H100 is 32 cycles") {
+    // H100: conversion 5 (R4), ALU 5, SFU 17 and FMA 4 (measured on the H200's GH100 SM). From I2F
+    // at t: IADD t+1; MUFU.RCP waits for I2F (t+5, ready t+22); FADD t+6 (ready t+10); ISETP t+7;
+    // FMUL x t+10 (ready t+14); FMUL 1/k waits for the RCP: t+22 (ready t+26); FMUL term t+26;
+    // FADD sum t+30; BRA t+31; the next I2F at t+32.
     const KernelLaunch k = parse_kernel_spec("binomial-series:blocks=132,threads=32", "--kernel");
-    CHECK(latency_cycles(k, hw::resolve_gpu("h100")) == doctest::Approx(1000 * 30.75));
-    // The same SM by rule on the h200: the same floor.
-    CHECK(latency_cycles(k, hw::resolve_gpu("h200")) == doctest::Approx(1000 * 30.75));
+    CHECK(latency_cycles(k, hw::resolve_gpu("h100")) == doctest::Approx(1000 * 32.0));
+    // The same SM on the h200: the same floor.
+    CHECK(latency_cycles(k, hw::resolve_gpu("h200")) == doctest::Approx(1000 * 32.0));
     // Given, the key wins over the chain.
     const KernelLaunch given = parse_kernel_spec("binomial-series:blocks=132,threads=32,term_latency_cycles=59", "--kernel");
     CHECK(latency_cycles(given, hw::resolve_gpu("h100")) == doctest::Approx(1000 * 59));
@@ -106,18 +109,18 @@ TEST_CASE("streamcluster, spmv, sssp: the loop chains on the H100, worked by han
     const hw::GpuSpec h100 = hw::resolve_gpu("h100");
     // streamcluster, N 65536 x D 256 floats = 64 MiB > 50 MiB L2: coordinates from DRAM (685). The
     // 4x unrolled body issues 8 loads at t..t+7; FADD 0 waits for coordinate 0 (t+685); the FADD /
-    // FFMA pairs follow at t+685, 690, 691, 696, 697, 702, 703, 708 (each FFMA waits 5 for its
-    // FADD); the address add t+709 (ready t+714), the branch t+714, the next loads t+715:
-    // 715 / 4 = 178.75 cycles per trip. Block 0's first thread has R = 512 points of 256 trips.
+    // FFMA pairs follow at t+685, 689, 690, 694, 695, 699, 700, 704 (each FFMA waits 4 for its
+    // FADD); the address add t+705 (ready t+710), the branch t+710, the next loads t+711:
+    // 711 / 4 = 177.75 cycles per trip. Block 0's first thread has R = 512 points of 256 trips.
     const KernelLaunch sc = parse_kernel_spec("streamcluster:points=65536,dims=256,rake=512,regs=40", "--kernel");
-    CHECK(latency_cycles(sc, h100) == doctest::Approx(512.0 * 256 * 178.75));
+    CHECK(latency_cycles(sc, h100) == doctest::Approx(512.0 * 256 * 177.75));
     // spmv CSR, the matrix (78000 x 8 B + 2000 x 12 B) in L2 (280): a step loads col (t) and val
     // (t+1), x[col] waits for col (t+280, ready t+560), FFMA t+560, the index add t+561 (ready
     // t+566), branch t+566, next step t+567. Once per warp: the row offsets (t, t+1: ready t+281)
     // and the 5-step reduction, each step a shared store, a load (29) and an FADD (5): 5 x 35.
     // A row of qcd has 39 entries: 2 steps of 32.
     const KernelLaunch csr = parse_kernel_spec("spmv:format=csr,gen=qcd,rows=2000", "--kernel");
-    CHECK(latency_cycles(csr, h100) == doctest::Approx(281 + 5 * 35 + 2 * 567.0));
+    CHECK(latency_cycles(csr, h100) == doctest::Approx(281 + 5 * 34 + 2 * 567.0));
     // sssp relax edge trip, the graph in L2 (280): col t, w t+1, U[j] waits for col (t+280, ready
     // t+560), compare t+560, add t+561, atomic t+566, index add t+567 (ready t+572), branch t+572,
     // next trip t+573 cycles.
