@@ -46,6 +46,7 @@ void add_gpu_commands(CLI::App& app) {
     gpu->callback([name] {  // NAME is positional: an unknown one is named in the message itself
         std::cout << hw::to_yaml(naming_keys({{"gpu", ""}}, [&] { return hw::resolve_gpu(*name); }));
     });
+    add_show_work_command(*show);
 }
 
 }  // namespace gpusched::cli

@@ -17,6 +17,7 @@
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/workloads/cycle_latency.h"
+#include "gpusched/workloads/gpu_bound_work.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/models/spmv_strip_model.h"
 #include "gpusched/workloads/spmv_work.h"
@@ -88,7 +89,9 @@ void run_compute_bound(const PredictOptions& o) {
         tau = *o.tau_us;
     } else {
         if (!gpu.clock_mhz) throw InputError("--gpu " + gpu.name + ": needs execution.clock_mhz (or give --tau-us)");
-        const auto work = workloads::warp_work_at_clock(*k.work, 0, *gpu.clock_mhz);
+        // The work on this GPU: a latency floor the generator derives from the GPU's latencies.
+        const auto bound = workloads::work_on_gpu(k, gpu);
+        const auto work = workloads::warp_work_at_clock(*bound, 0, *gpu.clock_mhz);
         if (!work) throw InputError("--kernel: '" + k.name + "' gives no per-warp work; give --tau-us");
         const double slots_per_us = gpu.issue_slots_per_cycle() * *gpu.clock_mhz;
         tau = std::max(static_cast<double>(work->latency_bound) / 1e6, work->issue_slots / slots_per_us);

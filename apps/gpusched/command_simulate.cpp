@@ -20,6 +20,7 @@
 #include "gpusched/sim/output/timeline_csv.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/replay_timeline.h"
+#include "gpusched/workloads/ruled_numbers.h"
 #include "gpusched/workloads/workload_file.h"
 
 namespace gpusched::cli {
@@ -36,9 +37,11 @@ constexpr std::uint64_t kAnnouncedBlocks = 500'000'000;
 struct SimulateOptions {
     std::string gpu = "h100";
     std::string policy = scheduler::default_policy();
+    bool policy_given = false;     ///< --policy was given (else the GPU's defaults.policy, if it states one)
     std::string walk_start;
     bool walk_start_given = false;  ///< --walk-start was given (an empty value is an error, not "the preset's")
     std::string execution{sim::kDefaultExecutionModel};
+    bool execution_given = false;  ///< --exec was given (else the GPU's defaults.execution, if it states one)
     std::string workload;
     bool workload_given = false;  ///< --workload '' is an error, not the built-in default
     std::vector<std::string> kernels;
@@ -81,9 +84,30 @@ workloads::Application load_application(const SimulateOptions& o) {
     return workloads::application_from_specs({kDefaultKernel}, "--kernel");
 }
 
-void run_simulation(const SimulateOptions& o) {
-    hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
-    const auto policy = scheduler::make_policy(o.policy);
+/// The dispatch policy `name`; when it is the GPU's stated default (not --policy), an unknown name
+/// is the GPU file's error, naming defaults.policy.
+std::unique_ptr<sim::DispatchPolicy> preset_policy(const hw::GpuSpec& gpu, const std::string& name, bool given) {
+    if (given) return scheduler::make_policy(name);
+    try {
+        return scheduler::make_policy(name);
+    } catch (const KeyError& e) {
+        throw InputError("GPU '" + gpu.name + "': key 'defaults.policy': " + e.detail());
+    }
+}
+
+void run_simulation(const SimulateOptions& given) {
+    hw::GpuSpec gpu = hw::resolve_gpu(given.gpu);
+    std::vector<std::string> notes;
+    SimulateOptions o = given;
+    if (!o.policy_given && !gpu.default_policy.empty()) {
+        o.policy = gpu.default_policy;
+        if (auto note = workloads::ruled_default_note(gpu, "policy", o.policy)) notes.push_back(*note);
+    }
+    if (!o.execution_given && !gpu.default_execution.empty()) {
+        o.execution = gpu.default_execution;
+        if (auto note = workloads::ruled_default_note(gpu, "execution", o.execution)) notes.push_back(*note);
+    }
+    const auto policy = preset_policy(gpu, o.policy, o.policy_given);
     if (o.walk_start_given) {
         if (o.policy != "walk") throw InputError("--walk-start sets where --policy walk starts; give --policy walk");
         if (!gpu.dispatch_walk)
@@ -96,6 +120,8 @@ void run_simulation(const SimulateOptions& o) {
         throw InputError("--threads " + std::to_string(*o.threads) + ": more than the " +
                          std::to_string(gpu.max_threads_per_block) + " threads per block of " + gpu.name);
     sim::Simulation run(gpu, app, *policy, o.execution);
+    for (auto& note : workloads::ruled_number_notes(app, gpu, run.execution() == "shared")) notes.push_back(note);
+    for (const auto& note : notes) std::cerr << "gpusched: warning: " << note << "\n";
 
     sim::SummaryCollector summary;
     run.observe(summary);
@@ -123,10 +149,12 @@ void run_simulation(const SimulateOptions& o) {
         const InterruptGuard interrupts;
         run.run();
     }
+    sim::RunSummary result = summary.summary();
+    result.notes = notes;
     if (o.json)
-        sim::write_summary_json(std::cout, summary.summary());
+        sim::write_summary_json(std::cout, result);
     else
-        sim::write_summary_text(std::cout, summary.summary());
+        sim::write_summary_text(std::cout, result);
     if (trace && trace->truncated())
         std::cerr << "gpusched: --trace: the trace shows " << trace->blocks_written() << " of " << trace->blocks_total()
                   << " blocks (cap --trace-limit " << o.trace_limit << ")\n";
@@ -142,7 +170,9 @@ void add_simulate_command(CLI::App& app) {
     cmd->footer(std::string("With no workload option, runs the built-in default: --kernel ") + kDefaultKernel +
                 "\nKernel spec syntax and workload files: docs/workloads.md; outputs: docs/outputs.md");
     cmd->add_option("--gpu", o->gpu, "Preset name (gpusched list gpus) or GPU YAML file")->capture_default_str();
-    cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies)")->capture_default_str();
+    cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies); default: the GPU's defaults.policy, else most-room")
+        ->capture_default_str()
+        ->each([o](const std::string&) { o->policy_given = true; });
     cmd->add_option("--walk-start", o->walk_start,
                     "ROW[:LEAD]: where --policy walk starts the GPU's dispatch walk (hardware state that moves "
                     "between launches; default the preset's start_row:lead_start)")
@@ -150,8 +180,9 @@ void add_simulate_command(CLI::App& app) {
     cmd->add_option("--exec", o->execution,
                     "Execution model: fixed (each block runs its given duration), shared (blocks share an "
                     "SM's issue slots; needs per-warp work), or auto (shared when every launch has per-warp "
-                    "work, else fixed)")
-        ->capture_default_str();
+                    "work, else fixed); default: the GPU's defaults.execution, else auto")
+        ->capture_default_str()
+        ->each([o](const std::string&) { o->execution_given = true; });
     cmd->add_option("--workload", o->workload, "Workload YAML file (launches on streams)")
         ->each([o](const std::string&) { o->workload_given = true; });
     cmd->add_option("--kernel", o->kernels, "One-line kernel spec, e.g. synthetic:blocks=265,threads=1024,duration=50us "

@@ -13,6 +13,8 @@ void add_curve_command(CLI::App& app);
 void add_gpu_commands(CLI::App& app);
 /// `gpusched import torch|cupti|ncu ...`.
 void add_import_command(CLI::App& app);
+/// `gpusched show work SPEC --gpu G` (added to the existing `show`).
+void add_show_work_command(CLI::App& show);
 /// `gpusched occupancy ...`.
 void add_occupancy_command(CLI::App& app);
 /// `gpusched predict --model interval ...`.

@@ -10,6 +10,7 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
+#include "gpusched/hw/gpu_spec_provenance.h"
 #include "gpusched/hw/presets.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/support/text_file.h"
@@ -186,6 +187,9 @@ void parse_execution(YamlFields& top, GpuSpec& spec) {
     spec.clock_mhz = f.optional_number("clock_mhz", 1, 1e5);
     spec.l1_wavefronts_per_cycle = f.optional_number("l1_wavefronts_per_cycle", 1e-3, 1024);
     spec.alu_latency_cycles = f.optional_number("alu_latency_cycles", 1, 1e6);
+    spec.fma_latency_cycles = f.optional_number("fma_latency_cycles", 1, 1e6);
+    spec.sfu_latency_cycles = f.optional_number("sfu_latency_cycles", 1, 1e6);
+    spec.conversion_latency_cycles = f.optional_number("conversion_latency_cycles", 1, 1e6);
     spec.shared_memory_latency_cycles = f.optional_number("shared_memory_latency_cycles", 1, 1e6);
     spec.barrier_cycles = f.optional_number("barrier_cycles", 0, 1e6);
     spec.barrier_cycles_per_warp = f.optional_number("barrier_cycles_per_warp", 0, 1e6);
@@ -198,6 +202,7 @@ void parse_optional_sections(YamlFields& top, GpuSpec& spec) {
         spec.dram_bandwidth_gbps = f.optional_number("dram_bandwidth_gbps", 1e-3, kMaxRate);
         spec.l2_bytes = f.optional_integer("l2_bytes", 0, kMaxBytes);
         spec.l2_bandwidth_gbps = f.optional_number("l2_bandwidth_gbps", 1e-3, kMaxRate);
+        spec.l1_hit_latency_cycles = f.optional_number("l1_hit_latency_cycles", 1, 1e6);
         spec.l2_hit_latency_cycles = f.optional_number("l2_hit_latency_cycles", 1, 1e6);
         spec.dram_latency_cycles = f.optional_number("dram_latency_cycles", 1, 1e6);
         spec.tile_fill_extra_cycles = f.optional_number("tile_fill_extra_cycles", 0, 1e6);
@@ -298,6 +303,7 @@ GpuSpec parse_gpu_spec(const std::string& yaml_text, const std::string& source) 
     parse_allocation(top, spec);
     parse_execution(top, spec);
     parse_optional_sections(top, spec);
+    parse_gpu_provenance(top, spec);
     top.finish();
     validate_gpu_spec(spec, source);
     return spec;
@@ -417,15 +423,19 @@ std::string to_yaml(const GpuSpec& s) {
     opt_num("  clock_mhz", s.clock_mhz);
     opt_num("  l1_wavefronts_per_cycle", s.l1_wavefronts_per_cycle);
     opt_num("  alu_latency_cycles", s.alu_latency_cycles);
+    opt_num("  fma_latency_cycles", s.fma_latency_cycles);
+    opt_num("  sfu_latency_cycles", s.sfu_latency_cycles);
+    opt_num("  conversion_latency_cycles", s.conversion_latency_cycles);
     opt_num("  shared_memory_latency_cycles", s.shared_memory_latency_cycles);
     opt_num("  barrier_cycles", s.barrier_cycles);
     opt_num("  barrier_cycles_per_warp", s.barrier_cycles_per_warp);
-    if (s.dram_bandwidth_gbps || s.l2_bytes || s.l2_bandwidth_gbps || s.l2_hit_latency_cycles || s.dram_latency_cycles ||
-        s.tile_fill_extra_cycles) {
+    if (s.dram_bandwidth_gbps || s.l2_bytes || s.l2_bandwidth_gbps || s.l1_hit_latency_cycles || s.l2_hit_latency_cycles ||
+        s.dram_latency_cycles || s.tile_fill_extra_cycles) {
         y << "memory:\n";
         opt_num("  dram_bandwidth_gbps", s.dram_bandwidth_gbps);
         opt_int("  l2_bytes", s.l2_bytes);
         opt_num("  l2_bandwidth_gbps", s.l2_bandwidth_gbps);
+        opt_num("  l1_hit_latency_cycles", s.l1_hit_latency_cycles);
         opt_num("  l2_hit_latency_cycles", s.l2_hit_latency_cycles);
         opt_num("  dram_latency_cycles", s.dram_latency_cycles);
         opt_num("  tile_fill_extra_cycles", s.tile_fill_extra_cycles);
@@ -448,6 +458,7 @@ std::string to_yaml(const GpuSpec& s) {
         opt_num("  block_completion_interval_ns", s.block_completion_interval_ns);
         opt_num("  host_launch_interval_ns", s.host_launch_interval_ns);
     }
+    write_gpu_provenance(y, s);
     return y.str();
 }
 

@@ -168,7 +168,7 @@ gpusched_cli_test(validate_missing_dir 2 stderr "not a directory" validate /none
 gpusched_cli_test(validate_no_timelines 2 stderr "no timeline CSV" validate ${PROJECT_SOURCE_DIR}/docs)
 gpusched_cli_test(validate_section_without_data 2 stderr "--sections sssp: no measurements at '.*bad_streamcluster/sssp/runs.csv'"
                   validate ./bad_streamcluster --sections sssp)
-gpusched_cli_test(validate_streamcluster 0 stdout "calibrated once at R = 16 .*grids identical to the runner's.*best R, pinned: measured 2, simulated 16, calibrated 8, documented keys 2"
+gpusched_cli_test(validate_streamcluster 0 stdout "calibrated once at R = 16 .*grids identical to the runner's.*best R, pinned: measured 2, simulated 2, calibrated 2, documented keys 2"
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --sections streamcluster)
 gpusched_cli_test(validate_streamcluster_json 0 stdout "\"streamcluster\": {.*\"best_rake_pageable\": {\n *\"measured\": 4"
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --json --sections streamcluster)
@@ -208,9 +208,9 @@ gpusched_cli_test(curve_help 0 stdout "Example:.*--n 50\\.\\.100" curve --help)
 gpusched_cli_test(curve_table 0 stdout "simulated_us\n64 +6 +64 [^\n]*\n65 +6 +81 [^\n]*\n66 +7 +81 "
                   curve --gpu c2075 --kernel apsp-minplus:block=8 --n 64..66)
 # The closed forms are those of `gpusched predict` (see predict_interval: 24.085 / 25.501 / 45.336 us at n = 81).
-gpusched_cli_test(predict_interval_times 0 stdout "Full +18 +25\\.501\n.*Buckets +32 +45\\.336"
+gpusched_cli_test(predict_interval_times 0 stdout "Full +18 +36\\.701\n.*Buckets +32 +56\\.536"
                   predict --gpu c2075 --kernel apsp-minplus:n=81,block=8)
-gpusched_cli_test(curve_models_as_predict 0 stdout "\n81 +7 +121 +[0-9.]+ +24\\.085 +24\\.085 +25\\.501 +45\\.336"
+gpusched_cli_test(curve_models_as_predict 0 stdout "\n81 +7 +121 +[0-9.]+ +35\\.285 +35\\.285 +36\\.701 +56\\.536"
                   curve --gpu c2075 --kernel apsp-minplus:block=8 --n 80..82 --models)
 gpusched_cli_test(curve_bad_range 2 stderr "--n: expected FIRST\\.\\.LAST.*got '50-100'"
                   curve --kernel apsp-minplus:block=8 --n 50-100)
@@ -302,8 +302,8 @@ gpusched_cli_test(copy_overlap_json 0 stdout "\"copies\":\\[{\"operation\":0,\"d
 # 199 x 3.466 + 1.418 + 0.182 + 1 = 692.334 us.
 gpusched_cli_test(host_launches_example 0 stdout "makespan +692.334 us"
                   simulate --workload ${PROJECT_SOURCE_DIR}/examples/host-launches.yaml --exec fixed)
-gpusched_cli_test(host_calls_need_interval 2 stderr "issue: host-calls.*a100 has no overheads.host_launch_interval_ns"
-                  simulate --workload ${PROJECT_SOURCE_DIR}/examples/host-launches.yaml --exec fixed --gpu a100)
+gpusched_cli_test(host_calls_need_interval 2 stderr "issue: host-calls.*tiny has no overheads.host_launch_interval_ns"
+                  simulate --workload ${PROJECT_SOURCE_DIR}/examples/host-launches.yaml --exec fixed --gpu tiny_gpu.yaml)
 gpusched_cli_test(dangling_wait 2 stderr "dangling_wait.yaml:2.*waits for event 'never-recorded'.*dangling"
                   simulate --workload dangling_wait.yaml)
 gpusched_cli_test(dependency_cycle 2 stderr "cycle.*'upload'.*copy_cycle.yaml:2"
@@ -328,7 +328,7 @@ gpusched_cli_test(predict_rake_json 0 stdout "\"b\": 1,.*\"simulated_best_rake\"
 gpusched_cli_test(predict_rake_not_streamcluster 2 stderr "--model rake needs a streamcluster kernel"
                   predict --model rake --kernel synthetic:blocks=1,threads=32,duration=1us)
 gpusched_cli_test(predict_rake_no_copies 2 stderr "copy=none" predict --model rake --kernel streamcluster:points=100,dims=2,copy=none)
-gpusched_cli_test(predict_rake_no_latency 2 stderr "host_link.latency_ns" predict --model rake --gpu a100 --kernel streamcluster:points=100,dims=2)
+gpusched_cli_test(predict_rake_no_latency 2 stderr "host_link.latency_ns" predict --model rake --gpu no_copy_latency_gpu.yaml --kernel streamcluster:points=100,dims=2)
 gpusched_cli_test(predict_rake_bad_rakes 2 stderr "--rakes: expected" predict --model rake --kernel streamcluster:points=100,dims=2 --rakes 0-3)
 gpusched_cli_test(predict_rake_bad_delta 2 stderr "--delta" predict --model rake --kernel streamcluster:points=100,dims=2 --delta 0)
 gpusched_cli_test(predict_rakes_other_model 2 stderr "--rakes and --delta apply to --model rake"
@@ -475,7 +475,7 @@ gpusched_cli_test(predict_measured_huge 2 stderr "--measured: expected a positiv
                   predict --gpu c2075 --kernel apsp-minplus:n=81,block=8 --measured 1e308 --at 81)
 gpusched_cli_test(list_unknown 2 stderr "gpusched list: unknown subcommand 'nope' \\(expected gpus, policies, workloads\\)"
                   list nope)
-gpusched_cli_test(show_unknown_subcommand 2 stderr "gpusched show: unknown subcommand 'cpu' \\(expected gpu\\)" show cpu h100)
+gpusched_cli_test(show_unknown_subcommand 2 stderr "gpusched show: unknown subcommand 'cpu' \\(expected gpu, work\\)" show cpu h100)
 gpusched_cli_test(validate_named_section_without_data 2 stderr "--sections curves: no measurements at '.*curves'"
                   validate ${CMAKE_CURRENT_SOURCE_DIR}/cli --sections curves)
 gpusched_input_kept_test(tune_csv tiny_gpu.yaml "--csv: 'tiny_gpu.yaml' is also an input"
@@ -531,3 +531,15 @@ gpusched_cli_test(validate_placement_cut_mid_row 2 stderr "cut_placement/placeme
                   validate ./cut_placement --sections placement)
 gpusched_cli_test(sssp_graph_cut 2 stderr "cut_graph.txt:4: the edge list ends after 2 edges, but its comment at line 1 announces edges=3"
                   simulate --kernel sssp:graph=cut_graph.txt,sources=1)
+
+# Latency floors derived from the GPU and the provenance of the numbers (docs/gpu-spec.md "Provenance").
+gpusched_cli_test(show_work_binomial_chain 0 stdout "per term: I2F k .*-> 32 cycles.*latency floor = terms x 32 = 32000 cycles \\(derived from the GPU\\).*execution\\.conversion_latency_cycles = 5 \\(rule: R4 "
+                  show work binomial-series:blocks=132,threads=32 --gpu h100)
+gpusched_cli_test(show_work_given_key 0 stdout "latency floor = terms x term_latency_cycles \\(given\\) = 59000 cycles"
+                  show work binomial-series:blocks=132,threads=32,term_latency_cycles=59 --gpu k20)
+gpusched_cli_test(simulate_ruled_numbers_warn 0 stderr "warning: GPU 'k20' uses a rule, not data: overheads\\.kernel_launch_ns 1418.*\\(R10 "
+                  simulate --gpu k20 --kernel binomial-series:blocks=26,threads=128)
+gpusched_cli_test(simulate_ruled_default_policy_note 0 stdout "\"notes\":\\[\"GPU 'h200' default policy most-room is a rule, not data \\(R15 "
+                  simulate --gpu h200 --json --kernel binomial-series:blocks=132,threads=128)
+gpusched_cli_test(simulate_ruled_note_text 0 stdout "  note       GPU 'c1060' uses a rule, not data: .*execution\\.sfu_latency_cycles 48"
+                  simulate --gpu c1060 --kernel binomial-series:blocks=30,threads=128)

@@ -18,10 +18,11 @@ ApspWarpCost floyd_warshall_warp_cost(const FloydWarshallKeys& keys, const ApspC
 }
 
 std::optional<ApspWarpCost> floyd_warshall_cost_on_gpu(const ApspGrid& grid, const FloydWarshallKeys& keys,
-                                                       const ApspCommonKeys& common, const GpuContext& context) {
+                                                       const ApspCommonKeys& common, const GpuContext& context,
+                                                       GpuNumbers& numbers, std::vector<std::string>& steps) {
     const hw::GpuSpec& gpu = context.gpu;
     const bool l2 = gpu.l2_bytes && gpu.l2_bandwidth_gbps;
-    const bool latency = gpu.l2_hit_latency_cycles && !keys.latency_given;
+    const bool latency = (gpu.l2_hit_latency_cycles || gpu.dram_latency_cycles) && !keys.latency_given;
     const bool l1 = gpu.l1_wavefronts_per_cycle.has_value();
     if (!l2 && !latency && !l1) return std::nullopt;
     ApspWarpCost cost = floyd_warshall_warp_cost(keys, common);
@@ -31,6 +32,7 @@ std::optional<ApspWarpCost> floyd_warshall_cost_on_gpu(const ApspGrid& grid, con
     const double p = common.p_min;
     double miss_own = 1;  // the own element and the writes; row and column k always hit
     if (l2) {
+        numbers.need("memory.l2_bandwidth_gbps");
         if (2 * n * n * e <= static_cast<double>(*gpu.l2_bytes)) miss_own = 0;
         const double own = 1 + 2 * p;   // D(gx, gy), and the stores of D and P
         const double shared = 1 + p;    // D(gx, k) or D(k, gy), and P(k, gy)
@@ -42,11 +44,19 @@ std::optional<ApspWarpCost> floyd_warshall_cost_on_gpu(const ApspGrid& grid, con
     const double lines = std::ceil(std::min(bs, warp) * e / 128);      // lines per tile row
     // Line 3: D(gx, k) (one element per row), D(k, gy) (one row), D(gx, gy); lines 4-5 with
     // p_min: store D, load P(k, gy), store P.
+    if (l1) numbers.need("execution.l1_wavefronts_per_cycle");
     if (l1) cost.l1_wavefronts = rows + lines + rows * lines + p * (lines + 2 * rows * lines);
     if (latency) {
-        const double l2_latency = *gpu.l2_hit_latency_cycles;
-        const double wait = miss_own > 0 ? gpu.dram_latency_cycles.value_or(l2_latency) : l2_latency;
+        const double l2_latency = numbers.l2_hit_latency();
+        const double wait = miss_own > 0 ? numbers.dram_latency() : l2_latency;
         cost.latency_cycles = wait + p * l2_latency + cost.issue_slots / gpu.issue_width;
+        steps.push_back("latency floor = line 3's loads " + format_spec_number(wait) + " + p_min x line 5's load " +
+                        format_spec_number(p * l2_latency) + " + one warp's issue slots " +
+                        format_spec_number(cost.issue_slots / gpu.issue_width) + " = " +
+                        format_spec_number(cost.latency_cycles) + " cycles (derived from the GPU)");
+    } else {
+        steps.push_back("latency floor = latency_cycles = " + format_spec_number(cost.latency_cycles) + " cycles" +
+                        (keys.latency_given ? " (given)" : " (the GPU gives no memory latency)"));
     }
     return cost;
 }
@@ -65,8 +75,9 @@ void build_fw(SpecArgs& args, KernelLaunch& launch) {
         args.optional_integer("steps", 1, static_cast<std::int64_t>(kMaxSpecApplicationLaunches))
             .value_or(static_cast<std::int64_t>(grid.n())));
     launch.work = make_apsp_work(args, grid, floyd_warshall_warp_cost(keys, common), steps, common.ns_per_instr,
-                                 [grid, keys, common](const GpuContext& context) {
-                                     return floyd_warshall_cost_on_gpu(grid, keys, common, context);
+                                 [grid, keys, common](const GpuContext& context, GpuNumbers& numbers,
+                                                      std::vector<std::string>& steps) {
+                                     return floyd_warshall_cost_on_gpu(grid, keys, common, context, numbers, steps);
                                  });
 }
 
@@ -82,7 +93,7 @@ KernelGeneratorInfo apsp_fw_generator() {
         {"steps", "S", "launches, 1..1000000 (default n, eq. 19)"},
         {"instr_per_step", "I",
          "warp-instructions of the add and compare (Alg. 4 line 3), 0..10^6 (default 2, eq. 22)"},
-        {"latency_cycles", "C", "latency-bound cycles per warp, 0..10^9 (default: from the GPU's memory latencies, else 0)"},
+        {"latency_cycles", "C", "latency-bound cycles per warp, 0..10^9 (default: derived from the GPU's latencies)"},
     };
     for (auto& key : apsp_common_key_info()) info.keys.push_back(key);
     info.example = "apsp-fw:n=500,block=16";

@@ -27,10 +27,11 @@ ApspWarpCost minplus_warp_cost(const ApspGrid& grid, const MinplusKeys& keys, co
 }
 
 std::optional<ApspWarpCost> minplus_cost_on_gpu(const ApspGrid& grid, const MinplusKeys& keys,
-                                                const ApspCommonKeys& common, const GpuContext& context) {
+                                                const ApspCommonKeys& common, const GpuContext& context,
+                                                GpuNumbers& numbers, std::vector<std::string>& steps) {
     const hw::GpuSpec& gpu = context.gpu;
     const bool l2 = gpu.l2_bytes && gpu.l2_bandwidth_gbps;
-    const bool latency = gpu.l2_hit_latency_cycles && !keys.tile_latency_given;
+    const bool latency = (gpu.l2_hit_latency_cycles || gpu.dram_latency_cycles) && !keys.tile_latency_given;
     const bool l1 = gpu.l1_wavefronts_per_cycle.has_value();
     if (!l2 && !latency && !l1) return std::nullopt;
     ApspWarpCost cost = minplus_warp_cost(grid, keys, common);
@@ -41,6 +42,7 @@ std::optional<ApspWarpCost> minplus_cost_on_gpu(const ApspGrid& grid, const Minp
     const double p = common.p_min;
     double miss_row = 1, miss_col = 1, miss_other = 1;  // fractions of reads that go to DRAM
     if (l2) {
+        numbers.need("memory.l2_bandwidth_gbps");
         if (2 * n * n * e <= static_cast<double>(*gpu.l2_bytes)) {
             miss_row = miss_col = miss_other = 0;
         } else {
@@ -50,6 +52,9 @@ std::optional<ApspWarpCost> minplus_cost_on_gpu(const ApspGrid& grid, const Minp
         const double other = (1 + p) + 2 * p;  // line 3 and line 11's reads and writes
         cost.dram_bytes_per_thread = e * (miss_other * other + gw * (miss_row + miss_col));
         cost.l2_bytes_per_thread = e * ((1 - miss_other) * other + gw * (2 - miss_row - miss_col));
+        steps.push_back("L2: D and P take " + format_spec_number(2 * n * n * e) + " B of " +
+                        format_spec_number(static_cast<double>(*gpu.l2_bytes)) + "; DRAM fraction of tile reads row " +
+                        format_spec_number(miss_row) + ", column " + format_spec_number(miss_col));
     }
     // A warp's global load touches one 128-byte line per tile row it covers (per 128 bytes of it).
     const double warp = kApspWarpSize;
@@ -57,30 +62,47 @@ std::optional<ApspWarpCost> minplus_cost_on_gpu(const ApspGrid& grid, const Minp
     const double load_wavefronts = rows_per_warp * std::ceil(std::min(bs, warp) * e / 128);
     const double fill_wavefronts = 2 + 2 * load_wavefronts;  // line 5: two shared stores, two global loads
     const double tile_wavefronts = 2 * bs + fill_wavefronts;
+    const std::optional<double> wavefronts_per_cycle =
+        l1 ? numbers.maybe("execution.l1_wavefronts_per_cycle") : std::nullopt;
     if (l1) cost.l1_wavefronts = gw * tile_wavefronts + load_wavefronts * (1 + 3 * p);
     if (latency) {
         const double block_warps = std::ceil(bs * bs / warp);
-        const double l2_latency = *gpu.l2_hit_latency_cycles;
-        const double dram_latency = gpu.dram_latency_cycles.value_or(l2_latency);
+        const double l2_latency = numbers.l2_hit_latency();
+        const double dram_latency = numbers.dram_latency();
+        const double alu = numbers.need("execution.alu_latency_cycles");
+        const double shared = numbers.need("execution.shared_memory_latency_cycles");
+        const double barrier = numbers.need("execution.barrier_cycles") +
+                               block_warps * numbers.need("execution.barrier_cycles_per_warp");
+        const double fill_extra = numbers.need("memory.tile_fill_extra_cycles");
         const double both_hit = (1 - miss_row) * (1 - miss_col);
         // Line 5 up to the barrier: the loads, the fill's measured extra and the block's load and store wavefronts.
-        double tile_wait = both_hit * l2_latency + (1 - both_hit) * dram_latency + gpu.tile_fill_extra_cycles.value_or(0);
-        if (l1) tile_wait += block_warps * fill_wavefronts / *gpu.l1_wavefronts_per_cycle;
+        double tile_wait = both_hit * l2_latency + (1 - both_hit) * dram_latency + fill_extra;
+        if (l1) tile_wait += block_warps * fill_wavefronts / *wavefronts_per_cycle;
         const double other_wait = (1 - miss_other) * l2_latency + miss_other * dram_latency;
         // Line 5's stores, the barrier of line 6, line 7's first shared load, the barrier of line 10.
-        const double sync = gpu.shared_memory_latency_cycles.value_or(0) +
-                            2 * (gpu.barrier_cycles.value_or(0) + block_warps * gpu.barrier_cycles_per_warp.value_or(0));
+        const double sync = shared + 2 * barrier;
         // Lines 5-8 alone: one warp's dependent path (SASS: the running minimum, line 9's compare
         // and the next loads' addresses, each with the interleaved argmin select's issue slot, and
         // the shared loads the minimum waits for); the block's issue slots and L1 wavefronts at
         // the SM's rates; one warp's slots at issue_width.
         const double tile_slots = bs * keys.instr_per_step + keys.instr_per_tile;
-        const double path = std::max(0.0, keys.exposed_shared_loads - 1) * gpu.shared_memory_latency_cycles.value_or(0) +
-                            (bs + keys.address_chain_instr) * (gpu.alu_latency_cycles.value_or(0) + 1.0 / gpu.issue_width);
+        const double path = std::max(0.0, keys.exposed_shared_loads - 1) * shared +
+                            (bs + keys.address_chain_instr) * (alu + 1.0 / gpu.issue_width);
         double alone = std::max({path, tile_slots / gpu.issue_width, block_warps * tile_slots / gpu.issue_slots_per_cycle()});
-        if (l1) alone = std::max(alone, block_warps * 2 * bs / *gpu.l1_wavefronts_per_cycle);
+        if (l1) alone = std::max(alone, block_warps * 2 * bs / *wavefronts_per_cycle);
         // Line 3's load before the loop; line 11's load of P(gx, kmin) before its stores.
         cost.latency_cycles = gw * (tile_wait + sync + alone) + (1 + p) * other_wait;
+        steps.push_back("per tile: loads and fill " + format_spec_number(tile_wait) + " + shared load and two barriers " +
+                        format_spec_number(sync) + " + lines 5-8 alone " + format_spec_number(alone) +
+                        " (dependent path: " + format_spec_number(std::max(0.0, keys.exposed_shared_loads - 1)) +
+                        " shared loads and " + format_spec_number(bs + keys.address_chain_instr) +
+                        " ALU instructions = " + format_spec_number(path) + ") cycles");
+        steps.push_back("latency floor = " + format_spec_number(gw) + " tiles x per tile + lines 3 and 11 = " +
+                        format_spec_number(cost.latency_cycles) + " cycles (derived from the GPU)");
+    } else {
+        steps.push_back("latency floor = " + format_spec_number(gw) + " tiles x tile_latency_cycles = " +
+                        format_spec_number(cost.latency_cycles) + " cycles" +
+                        (keys.tile_latency_given ? " (tile_latency_cycles given)" : " (the GPU gives no memory latency)"));
     }
     return cost;
 }
@@ -106,8 +128,9 @@ void build_minplus(SpecArgs& args, KernelLaunch& launch) {
                                                                grid.block_size() *
                                                                static_cast<std::uint64_t>(common.elem_bytes));
     launch.work = make_apsp_work(args, grid, minplus_warp_cost(grid, keys, common), steps, common.ns_per_instr,
-                                 [grid, keys, common](const GpuContext& context) {
-                                     return minplus_cost_on_gpu(grid, keys, common, context);
+                                 [grid, keys, common](const GpuContext& context, GpuNumbers& numbers,
+                                                      std::vector<std::string>& steps) {
+                                     return minplus_cost_on_gpu(grid, keys, common, context, numbers, steps);
                                  });
 }
 
@@ -123,7 +146,7 @@ KernelGeneratorInfo apsp_minplus_generator() {
         {"steps", "S", "launches, 1..1000000 (default max(1, ceil(log2(n-1))), eq. 1)"},
         {"instr_per_step", "I", "warp-instructions per min-plus step k (Alg. 2 lines 7-8), 0..10^6 (default 4)"},
         {"instr_per_tile", "I", "other warp-instructions per tile (loads, barriers, line 9), 0..10^6 (default 10)"},
-        {"tile_latency_cycles", "C", "latency-bound cycles per tile per warp, 0..10^9 (default: from the GPU's memory latencies, else 0)"},
+        {"tile_latency_cycles", "C", "latency-bound cycles per tile per warp, 0..10^9 (default: derived from the GPU's latencies)"},
         {"exposed_shared_loads", "E", "shared-load latencies one warp waits out per tile (SASS), 0..10^6 (default 3)"},
         {"address_chain_instr", "A", "dependent address instructions before a tile's last global load (SASS), 0..10^6 (default 4)"},
     };

@@ -46,9 +46,21 @@ std::optional<WarpWork> ApspWork::warp_work(std::uint64_t block) const {
 
 std::shared_ptr<const BlockWork> ApspWork::bind(const GpuContext& context) const {
     if (!on_gpu_) return nullptr;
-    const auto cost = on_gpu_(context);
+    GpuNumbers numbers(context.gpu, kernel_, kernel_ == "apsp-fw" ? "latency_cycles" : "tile_latency_cycles");
+    std::vector<std::string> steps;
+    const auto cost = on_gpu_(context, numbers, steps);
     if (!cost) return nullptr;
     return std::make_shared<const ApspWork>(kernel_, grid_, *cost, launches_, fixed_duration_);
+}
+
+WorkDerivation ApspWork::derivation(const GpuContext& context) const {
+    WorkDerivation out;
+    if (!on_gpu_) return out;
+    GpuNumbers numbers(context.gpu, kernel_, kernel_ == "apsp-fw" ? "latency_cycles" : "tile_latency_cycles");
+    if (!on_gpu_(context, numbers, out.steps))
+        out.steps.push_back("the GPU gives no L2, latency or L1 keys: the paper's counts (every access to DRAM, no latency)");
+    out.gpu_numbers = numbers.used();
+    return out;
 }
 
 double ApspWork::latency_bound_cycles(std::uint64_t block) const {

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "gpusched/workloads/latency_chains.h"
 #include "gpusched/workloads/spec_numbers.h"
 
 namespace gpusched::workloads {
@@ -38,6 +39,35 @@ double BinomialSeriesWork::latency_bound_cycles(std::uint64_t block) const {
     return static_cast<double>(keys_.terms) * keys_.term_latency_cycles;
 }
 
+std::shared_ptr<const BlockWork> BinomialSeriesWork::bind(const GpuContext& context) const {
+    if (keys_.term_latency_given) return nullptr;
+    GpuNumbers numbers(context.gpu, "binomial-series", "term_latency_cycles");
+    BinomialSeriesKeys keys = keys_;
+    keys.term_latency_cycles = binomial_term_chain(numbers).cycles_per_step;
+    keys.term_latency_given = true;
+    return std::make_shared<const BinomialSeriesWork>(keys, threads_per_block_, fixed_duration_);
+}
+
+WorkDerivation BinomialSeriesWork::derivation(const GpuContext& context) const {
+    WorkDerivation out;
+    const std::string terms = std::to_string(keys_.terms);
+    out.steps.push_back("issue slots = terms x instr_per_term = " + terms + " x " +
+                        format_spec_number(keys_.instr_per_term) + " = " + format_spec_number(issue_slots()));
+    if (keys_.term_latency_given) {
+        out.steps.push_back("latency floor = terms x term_latency_cycles (given) = " +
+                            format_spec_number(latency_bound_cycles(0)) + " cycles");
+        return out;
+    }
+    GpuNumbers numbers(context.gpu, "binomial-series", "term_latency_cycles");
+    const StepChain chain = binomial_term_chain(numbers);
+    out.steps.push_back(describe_step_chain(chain, "term"));
+    out.steps.push_back("latency floor = terms x " + format_spec_number(chain.cycles_per_step) + " = " +
+                        format_spec_number(static_cast<double>(keys_.terms) * chain.cycles_per_step) +
+                        " cycles (derived from the GPU)");
+    out.gpu_numbers = numbers.used();
+    return out;
+}
+
 std::string BinomialSeriesWork::describe() const {
     std::string out = "binomial series, " + std::to_string(keys_.terms) + " terms: " +
                       format_spec_number(issue_slots()) + " issue slots per warp";
@@ -54,6 +84,7 @@ void build_binomial(SpecArgs& args, KernelLaunch& launch) {
     BinomialSeriesKeys keys;
     keys.terms = static_cast<std::uint64_t>(args.optional_integer("terms", 1, kMaxTerms).value_or(1000));
     keys.instr_per_term = spec_number(args, "instr_per_term", 0, 1e6, keys.instr_per_term);
+    keys.term_latency_given = args.has("term_latency_cycles");
     keys.term_latency_cycles = spec_number(args, "term_latency_cycles", 0, 1e9, keys.term_latency_cycles);
     keys.elem_bytes = static_cast<double>(args.optional_integer("elem_bytes", 0, 1024).value_or(4));
     const double ns_per_instr = spec_number(args, "ns_per_instr", 0, 1e6, 1);
@@ -76,7 +107,7 @@ KernelGeneratorInfo binomial_series_generator() {
     info.keys = {
         {"terms", "K", "series terms per thread, 1..10^12 (default 1000; the paper does not give K)"},
         {"instr_per_term", "I", "warp-instructions per term (the loop body), 0..10^6 (default 10)"},
-        {"term_latency_cycles", "C", "latency-bound cycles per term per warp, 0..10^9 (default 0: none)"},
+        {"term_latency_cycles", "C", "latency-bound cycles per term per warp, 0..10^9 (default: the loop's dependency chain on the GPU)"},
         {"elem_bytes", "B", "bytes of each thread's one result, 0..1024 (default 4: a float)"},
         {"ns_per_instr", "NS", "`fixed` model only: nanoseconds per warp-instruction, 0..10^6 (default 1)"},
     };

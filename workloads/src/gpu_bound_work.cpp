@@ -7,12 +7,15 @@
 
 namespace gpusched::workloads {
 
+GpuContext gpu_context(const KernelLaunch& launch, const hw::GpuSpec& gpu) {
+    const hw::OccupancyResult occ = hw::compute_occupancy(gpu, launch.occupancy_request());
+    return GpuContext{gpu, std::int64_t{gpu.sm_count} * std::max(1, occ.blocks_per_sm)};
+}
+
 std::shared_ptr<const BlockWork> work_on_gpu(const KernelLaunch& launch, const hw::GpuSpec& gpu) {
     const auto* bindable = dynamic_cast<const GpuBoundWork*>(launch.work.get());
     if (bindable == nullptr) return launch.work;
-    const hw::OccupancyResult occ = hw::compute_occupancy(gpu, launch.occupancy_request());
-    const GpuContext context{gpu, std::int64_t{gpu.sm_count} * std::max(1, occ.blocks_per_sm)};
-    auto bound = bindable->bind(context);
+    auto bound = bindable->bind(gpu_context(launch, gpu));
     return bound ? bound : launch.work;
 }
 

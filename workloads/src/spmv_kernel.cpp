@@ -57,6 +57,7 @@ void build_spmv(SpecArgs& args, KernelLaunch& launch) {
 
     SpmvCosts costs;
     costs.value_bytes = static_cast<double>(args.optional_integer("value_bytes", 1, 16).value_or(4));
+    costs.iter_latency_given = args.has("iter_latency_cycles");
     costs.iter_latency_cycles = spec_number(args, "iter_latency_cycles", 0, 1e9, costs.iter_latency_cycles);
     costs.ns_per_instr = spec_number(args, "ns_per_instr", 0, 1e6, costs.ns_per_instr);
     std::optional<std::int64_t> width_key;
@@ -159,7 +160,7 @@ KernelGeneratorInfo spmv_generator() {
         {"hyb_speed", "X", "hyb only: the rule's ELL-over-COO speed ratio (default 3)"},
         {"hyb_breakeven", "R", "hyb only: the rule's minimum row count (default 4096)"},
         {"value_bytes", "B", "bytes per matrix and vector value, 1..16 (default 4: single precision)"},
-        {"iter_latency_cycles", "C", "latency-bound cycles per loop step per warp, 0..10^9 (default 0: none)"},
+        {"iter_latency_cycles", "C", "latency-bound cycles per loop step per warp, 0..10^9 (default: the kernel's dependency chain on the GPU)"},
         {"ns_per_instr", "NS", "`fixed` model only: nanoseconds per warp-instruction, 0..10^6 (default 1)"},
     };
     info.example = "spmv:format=csr,gen=cantilever";

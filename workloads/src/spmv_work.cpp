@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "gpusched/workloads/latency_chains.h"
 #include "gpusched/workloads/spec_numbers.h"
 
 namespace gpusched::workloads {
@@ -57,6 +58,59 @@ std::optional<WarpWork> SpmvWork::warp_work(std::uint64_t block) const {
 
 double SpmvWork::latency_bound_cycles(std::uint64_t block) const { return summarize(block).max_latency_cycles; }
 
+namespace {
+/// Whether the matrix (index and value per non-zero, a row offset per row) and x and y fit in L2.
+bool matrix_in_l2(const SpmvWork& work, const hw::GpuSpec& gpu) {
+    const SpmvCosts& c = work.costs();
+    const double bytes = static_cast<double>(work.nnz()) * (c.index_bytes + c.value_bytes) +
+                         static_cast<double>(work.rows()) * (c.index_bytes + 2 * c.value_bytes);
+    return gpu.l2_bytes && bytes <= static_cast<double>(*gpu.l2_bytes);
+}
+}  // namespace
+
+std::shared_ptr<const BlockWork> SpmvWork::bind(const GpuContext& context) const {
+    if (costs_.iter_latency_given) return nullptr;
+    GpuNumbers numbers(context.gpu, "spmv", "iter_latency_cycles");
+    SpmvCosts costs = costs_;
+    const StepChain chain = spmv_step_chain(numbers, chain_kernel(), matrix_in_l2(*this, context.gpu));
+    costs.iter_latency_cycles = chain.cycles_per_step;
+    costs.warp_latency_cycles = chain.fixed_cycles;
+    costs.iter_latency_given = true;
+    return with_costs(costs);
+}
+
+WorkDerivation SpmvWork::derivation(const GpuContext& context) const {
+    WorkDerivation out;
+    if (costs_.iter_latency_given) {
+        out.steps.push_back("latency floor = steps x iter_latency_cycles (given: " +
+                            format_spec_number(costs_.iter_latency_cycles) + ")");
+        return out;
+    }
+    GpuNumbers numbers(context.gpu, "spmv", "iter_latency_cycles");
+    const bool in_l2 = matrix_in_l2(*this, context.gpu);
+    const StepChain chain = spmv_step_chain(numbers, chain_kernel(), in_l2);
+    out.steps.push_back(std::string("matrix and vectors ") + (in_l2 ? "fit in L2" : "do not fit in L2: the matrix from DRAM"));
+    out.steps.push_back(describe_step_chain(chain, chain_kernel() == SpmvChainKernel::coo ? "scan step" : "loop step"));
+    out.steps.push_back("latency floor = " + format_spec_number(chain.fixed_cycles) + " + the block's longest warp's steps x " +
+                        format_spec_number(chain.cycles_per_step) + " cycles (derived from the GPU)");
+    out.gpu_numbers = numbers.used();
+    return out;
+}
+
+std::shared_ptr<const BlockWork> SpmvCsrWork::with_costs(const SpmvCosts& costs) const {
+    return std::make_shared<const SpmvCsrWork>(offsets_, threads_, costs);
+}
+
+std::shared_ptr<const BlockWork> SpmvEllWork::with_costs(const SpmvCosts& costs) const {
+    return std::make_shared<const SpmvEllWork>(offsets_, width_, threads_, costs, label_);
+}
+
+std::shared_ptr<const BlockWork> SpmvCooWork::with_costs(const SpmvCosts& costs) const {
+    auto copy = std::make_shared<SpmvCooWork>(*this);
+    copy->costs_ = costs;
+    return copy;
+}
+
 // --- CSR ---
 
 SpmvCsrWork::SpmvCsrWork(SpmvRowOffsets offsets, std::uint64_t threads_per_block, SpmvCosts costs)
@@ -77,7 +131,7 @@ SpmvBlockSummary SpmvCsrWork::summarize(std::uint64_t block) const {
         const auto steps = static_cast<double>(ceil_div(len, kWarpSize));
         const double bytes =
             c.index_bytes + static_cast<double>(len) * (c.index_bytes + 2 * c.value_bytes) + c.value_bytes;
-        add_warp(s, c.csr_instr_row + steps * c.csr_instr_iter, bytes, steps * c.iter_latency_cycles);
+        add_warp(s, c.csr_instr_row + steps * c.csr_instr_iter, bytes, c.warp_latency_cycles + steps * c.iter_latency_cycles);
     }
     return s;
 }
@@ -109,7 +163,7 @@ SpmvBlockSummary SpmvEllWork::summarize(std::uint64_t block) const {
         const double slots = c.ell_instr_row + width * c.ell_instr_slot + static_cast<double>(longest) * c.ell_instr_entry;
         const double bytes = static_cast<double>(end - w) * (width * c.index_bytes + c.value_bytes) +
                              static_cast<double>(entries) * 2 * c.value_bytes;
-        add_warp(s, slots, bytes, width * c.iter_latency_cycles);
+        add_warp(s, slots, bytes, c.warp_latency_cycles + width * c.iter_latency_cycles);
     }
     return s;
 }
@@ -148,7 +202,7 @@ SpmvBlockSummary SpmvCooWork::summarize(std::uint64_t block) const {
         const std::uint64_t end = std::min(w + kWarpSize, last);
         const double bytes = static_cast<double>(end - w) * 2 * (c.index_bytes + c.value_bytes) +
                              static_cast<double>(distinct_rows(w, end)) * 2 * c.value_bytes;
-        add_warp(s, c.coo_instr_warp, bytes, kScanSteps * c.iter_latency_cycles);
+        add_warp(s, c.coo_instr_warp, bytes, c.warp_latency_cycles + kScanSteps * c.iter_latency_cycles);
     }
     return s;
 }

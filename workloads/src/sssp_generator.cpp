@@ -65,6 +65,7 @@ std::vector<KernelLaunch> build_sssp(SpecArgs& args, const KernelLaunch& base) {
         else if (c == "both") k.criteria = CrauserCriteria::both;
         else args.fail("criteria", "expected one of out, in, both, got '" + c.substr(0, 40) + "'");
     }
+    k.edge_latency_given = args.has("edge_latency_cycles");
     k.edge_latency_cycles = spec_number(args, "edge_latency_cycles", 0, 1e9, 0);
     k.ns_per_instr = spec_number(args, "ns_per_instr", 0, 1000, 1);
     options.relax_carveout = carveout_key(args, "relax_carveout", base.carveout);
@@ -122,7 +123,7 @@ KernelGeneratorInfo sssp_generator() {
         {"relax_carveout", "default|max-shared|max-l1|equal|0..100", "carveout of the relax kernel (default: carveout)"},
         {"min_carveout", "default|max-shared|max-l1|equal|0..100", "carveout of the minimum kernel (default: carveout)"},
         {"update_carveout", "default|max-shared|max-l1|equal|0..100", "carveout of the update kernel (default: carveout)"},
-        {"edge_latency_cycles", "C", "relax: latency-bound cycles per edge-loop trip, 0..10^9 (default 0: none)"},
+        {"edge_latency_cycles", "C", "relax: latency-bound cycles per edge-loop trip, 0..10^9 (default: the loop's dependency chain on the GPU)"},
         {"ns_per_instr", "NS", "`fixed` model only: ns per warp-instruction of a block's busiest warp, 0..1000 (default 1)"},
     };
     info.example = "sssp:nodes=2000,degree=4,sources=8,streams=4,threads=128";

@@ -8,6 +8,7 @@
 
 #include "gpusched/support/checked_time.h"
 #include "gpusched/support/key_error.h"
+#include "gpusched/workloads/latency_chains.h"
 #include "gpusched/workloads/spec_numbers.h"
 
 namespace gpusched::workloads {
@@ -184,7 +185,7 @@ const SsspTables::FrontierEntry* SsspTables::FrontierTable::find(std::uint64_t b
 }
 
 SsspTables::SsspTables(const Graph& graph, const SsspRun& run, const SsspKernelConfig& config)
-    : config_(config), nodes_(graph.nodes()), source_(run.source), iterations_(run.iterations) {
+    : config_(config), nodes_(graph.nodes()), edges_(graph.edges()), source_(run.source), iterations_(run.iterations) {
     if (config.relax_threads == 0 || config.min_threads == 0 || config.update_threads == 0)
         throw std::invalid_argument("SsspTables: zero threads per block");
     if (run.settle_iteration.size() != nodes_) throw std::invalid_argument("SsspTables: run of another graph");
@@ -226,6 +227,7 @@ SsspBlockCost SsspTables::cost(SsspKernel kernel, std::uint32_t iteration, std::
                 c.dram_bytes += e->nodes * 3 * kWordBytes +
                                 static_cast<double>(e->edges_scanned) * (2 * kWordBytes + kFlagBytes) +
                                 static_cast<double>(e->edges_relaxed) * 2 * kWordBytes;
+                c.latency_steps = e->max_degree;
                 c.latency_cycles = e->max_degree * config_.edge_latency_cycles;
             }
             break;
@@ -275,8 +277,9 @@ SsspBlockCost SsspTables::cost(SsspKernel kernel, std::uint32_t iteration, std::
     return c;
 }
 
-SsspWork::SsspWork(std::shared_ptr<const SsspTables> tables, SsspKernel kernel, std::uint32_t iteration)
-    : tables_(std::move(tables)), kernel_(kernel), iteration_(iteration) {
+SsspWork::SsspWork(std::shared_ptr<const SsspTables> tables, SsspKernel kernel, std::uint32_t iteration,
+                   std::optional<double> edge_latency_cycles)
+    : tables_(std::move(tables)), kernel_(kernel), iteration_(iteration), edge_latency_cycles_(edge_latency_cycles) {
     if (!tables_) throw std::invalid_argument("SsspWork: no tables");
 }
 
@@ -312,7 +315,46 @@ std::optional<WarpWork> SsspWork::warp_work(std::uint64_t block) const {
 }
 
 double SsspWork::latency_bound_cycles(std::uint64_t block) const {
-    return tables_->cost(kernel_, iteration_, block).latency_cycles;
+    const SsspBlockCost c = tables_->cost(kernel_, iteration_, block);
+    return edge_latency_cycles_ ? c.latency_steps * *edge_latency_cycles_ : c.latency_cycles;
+}
+
+namespace {
+/// Whether one instance's arrays (per node: dist, two offsets' share, U, F; per edge: column and weight) fit in L2.
+bool sssp_graph_in_l2(const SsspTables& tables, const hw::GpuSpec& gpu) {
+    const double bytes = static_cast<double>(tables.nodes()) * (3 * kWordBytes + 2 * kFlagBytes) +
+                         static_cast<double>(tables.edges()) * 2 * kWordBytes;
+    return gpu.l2_bytes && bytes <= static_cast<double>(*gpu.l2_bytes);
+}
+}  // namespace
+
+std::shared_ptr<const BlockWork> SsspWork::bind(const GpuContext& context) const {
+    if (kernel_ != SsspKernel::relax || tables_->config().edge_latency_given || edge_latency_cycles_) return nullptr;
+    GpuNumbers numbers(context.gpu, "sssp", "edge_latency_cycles");
+    const double edge = sssp_edge_chain(numbers, sssp_graph_in_l2(*tables_, context.gpu)).cycles_per_step;
+    return std::make_shared<const SsspWork>(tables_, kernel_, iteration_, edge);
+}
+
+WorkDerivation SsspWork::derivation(const GpuContext& context) const {
+    WorkDerivation out;
+    if (kernel_ != SsspKernel::relax) {
+        out.steps.push_back("no latency floor: the " + sssp_kernel_name(kernel_) + " kernel is issue- and bandwidth-bound");
+        return out;
+    }
+    if (tables_->config().edge_latency_given) {
+        out.steps.push_back("latency floor = longest edge loop x edge_latency_cycles (given: " +
+                            format_spec_number(tables_->config().edge_latency_cycles) + ")");
+        return out;
+    }
+    GpuNumbers numbers(context.gpu, "sssp", "edge_latency_cycles");
+    const bool in_l2 = sssp_graph_in_l2(*tables_, context.gpu);
+    const StepChain chain = sssp_edge_chain(numbers, in_l2);
+    out.steps.push_back(std::string("graph arrays ") + (in_l2 ? "fit in L2" : "do not fit in L2: DRAM"));
+    out.steps.push_back(describe_step_chain(chain, "edge"));
+    out.steps.push_back("latency floor = the block's longest edge loop x " + format_spec_number(chain.cycles_per_step) +
+                        " cycles (derived from the GPU)");
+    out.gpu_numbers = numbers.used();
+    return out;
 }
 
 std::string SsspWork::describe() const {

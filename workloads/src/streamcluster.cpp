@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "gpusched/workloads/kernel_spec.h"
+#include "gpusched/workloads/latency_chains.h"
 #include "gpusched/workloads/spec_numbers.h"
 
 namespace gpusched::workloads {
@@ -92,6 +93,44 @@ std::string StreamclusterWork::describe() const {
     return out;
 }
 
+namespace {
+/// Whether the points' coordinates (N x D floats) fit in the GPU's L2.
+bool coordinates_in_l2(const StreamclusterKeys& keys, const hw::GpuSpec& gpu) {
+    return gpu.l2_bytes && static_cast<double>(keys.points) * static_cast<double>(keys.dims) * kFloatBytes <=
+                               static_cast<double>(*gpu.l2_bytes);
+}
+}  // namespace
+
+std::shared_ptr<const BlockWork> StreamclusterWork::bind(const GpuContext& context) const {
+    if (keys_.dim_latency_given) return nullptr;
+    GpuNumbers numbers(context.gpu, "streamcluster", "dim_latency_cycles");
+    StreamclusterKeys keys = keys_;
+    keys.dim_latency_cycles = streamcluster_trip_chain(numbers, coordinates_in_l2(keys_, context.gpu)).cycles_per_step;
+    keys.dim_latency_given = true;
+    return std::make_shared<const StreamclusterWork>(keys, threads_per_block_);
+}
+
+WorkDerivation StreamclusterWork::derivation(const GpuContext& context) const {
+    WorkDerivation out;
+    out.steps.push_back("issue slots of block 0's busiest warp = p x (D x instr_per_dim + instr_per_point) = " +
+                        format_spec_number(issue_slots(0)));
+    const double trips = static_cast<double>(busiest_points(0)) * static_cast<double>(keys_.dims);
+    if (keys_.dim_latency_given) {
+        out.steps.push_back("latency floor = p x D x dim_latency_cycles (given) = " +
+                            format_spec_number(latency_bound_cycles(0)) + " cycles");
+        return out;
+    }
+    GpuNumbers numbers(context.gpu, "streamcluster", "dim_latency_cycles");
+    const bool in_l2 = coordinates_in_l2(keys_, context.gpu);
+    const StepChain chain = streamcluster_trip_chain(numbers, in_l2);
+    out.steps.push_back(std::string("coordinates (N x D x 4 B) ") + (in_l2 ? "fit in L2" : "do not fit in L2: DRAM"));
+    out.steps.push_back(describe_step_chain(chain, "trip"));
+    out.steps.push_back("latency floor = p x D x " + format_spec_number(chain.cycles_per_step) + " = " +
+                        format_spec_number(trips * chain.cycles_per_step) + " cycles (derived from the GPU)");
+    out.gpu_numbers = numbers.used();
+    return out;
+}
+
 std::uint64_t streamcluster_blocks(const StreamclusterKeys& keys, std::uint64_t threads_per_block) {
     return (keys.tines() + threads_per_block - 1) / threads_per_block;
 }
@@ -138,6 +177,7 @@ void build_streamcluster(SpecArgs& args, KernelLaunch& launch) {
     keys.flag_bytes = static_cast<std::uint64_t>(args.optional_integer("flag_bytes", 0, 8).value_or(1));
     keys.instr_per_dim = spec_number(args, "instr_per_dim", 0, 1e6, keys.instr_per_dim);
     keys.instr_per_point = spec_number(args, "instr_per_point", 0, 1e6, keys.instr_per_point);
+    keys.dim_latency_given = args.has("dim_latency_cycles");
     keys.dim_latency_cycles = spec_number(args, "dim_latency_cycles", 0, 1e9, keys.dim_latency_cycles);
     keys.ns_per_instr = spec_number(args, "ns_per_instr", 0, 1e6, keys.ns_per_instr);
     if (!args.has("threads") && !args.has("block")) launch.block = Dim3{kDefaultThreads, 1, 1};
@@ -175,7 +215,7 @@ KernelGeneratorInfo streamcluster_generator() {
         {"flag_bytes", "B", "bytes per point of the switch flags copied back, 0..8 (default 1; 0: no flag copy)"},
         {"instr_per_dim", "I", "warp-instructions per distance-loop trip, 0..10^6 (default 6)"},
         {"instr_per_point", "I", "other warp-instructions per point, 0..10^6 (default 20)"},
-        {"dim_latency_cycles", "C", "latency-bound cycles per distance-loop trip, 0..10^9 (default 0: none)"},
+        {"dim_latency_cycles", "C", "latency-bound cycles per distance-loop trip, 0..10^9 (default: the loop's dependency chain on the GPU)"},
         {"ns_per_instr", "NS", "`fixed` model only: nanoseconds per warp-instruction, 0..10^6 (default 1)"},
     };
     info.example = "streamcluster:points=65536,dims=256,centers=20,rake=8,regs=40";

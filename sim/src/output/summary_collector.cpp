@@ -173,14 +173,14 @@ void SummaryCollector::on_end(Time makespan) { summary_.makespan = makespan; }
 
 void write_summary_text(std::ostream& out, const RunSummary& s) {
     out << "gpusched summary\n";
-    write_table(out,
-                {{"", "gpu", s.gpu + " (" + s.gpu_name + "), cc " + s.compute_capability + ", " +
-                                 std::to_string(s.sm_count) + " SMs"},
-                 {"", "policy", s.policy},
-                 {"", "execution", s.execution},
-                 {"", "workload", s.application},
-                 {"", "issue", s.issue == "host-calls" ? "host calls, one per host_launch_interval_ns" : "queued"}},
-                {true, true, true});
+    std::vector<std::vector<std::string>> header = {
+        {"", "gpu", s.gpu + " (" + s.gpu_name + "), cc " + s.compute_capability + ", " + std::to_string(s.sm_count) + " SMs"},
+        {"", "policy", s.policy},
+        {"", "execution", s.execution},
+        {"", "workload", s.application},
+        {"", "issue", s.issue == "host-calls" ? "host calls, one per host_launch_interval_ns" : "queued"}};
+    for (const auto& note : s.notes) header.push_back({"", "note", note});
+    write_table(out, header, {true, true, true});
     out << '\n';
 
     write_rows(
@@ -237,6 +237,7 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
     j.member("execution", s.execution);
     j.member("application", s.application);
     j.member("issue", s.issue);
+    if (!s.notes.empty()) j.member("notes", s.notes);
     j.member("makespan_ns", ns_json(s.makespan));
     j.member("total_blocks", s.total_blocks);
     j.array("kernels", s.kernels.size(), [&s](std::size_t i) {

@@ -81,6 +81,9 @@ struct GpuSpec {
     /// global loads through L1 use the same data path (the `shared` model's per-SM L1 limit)
     std::optional<double> l1_wavefronts_per_cycle;
     std::optional<double> alu_latency_cycles;           ///< a dependent integer instruction's latency
+    std::optional<double> fma_latency_cycles;           ///< a dependent FP32 add/multiply/FMA's latency
+    std::optional<double> sfu_latency_cycles;           ///< a dependent special-function (MUFU: rcp, sin, ...) result
+    std::optional<double> conversion_latency_cycles;    ///< a dependent int <-> float conversion (I2F/F2I)
     std::optional<double> shared_memory_latency_cycles; ///< a dependent shared-memory load's latency
     std::optional<double> barrier_cycles;               ///< __syncthreads() of a block: this + per warp x warps
     std::optional<double> barrier_cycles_per_warp;
@@ -89,6 +92,7 @@ struct GpuSpec {
     std::optional<double> dram_bandwidth_gbps;         ///< GB/s (10^9 bytes per second)
     std::optional<std::int64_t> l2_bytes;
     std::optional<double> l2_bandwidth_gbps;           ///< L2 -> SMs read bandwidth, GB/s (all SMs together)
+    std::optional<double> l1_hit_latency_cycles;       ///< dependent global load that hits L1, SM cycles
     std::optional<double> l2_hit_latency_cycles;       ///< dependent global load that hits L2, SM cycles
     std::optional<double> dram_latency_cycles;         ///< dependent global load that misses L2, SM cycles
     std::optional<double> tile_fill_extra_cycles;      ///< a block's shared tile filled from L2 through a barrier: cycles beyond the load, barrier and wavefronts
@@ -113,6 +117,13 @@ struct GpuSpec {
     /// Host time per API call when an application issues each operation as its own call from one
     /// host thread (workloads::HostIssue::calls): operation i in issue order is issued at i x this.
     std::optional<double> host_launch_interval_ns;
+
+    // --- provenance and defaults (gpu_spec_provenance.h) ---
+    /// Keys whose value comes from a documented rule rather than a source ("execution.fma_latency_cycles"
+    /// -> "R2 ..."); a key not listed is data (its source is cited in the YAML beside it).
+    std::map<std::string, std::string> rules;
+    std::string default_policy;     ///< `defaults.policy`: dispatch policy when none is asked for; empty = none stated
+    std::string default_execution;  ///< `defaults.execution`: execution model when none is asked for; empty = none stated
 
     /// The SM order to use for dispatch ties (sm_order, or identity when empty).
     [[nodiscard]] std::vector<int> dispatch_order() const;

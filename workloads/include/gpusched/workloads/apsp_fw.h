@@ -33,7 +33,8 @@ ApspWarpCost floyd_warshall_warp_cost(const FloydWarshallKeys& keys, const ApspC
 ///   P(k, gy), plus one warp's issue slots at issue_width.
 /// - L1 wavefronts: one per 128-byte line a warp's load or store touches.
 std::optional<ApspWarpCost> floyd_warshall_cost_on_gpu(const ApspGrid& grid, const FloydWarshallKeys& keys,
-                                                       const ApspCommonKeys& common, const GpuContext& context);
+                                                       const ApspCommonKeys& common, const GpuContext& context,
+                                                       GpuNumbers& numbers, std::vector<std::string>& steps);
 
 /// The `apsp-fw` generator: n launches; keys n, block, instr_per_step, latency_cycles, p_min,
 /// elem_bytes, ns_per_instr.

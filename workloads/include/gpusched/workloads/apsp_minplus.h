@@ -53,12 +53,15 @@ ApspWarpCost minplus_warp_cost(const ApspGrid& grid, const MinplusKeys& keys, co
 ///   instructions (the BS - 1 running-minimum updates, line 9's compare, the address arithmetic of
 ///   the next tile's loads), each alu_latency_cycles plus the issue slot of the argmin select
 ///   interleaved with it. The barriers keep one block's loads and compute from overlapping. Plus
-///   line 3's load and, with probability p_min, line 11's. Absent keys count 0.
+///   line 3's load and, with probability p_min, line 11's. A key the derivation needs and the GPU
+///   lacks is an InputError naming it (GpuNumbers); every number read is recorded in `numbers`,
+///   and one line per derived part appended to `steps`.
 /// - L1 wavefronts (needs l1_wavefronts_per_cycle): per tile 2 BS shared loads (lines 7-8), 2
 ///   shared stores and 2 global loads of one wavefront per 128-byte line a warp touches (line 5);
 ///   plus lines 3 and 11.
 std::optional<ApspWarpCost> minplus_cost_on_gpu(const ApspGrid& grid, const MinplusKeys& keys,
-                                                const ApspCommonKeys& common, const GpuContext& context);
+                                                const ApspCommonKeys& common, const GpuContext& context,
+                                                GpuNumbers& numbers, std::vector<std::string>& steps);
 
 /// The `apsp-minplus` generator: keys n, block, steps, instr_per_step, instr_per_tile,
 /// tile_latency_cycles, exposed_shared_loads, address_chain_instr, p_min, elem_bytes, ns_per_instr.

@@ -27,7 +27,9 @@ struct ApspWarpCost {
 };
 
 /// The cost of an APSP kernel's warps on a given GPU (ApspWork::bind); nullopt: nothing to bind.
-using ApspCostOnGpu = std::function<std::optional<ApspWarpCost>(const GpuContext&)>;
+/// The GPU numbers it reads go through GpuNumbers; it appends one line per derived part to the steps.
+using ApspCostOnGpu =
+    std::function<std::optional<ApspWarpCost>(const GpuContext&, GpuNumbers&, std::vector<std::string>&)>;
 
 /// Block work of an APSP kernel launch. Per block it looks up the block's category (full, right,
 /// bottom, last) and answers from four precomputed numbers: no per-block storage.
@@ -50,6 +52,7 @@ public:
     [[nodiscard]] double latency_bound_cycles(std::uint64_t block) const override;
     /// The same launch with the cost `on_gpu` gives for the GPU; nullptr without one.
     [[nodiscard]] std::shared_ptr<const BlockWork> bind(const GpuContext& context) const override;
+    [[nodiscard]] WorkDerivation derivation(const GpuContext& context) const override;
     /// e.g. "apsp-minplus n=100 block=16: 7x7 grid, 7 launches; per warp 535 issue slots, 1848 B".
     [[nodiscard]] std::string describe() const override;
 

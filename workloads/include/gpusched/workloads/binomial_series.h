@@ -6,6 +6,7 @@
 
 #include "gpusched/support/time.h"
 #include "gpusched/workloads/cycle_latency.h"
+#include "gpusched/workloads/gpu_bound_work.h"
 #include "gpusched/workloads/kernel_generators.h"
 #include "gpusched/workloads/kernel_launch.h"
 
@@ -16,11 +17,14 @@ struct BinomialSeriesKeys {
     std::uint64_t terms = 1000;       ///< K; the paper does not state it, so this is our choice
     double instr_per_term = 10;       ///< loop body: I2F, FADD, FMUL, MUFU.RCP, FMUL, FMUL, FADD, IADD, ISETP, BRA
     double term_latency_cycles = 0;   ///< dependency-chain cycles per term (0: no latency bound)
+    bool term_latency_given = false;  ///< term_latency_cycles was given: the GPU does not derive it
     double elem_bytes = 4;            ///< the one result each thread stores
 };
 
 /// Block work of the kernel: every block identical, every warp (the last partial one too) active.
-class BinomialSeriesWork final : public BlockWork, public CycleLatencyWork {
+/// Bound to a GPU without term_latency_cycles given, the latency per term is the loop's chain on
+/// that GPU (binomial_term_chain: one lone warp's in-order cycles per term).
+class BinomialSeriesWork final : public BlockWork, public CycleLatencyWork, public GpuBoundWork {
 public:
     /// `threads_per_block` spreads the stores over the warps; `fixed_duration` is the `fixed` model's.
     BinomialSeriesWork(BinomialSeriesKeys keys, std::uint64_t threads_per_block, Time fixed_duration);
@@ -32,6 +36,9 @@ public:
     [[nodiscard]] std::optional<WarpWork> warp_work(std::uint64_t block) const override;
     /// K x term_latency_cycles.
     [[nodiscard]] double latency_bound_cycles(std::uint64_t block) const override;
+    /// The work with term_latency_cycles derived from the GPU; nullptr when it was given.
+    [[nodiscard]] std::shared_ptr<const BlockWork> bind(const GpuContext& context) const override;
+    [[nodiscard]] WorkDerivation derivation(const GpuContext& context) const override;
     /// e.g. "binomial series, 1000 terms: 10000 issue slots per warp".
     [[nodiscard]] std::string describe() const override;
 

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
+#include "gpusched/workloads/gpu_numbers.h"
 #include "gpusched/workloads/kernel_launch.h"
 
 namespace gpusched::workloads {
@@ -15,6 +18,13 @@ struct GpuContext {
     std::int64_t resident_blocks = 1;
 };
 
+/// How a work model got its per-warp work on a GPU: one line per derived number (what it is,
+/// from which spec key or chain) and every GPU number it read, with its provenance.
+struct WorkDerivation {
+    std::vector<std::string> steps;
+    std::vector<GpuNumberUse> gpu_numbers;
+};
+
 /// Implemented (besides BlockWork) by work models that can say more once the GPU is known, e.g.
 /// which global accesses hit in L2 and how long a load waits. A spec is parsed before a GPU is
 /// chosen, so the `shared` execution model binds each launch's work to its GPU once per run.
@@ -23,7 +33,13 @@ public:
     virtual ~GpuBoundWork() = default;
     /// The work on `context.gpu`; nullptr when there is nothing to bind (the work as it is).
     [[nodiscard]] virtual std::shared_ptr<const BlockWork> bind(const GpuContext& context) const = 0;
+    /// How bind() derives the work on `context.gpu` (`gpusched show work`, notes on ruled numbers);
+    /// throws what bind() throws.
+    [[nodiscard]] virtual WorkDerivation derivation(const GpuContext& context) const = 0;
 };
+
+/// The GpuContext of `launch` on `gpu`: resident blocks from its occupancy there.
+GpuContext gpu_context(const KernelLaunch& launch, const hw::GpuSpec& gpu);
 
 /// `launch.work` bound to `gpu` (resident blocks from the occupancy of `launch` on it) when it
 /// is a GpuBoundWork that binds; otherwise `launch.work` itself.

@@ -8,6 +8,8 @@
 
 #include "gpusched/support/time.h"
 #include "gpusched/workloads/cycle_latency.h"
+#include "gpusched/workloads/gpu_bound_work.h"
+#include "gpusched/workloads/latency_chains.h"
 #include "gpusched/workloads/kernel_launch.h"
 
 namespace gpusched::workloads {
@@ -37,6 +39,10 @@ struct SpmvCosts {
     /// Dependency-chain cycles of one loop step (a CSR step, an ELL slot, a COO scan step); 0: no
     /// latency bound.
     double iter_latency_cycles = 0;
+    bool iter_latency_given = false;  ///< iter_latency_cycles was given: the GPU does not derive it
+    /// Once per warp besides its steps (derived: the kernel's prologue and epilogue; 0 when
+    /// iter_latency_cycles is given): a warp's latency floor is this + steps x iter_latency_cycles.
+    double warp_latency_cycles = 0;
     double ns_per_instr = 1;  ///< `fixed` model only: nanoseconds per warp-instruction
 };
 
@@ -55,9 +61,19 @@ using SpmvRowOffsets = std::shared_ptr<const std::vector<std::uint64_t>>;
 /// The common answers of the three kernels. `fixed`: the block runs as long as its busiest warp,
 /// max_slots x ns_per_instr. `shared`: each active warp carries the block's mean issue slots and
 /// bytes (so the block's totals are exact), and the latency bound of its longest warp.
-class SpmvWork : public BlockWork, public CycleLatencyWork {
+/// Bound to a GPU without iter_latency_cycles given, the latency per step is the kernel's loop
+/// chain there (spmv_step_chain).
+class SpmvWork : public BlockWork, public CycleLatencyWork, public GpuBoundWork {
 public:
     SpmvWork(SpmvRowOffsets offsets, std::uint64_t threads_per_block, SpmvCosts costs);
+
+    /// The same kernel with iter_latency_cycles derived from the GPU; nullptr when it was given.
+    [[nodiscard]] std::shared_ptr<const BlockWork> bind(const GpuContext& context) const override;
+    [[nodiscard]] WorkDerivation derivation(const GpuContext& context) const override;
+    /// A copy of this kernel's work with other costs.
+    [[nodiscard]] virtual std::shared_ptr<const BlockWork> with_costs(const SpmvCosts& costs) const = 0;
+    /// Which kernel's loop chain derives the latency (spmv_step_chain).
+    [[nodiscard]] virtual SpmvChainKernel chain_kernel() const = 0;
 
     [[nodiscard]] virtual SpmvBlockSummary summarize(std::uint64_t block) const = 0;
     /// Blocks the launch needs.
@@ -89,6 +105,8 @@ public:
     SpmvCsrWork(SpmvRowOffsets offsets, std::uint64_t threads_per_block, SpmvCosts costs);
     [[nodiscard]] SpmvBlockSummary summarize(std::uint64_t block) const override;
     [[nodiscard]] std::uint64_t blocks() const override;
+    [[nodiscard]] SpmvChainKernel chain_kernel() const override { return SpmvChainKernel::csr; }
+    [[nodiscard]] std::shared_ptr<const BlockWork> with_costs(const SpmvCosts& costs) const override;
     [[nodiscard]] std::string describe() const override;
 };
 
@@ -103,6 +121,8 @@ public:
                 std::string label = "ell");
     [[nodiscard]] SpmvBlockSummary summarize(std::uint64_t block) const override;
     [[nodiscard]] std::uint64_t blocks() const override;
+    [[nodiscard]] SpmvChainKernel chain_kernel() const override { return SpmvChainKernel::ell; }
+    [[nodiscard]] std::shared_ptr<const BlockWork> with_costs(const SpmvCosts& costs) const override;
     [[nodiscard]] std::string describe() const override;
     [[nodiscard]] std::uint64_t width() const { return width_; }
     [[nodiscard]] const std::string& label() const { return label_; }
@@ -121,6 +141,8 @@ public:
     SpmvCooWork(SpmvRowOffsets offsets, std::uint64_t threads_per_block, SpmvCosts costs, std::string label = "coo");
     [[nodiscard]] SpmvBlockSummary summarize(std::uint64_t block) const override;
     [[nodiscard]] std::uint64_t blocks() const override;
+    [[nodiscard]] std::shared_ptr<const BlockWork> with_costs(const SpmvCosts& costs) const override;
+    [[nodiscard]] SpmvChainKernel chain_kernel() const override { return SpmvChainKernel::coo; }
     [[nodiscard]] std::string describe() const override;
     /// Distinct rows holding the non-zeros [first, last) (last > first).
     [[nodiscard]] std::uint64_t distinct_rows(std::uint64_t first, std::uint64_t last) const;

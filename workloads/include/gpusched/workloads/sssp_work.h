@@ -9,6 +9,7 @@
 #include "gpusched/support/time.h"
 #include "gpusched/workloads/crauser_sssp.h"
 #include "gpusched/workloads/cycle_latency.h"
+#include "gpusched/workloads/gpu_bound_work.h"
 #include "gpusched/workloads/graph.h"
 #include "gpusched/workloads/kernel_launch.h"
 
@@ -27,6 +28,7 @@ struct SsspKernelConfig {
     std::uint32_t update_threads = 256;
     CrauserCriteria criteria = CrauserCriteria::out;
     double edge_latency_cycles = 0;  ///< relax: dependent-chain cycles per edge-loop trip (0: no latency bound)
+    bool edge_latency_given = false; ///< edge_latency_cycles was given: the GPU does not derive it
     double ns_per_instr = 1;         ///< `fixed` model only: ns per warp-instruction of a block's busiest warp
 };
 
@@ -42,6 +44,7 @@ struct SsspBlockCost {
     double busiest_warp_slots = 0;     ///< of its busiest warp (the `fixed` model's block duration)
     double dram_bytes = 0;             ///< device-memory bytes of the whole block (no cache modelled)
     double latency_cycles = 0;         ///< latency bound of each warp, SM clock cycles
+    double latency_steps = 0;          ///< relax: edge-loop trips of the block's longest loop (latency = steps x edge latency)
 };
 
 /// Everything the three kernels' per-block work depends on, for one SSSP instance: per block, the
@@ -56,6 +59,7 @@ public:
     [[nodiscard]] SsspBlockCost cost(SsspKernel kernel, std::uint32_t iteration, std::uint64_t block) const;
     [[nodiscard]] const SsspKernelConfig& config() const { return config_; }
     [[nodiscard]] std::uint32_t nodes() const { return nodes_; }
+    [[nodiscard]] std::uint64_t edges() const { return edges_; }
     [[nodiscard]] std::uint32_t source() const { return source_; }
     [[nodiscard]] const std::vector<SsspIteration>& iterations() const { return iterations_; }
 
@@ -85,6 +89,7 @@ public:
 private:
     SsspKernelConfig config_;
     std::uint32_t nodes_;
+    std::uint64_t edges_;
     std::uint32_t source_;
     std::vector<SsspIteration> iterations_;
     FrontierTable relax_frontier_;   ///< blocks of relax_threads
@@ -96,9 +101,13 @@ private:
 };
 
 /// The BlockWork of one launch: kernel `kernel` of iteration `iteration` of an instance.
-class SsspWork final : public BlockWork, public CycleLatencyWork {
+/// Bound to a GPU without edge_latency_cycles given, a relax launch's latency per edge-loop trip is
+/// the loop's chain there (sssp_edge_chain; L2 hits when the instance's arrays fit in L2).
+class SsspWork final : public BlockWork, public CycleLatencyWork, public GpuBoundWork {
 public:
-    SsspWork(std::shared_ptr<const SsspTables> tables, SsspKernel kernel, std::uint32_t iteration);
+    /// `edge_latency_cycles`: when set, replaces the configured latency per edge-loop trip (a bound copy).
+    SsspWork(std::shared_ptr<const SsspTables> tables, SsspKernel kernel, std::uint32_t iteration,
+             std::optional<double> edge_latency_cycles = std::nullopt);
 
     /// `fixed`: the busiest warp's issue slots x ns_per_instr.
     [[nodiscard]] Time duration(std::uint64_t block) const override;
@@ -107,6 +116,9 @@ public:
     /// The block's issue slots and bytes spread evenly over its active 32-thread warps; latency 0 (cycles below).
     [[nodiscard]] std::optional<WarpWork> warp_work(std::uint64_t block) const override;
     [[nodiscard]] double latency_bound_cycles(std::uint64_t block) const override;
+    /// A relax launch with its edge latency derived from the GPU; nullptr for the other kernels or when given.
+    [[nodiscard]] std::shared_ptr<const BlockWork> bind(const GpuContext& context) const override;
+    [[nodiscard]] WorkDerivation derivation(const GpuContext& context) const override;
     /// e.g. "sssp relax, source 3, iteration 2 of 9: |F| 12, |U| 980, 240 edges".
     [[nodiscard]] std::string describe() const override;
 
@@ -118,6 +130,7 @@ private:
     std::shared_ptr<const SsspTables> tables_;
     SsspKernel kernel_;
     std::uint32_t iteration_;
+    std::optional<double> edge_latency_cycles_;
 };
 
 }  // namespace gpusched::workloads

@@ -8,6 +8,7 @@
 #include "gpusched/support/time.h"
 #include "gpusched/workloads/application.h"
 #include "gpusched/workloads/cycle_latency.h"
+#include "gpusched/workloads/gpu_bound_work.h"
 #include "gpusched/workloads/kernel_generators.h"
 #include "gpusched/workloads/kernel_launch.h"
 
@@ -29,6 +30,7 @@ struct StreamclusterKeys {
     double instr_per_dim = 6;          ///< distance loop body: 2 loads, FADD, FFMA, address add, loop branch
     double instr_per_point = 20;       ///< per point: weight/cost/assign loads, compare, work-row update, indexing
     double dim_latency_cycles = 0;     ///< dependency-chain cycles per distance-loop trip (0: no latency bound)
+    bool dim_latency_given = false;    ///< dim_latency_cycles was given: the GPU does not derive it
     double ns_per_instr = 1;           ///< `fixed` model only: ns per warp-instruction of a block's busiest warp
 
     /// T = ceil(N / R): threads that do work (the paper's tines).
@@ -45,7 +47,9 @@ struct StreamclusterKeys {
 };
 
 /// Per-block work of one gain launch of `threads_per_block` threads per block.
-class StreamclusterWork final : public BlockWork, public CycleLatencyWork {
+/// Bound to a GPU without dim_latency_cycles given, the latency per trip is the distance loop's
+/// chain there (streamcluster_trip_chain; coordinates from L2 when N x D x 4 B fit, else DRAM).
+class StreamclusterWork final : public BlockWork, public CycleLatencyWork, public GpuBoundWork {
 public:
     StreamclusterWork(StreamclusterKeys keys, std::uint64_t threads_per_block);
 
@@ -59,6 +63,9 @@ public:
     /// p x D x dim_latency_cycles.
     [[nodiscard]] double latency_bound_cycles(std::uint64_t block) const override;
     [[nodiscard]] std::string describe() const override;
+    /// The work with dim_latency_cycles derived from the GPU; nullptr when it was given.
+    [[nodiscard]] std::shared_ptr<const BlockWork> bind(const GpuContext& context) const override;
+    [[nodiscard]] WorkDerivation derivation(const GpuContext& context) const override;
 
     /// Device-memory bytes of the whole block: per point 4D (its coordinates) + 12 (weight, cost,
     /// assignment); per working thread 4(K + 1) (its work row written back).

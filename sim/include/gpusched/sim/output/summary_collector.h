@@ -55,6 +55,9 @@ struct RunSummary {
     std::vector<Time> per_sm_busy;             ///< indexed by SM id; sum of (end - start) of its blocks
     std::uint64_t total_blocks = 0;            ///< blocks completed
     Time makespan = 0;                         ///< from on_end
+    /// Set by the caller, not the collector: what the result depends on that is a rule rather than
+    /// data (a GPU number a rule gives, a preset's ruled default). Printed only when not empty.
+    std::vector<std::string> notes;
 };
 
 /// Observer that fills a RunSummary. Throws std::out_of_range if the engine reports a
