@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "gpu_what_if.h"
 #include "output_file.h"
 #include "run_progress.h"
 #include "gpusched/calibrate/calibration_file.h"
@@ -35,6 +36,7 @@ constexpr std::uint64_t kAnnouncedBlocks = 500'000'000;
 
 struct SimulateOptions {
     std::string gpu = "h100";
+    GpuWhatIf what_if;  ///< --sms, --set
     std::string policy = scheduler::default_policy();
     std::string walk_start;
     bool walk_start_given = false;  ///< --walk-start was given (an empty value is an error, not "the preset's")
@@ -82,7 +84,7 @@ workloads::Application load_application(const SimulateOptions& o) {
 }
 
 void run_simulation(const SimulateOptions& o) {
-    hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    hw::GpuSpec gpu = resolve_gpu_what_if(o.gpu, o.what_if);
     const auto policy = scheduler::make_policy(o.policy);
     if (o.walk_start_given) {
         if (o.policy != "walk") throw InputError("--walk-start sets where --policy walk starts; give --policy walk");
@@ -142,6 +144,7 @@ void add_simulate_command(CLI::App& app) {
     cmd->footer(std::string("With no workload option, runs the built-in default: --kernel ") + kDefaultKernel +
                 "\nKernel spec syntax and workload files: docs/workloads.md; outputs: docs/outputs.md");
     cmd->add_option("--gpu", o->gpu, "Preset name (gpusched list gpus) or GPU YAML file")->capture_default_str();
+    add_gpu_what_if_options(cmd, o->what_if);
     cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies)")->capture_default_str();
     cmd->add_option("--walk-start", o->walk_start,
                     "ROW[:LEAD]: where --policy walk starts the GPU's dispatch walk (hardware state that moves "
