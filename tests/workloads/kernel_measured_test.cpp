@@ -99,11 +99,18 @@ TEST_CASE("what-if: a DRAM-bound launch does not slow in proportion to lost SMs"
                              "instructions=2e7";
     const double full = launch_us(copy, h100());
     const double half = launch_us(copy, hw::with_sm_count(h100(), 66));
-    // At 66 SMs one SM's warps still ask for C f x 100 bytes per slot = 4 x 1.98e9 x 100 = 792 GB/s (capped per SM by
-    // the rule of docs/gpu-spec.md when it applies), and 66 SMs far more than 3350 GB/s: still DRAM-bound, the same
-    // 597 us, nowhere near the 2x of a kernel that scales with SMs.
+    // At 66 SMs one SM's warps still ask for C f x 100 bytes per slot = 4 x 1.98e9 x 100 = 792 GB/s, and 66 SMs far
+    // more than 3350 GB/s: still DRAM-bound, the same 597 us, nowhere near the 2x of a kernel that scales with SMs.
     CHECK(full == doctest::Approx(600).epsilon(0.02));
     CHECK(half / full < 1.1);
+    // With a per-SM cap of 253.44 GB/s (memory.sm_dram_bandwidth_gbps, the rule's stand-in): 66 x 253.44 = 16.7 TB/s
+    // still exceeds 3350 GB/s, so 66 SMs keep the time; 8 SMs reach only 8 x 253.44 = 2027.5 GB/s, so
+    // 2e9 bytes take 2e9 / 2.0275e12 = 986 us (1.65x), still less than the waves' 132 / 8 = 16.5x.
+    hw::GpuSpec capped = h100();
+    capped.sm_dram_bandwidth_gbps = 253.44;
+    CHECK(launch_us(copy, capped) == doctest::Approx(full).epsilon(0.01));
+    CHECK(launch_us(copy, hw::with_sm_count(capped, 66)) / full < 1.1);
+    CHECK(launch_us(copy, hw::with_sm_count(capped, 8)) == doctest::Approx(986.4).epsilon(0.03));
     // A latency-bound launch of the same shape (duration only) does slow with the waves: 19 -> 38 waves.
     const std::string latency = "kernel:blocks=20000,threads=256,measured=600us,measured_gpu=h100";
     CHECK(launch_us(latency, hw::with_sm_count(h100(), 66)) / launch_us(latency, h100()) == doctest::Approx(2).epsilon(0.03));

@@ -48,9 +48,16 @@ double KernelWork::latency_bound_cycles(std::uint64_t block) const {
 std::string KernelWork::describe() const { return s_.description; }
 
 std::vector<std::string> KernelWork::notes(const hw::GpuSpec& gpu, const std::string& execution) const {
-    (void)gpu;
-    (void)execution;
-    return s_.notes;
+    std::vector<std::string> out = s_.notes;
+    if (execution == "shared" && s_.warp.dram_bytes > 0 && gpu.dram_bandwidth_gbps && !gpu.sm_dram_bandwidth_gbps)
+        out.push_back(gpu.name + " has no memory.sm_dram_bandwidth_gbps, so one SM may use all of the DRAM bandwidth "
+                      "(optimistic for a DRAM-bound launch on few SMs)" +
+                      (gpu.sm_dram_cap_by_rule() ? "; the rule l1_wavefronts_per_cycle x 128 bytes x clock_mhz gives " +
+                                                       format_spec_number(std::round(*gpu.sm_dram_cap_gbps())) +
+                                                       " GB/s (--set memory.sm_dram_bandwidth_gbps=" +
+                                                       format_spec_number(std::round(*gpu.sm_dram_cap_gbps())) + ")"
+                                                 : std::string()));
+    return out;
 }
 
 namespace {

@@ -162,7 +162,12 @@ MeasuredWorkFit fit_measured_work(const MeasuredLaunch& m, const hw::GpuSpec& g,
                                                  : o1 * w * warp.issue_slots / (g.issue_slots_per_cycle() * f * 1e-6))
                                         : 0;
     const double wave_warps = std::min(blocks, resident) * w;
-    const double dram = g.dram_bandwidth_gbps ? wave_warps * warp.dram_bytes / (*g.dram_bandwidth_gbps * 1e-3) : 0;
+    // DRAM: the wave's bytes at the GPU's bandwidth, or one SM's at its per-SM cap, whichever is longer.
+    const double sm_cap = g.dram_bandwidth_gbps ? g.sm_dram_bandwidth_gbps.value_or(0) * 1e-3 : 0;
+    const double dram = g.dram_bandwidth_gbps
+                            ? std::max(wave_warps * warp.dram_bytes / (*g.dram_bandwidth_gbps * 1e-3),
+                                       sm_cap > 0 ? o1 * w * warp.dram_bytes / sm_cap : 0)
+                            : 0;
     const double l2 =
         g.l2_bandwidth_gbps ? wave_warps * (warp.dram_bytes + warp.l2_bytes) / (*g.l2_bandwidth_gbps * 1e-3) : 0;
     const double explained = std::max({issue, dram, l2});

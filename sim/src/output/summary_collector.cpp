@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "gpusched/support/checked_time.h"
+#include "gpusched/workloads/work_notes.h"
 
 namespace gpusched::sim {
 
@@ -113,6 +114,7 @@ void SummaryCollector::on_begin(const RunInfo& info) {
     summary_.per_sm_busy.assign(sms, 0);
     if (!info.app) return;
     summary_.application = info.app->description;
+    if (info.gpu) summary_.notes = workloads::application_notes(*info.app, *info.gpu, info.execution);
     const auto copies = std::count_if(info.app->operations.begin(), info.app->operations.end(),
                                       [](const workloads::Operation& op) { return op.kind == workloads::Operation::Kind::copy; });
     summary_.copies.reserve(static_cast<std::size_t>(copies));  // one record each, no growth slack
@@ -224,6 +226,7 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
                                                    fixed3(s.total_blocks, s.per_sm_blocks.size()) + " / max " +
                                                    std::to_string(*hi)});
     }
+    for (const auto& note : s.notes) totals.push_back({"", "note", note});
     write_table(out, totals, {true, true, true});
 }
 
@@ -272,6 +275,7 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
     }
     j.member("per_sm_blocks", s.per_sm_blocks);
     j.array("per_sm_busy_ns", s.per_sm_busy.size(), [&s](std::size_t i) { return ns_json(s.per_sm_busy[i]); });
+    if (!s.notes.empty()) j.member("notes", s.notes);
     j.close();
     out << '\n';
 }

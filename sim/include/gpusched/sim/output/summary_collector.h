@@ -55,6 +55,7 @@ struct RunSummary {
     std::vector<Time> per_sm_busy;             ///< indexed by SM id; sum of (end - start) of its blocks
     std::uint64_t total_blocks = 0;            ///< blocks completed
     Time makespan = 0;                         ///< from on_end
+    std::vector<std::string> notes;            ///< rules the result rests on (workloads::application_notes)
 };
 
 /// Observer that fills a RunSummary. Throws std::out_of_range if the engine reports a
@@ -98,6 +99,8 @@ private:
 ///       makespan       100.000 us
 ///       blocks         275 total
 ///       blocks per SM  min 2 / mean 2.083 / max 3
+///
+/// followed by one `note` line per RunSummary::notes entry, when there are any.
 void write_summary_text(std::ostream& out, const RunSummary& summary);
 
 /// One JSON object on one line, keys in a fixed order, then a newline. Schema: docs/outputs.md.
