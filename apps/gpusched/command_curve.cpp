@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "gpu_what_if.h"
 #include "output_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
@@ -37,6 +38,7 @@ constexpr double kMillisecondsAboveUs = 1e5;
 
 struct CurveOptions {
     std::string gpu = "h100";
+    GpuWhatIf what_if;  ///< --sms, --set
     std::string kernel;
     std::string range;
     std::int64_t step = 1;
@@ -245,7 +247,7 @@ void run_curve(const CurveOptions& options) {
     // Spec errors (and n beyond the generator's range) before any simulation runs.
     o.execution = sim::resolve_execution_model(o.execution, workloads::build_application({spec_at(kernel, first)}));
     workloads::build_kernel_launches(spec_at(kernel, first + (count - 1) * o.step));
-    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    const hw::GpuSpec gpu = resolve_gpu_what_if(o.gpu, o.what_if);
     const auto policy = scheduler::make_policy(o.policy);
 
     std::vector<CurvePoint> points;
@@ -280,6 +282,7 @@ void add_curve_command(CLI::App& app) {
         "                 --csv c2075-8.csv --svg c2075-8.svg\n"
         "The SVG marks where the launch count or the blocks per launch change (at most 20 marks of each kind).");
     cmd->add_option("--gpu", o->gpu, "Preset name (gpusched list gpus) or GPU YAML file")->capture_default_str();
+    add_gpu_what_if_options(cmd, o->what_if);
     cmd->add_option("--kernel", o->kernel, "apsp-minplus or apsp-fw spec without n=, e.g. apsp-minplus:block=16,regs=32")
         ->required();
     cmd->add_option("--n", o->range, "Matrix sizes FIRST..LAST (inclusive, n >= 2), e.g. 50..100")->required();

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "gpu_what_if.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/support/key_error.h"
@@ -16,6 +17,7 @@ namespace {
 
 struct OccupancyOptions {
     std::string gpu = "h100";
+    GpuWhatIf what_if;  ///< --sms, --set
     int threads = 0;
     int regs = 0;
     std::int64_t smem = 0;
@@ -91,7 +93,7 @@ void print_text(const hw::GpuSpec& spec, const OccupancyOptions& o, const hw::Oc
 }
 
 void run_occupancy(const OccupancyOptions& o) {
-    const hw::GpuSpec spec = hw::resolve_gpu(o.gpu);
+    const hw::GpuSpec spec = resolve_gpu_what_if(o.gpu, o.what_if);
     hw::OccupancyRequest req;
     req.threads_per_block = o.threads;
     req.registers_per_thread = o.regs;
@@ -112,6 +114,7 @@ void add_occupancy_command(CLI::App& app) {
     auto o = std::make_shared<OccupancyOptions>();
     auto* cmd = app.add_subcommand("occupancy", "Blocks per SM and the limiting factor for one kernel shape");
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
+    add_gpu_what_if_options(cmd, o->what_if);
     cmd->add_option("--threads", o->threads, "Threads per block")->required();
     cmd->add_option("--regs", o->regs, "Registers per thread (0 = not counted)")->capture_default_str();
     cmd->add_option("--smem", o->smem, "Dynamic shared memory per block, bytes")->capture_default_str();

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "gpu_what_if.h"
 #include "output_file.h"
 #include "run_progress.h"
 #include "gpusched/calibrate/calibration_file.h"
@@ -36,6 +37,7 @@ constexpr std::uint64_t kAnnouncedBlocks = 500'000'000;
 
 struct SimulateOptions {
     std::string gpu = "h100";
+    GpuWhatIf what_if;  ///< --sms, --set
     std::string policy = scheduler::default_policy();
     bool policy_given = false;     ///< --policy was given (else the GPU's defaults.policy, if it states one)
     std::string walk_start;
@@ -96,7 +98,7 @@ std::unique_ptr<sim::DispatchPolicy> preset_policy(const hw::GpuSpec& gpu, const
 }
 
 void run_simulation(const SimulateOptions& given) {
-    hw::GpuSpec gpu = hw::resolve_gpu(given.gpu);
+    hw::GpuSpec gpu = resolve_gpu_what_if(given.gpu, given.what_if);
     std::vector<std::string> notes;
     SimulateOptions o = given;
     if (!o.policy_given && !gpu.default_policy.empty()) {
@@ -150,7 +152,7 @@ void run_simulation(const SimulateOptions& given) {
         run.run();
     }
     sim::RunSummary result = summary.summary();
-    result.notes = notes;
+    result.notes.insert(result.notes.begin(), notes.begin(), notes.end());  // the GPU's, then the work's
     if (o.json)
         sim::write_summary_json(std::cout, result);
     else
@@ -170,6 +172,7 @@ void add_simulate_command(CLI::App& app) {
     cmd->footer(std::string("With no workload option, runs the built-in default: --kernel ") + kDefaultKernel +
                 "\nKernel spec syntax and workload files: docs/workloads.md; outputs: docs/outputs.md");
     cmd->add_option("--gpu", o->gpu, "Preset name (gpusched list gpus) or GPU YAML file")->capture_default_str();
+    add_gpu_what_if_options(cmd, o->what_if);
     cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies); default: the GPU's defaults.policy, else most-room")
         ->capture_default_str()
         ->each([o](const std::string&) { o->policy_given = true; });

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "gpu_what_if.h"
 #include "output_file.h"
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/calibrate/tune.h"
@@ -32,6 +33,7 @@ struct TuneOptions {
     std::string kernel;
     std::string param;
     std::string gpu = "h100";
+    GpuWhatIf what_if;  ///< --sms, --set
     std::string policy = scheduler::default_policy();
     std::string execution{sim::kDefaultExecutionModel};
     std::vector<std::string> calibrations;
@@ -149,7 +151,7 @@ void write_outputs(const TuneOptions& o, const std::string& key, const calibrate
 
 void run_tune(const TuneOptions& o) {
     check_distinct_outputs({{o.csv, "--csv"}, {o.svg, "--svg"}});
-    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    const hw::GpuSpec gpu = resolve_gpu_what_if(o.gpu, o.what_if);
     const auto [key, values] = parse_param(o.param);
     std::string spec = o.kernel;
     for (const auto& calibration : calibrate::load_calibrations(o.calibrations))
@@ -219,6 +221,7 @@ void add_tune_command(CLI::App& app) {
                                          "threads=64,128,256 or rake=1,2,4 or streams=1,2,4,8")
         ->required();
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
+    add_gpu_what_if_options(cmd, o->what_if);
     cmd->add_option("--policy", o->policy, "Dispatch policy")->capture_default_str();
     cmd->add_option("--exec", o->execution, "Execution model: auto, shared or fixed")->capture_default_str();
     cmd->add_option("--calibration", o->calibrations, "Calibration YAML whose keys become defaults of the spec");

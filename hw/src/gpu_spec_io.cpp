@@ -200,6 +200,7 @@ void parse_optional_sections(YamlFields& top, GpuSpec& spec) {
     if (auto node = top.optional_child("memory")) {
         YamlFields f(*node, top.source(), "memory");
         spec.dram_bandwidth_gbps = f.optional_number("dram_bandwidth_gbps", 1e-3, kMaxRate);
+        spec.sm_dram_bandwidth_gbps = f.optional_number("sm_dram_bandwidth_gbps", 1e-3, kMaxRate);
         spec.l2_bytes = f.optional_integer("l2_bytes", 0, kMaxBytes);
         spec.l2_bandwidth_gbps = f.optional_number("l2_bandwidth_gbps", 1e-3, kMaxRate);
         spec.l1_hit_latency_cycles = f.optional_number("l1_hit_latency_cycles", 1, 1e6);
@@ -429,10 +430,11 @@ std::string to_yaml(const GpuSpec& s) {
     opt_num("  shared_memory_latency_cycles", s.shared_memory_latency_cycles);
     opt_num("  barrier_cycles", s.barrier_cycles);
     opt_num("  barrier_cycles_per_warp", s.barrier_cycles_per_warp);
-    if (s.dram_bandwidth_gbps || s.l2_bytes || s.l2_bandwidth_gbps || s.l1_hit_latency_cycles || s.l2_hit_latency_cycles ||
-        s.dram_latency_cycles || s.tile_fill_extra_cycles) {
+    if (s.dram_bandwidth_gbps || s.sm_dram_bandwidth_gbps || s.l2_bytes || s.l2_bandwidth_gbps ||
+        s.l1_hit_latency_cycles || s.l2_hit_latency_cycles || s.dram_latency_cycles || s.tile_fill_extra_cycles) {
         y << "memory:\n";
         opt_num("  dram_bandwidth_gbps", s.dram_bandwidth_gbps);
+        opt_num("  sm_dram_bandwidth_gbps", s.sm_dram_bandwidth_gbps);
         opt_int("  l2_bytes", s.l2_bytes);
         opt_num("  l2_bandwidth_gbps", s.l2_bandwidth_gbps);
         opt_num("  l1_hit_latency_cycles", s.l1_hit_latency_cycles);

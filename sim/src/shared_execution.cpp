@@ -39,6 +39,7 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
                        IssueQueue(gpu.warp_schedulers_per_sm, gpu.max_warps_per_sm, static_cast<int>(slots_), service_ps_));
     }
     l1_per_ps_ = gpu.l1_wavefronts_per_cycle.value_or(0) * (*gpu.clock_mhz) * 1e-6;
+    if (gpu_has_dram_) sm_dram_per_ps_ = gpu.sm_dram_bandwidth_gbps.value_or(0) * 1e-3;  // the key only, not its rule
     works_.reserve(app.launches.size());
     std::map<const workloads::BlockWork*, std::shared_ptr<const workloads::BlockWork>> bound;  // launches share works
     for (std::size_t i = 0; i < app.launches.size(); ++i) {
@@ -85,12 +86,23 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
         }
         if (wavefronts > l1_per_ps_) psi = l1_per_ps_ / wavefronts;
     }
+    double chi = 1;  // one SM's DRAM cap: its blocks that move DRAM bytes share it
+    if (sm_dram_per_ps_ > 0) {
+        double bytes = 0;
+        for (std::size_t slot = 0; slot < slots_; ++slot) {
+            const Running& r = running_[s * slots_ + slot];
+            if (r.live && r.active_warps > 0 && r.bytes_per_slot > 0)
+                bytes += r.active_warps * issue_rate(s, slot, r, share) * (r.l1_per_slot > 0 ? psi : 1) * r.bytes_per_slot;
+        }
+        if (bytes > sm_dram_per_ps_) chi = sm_dram_per_ps_ / bytes;
+    }
     double demand = 0;
     double l2_demand = 0;
     for (std::size_t slot = 0; slot < slots_; ++slot) {
         Running& r = running_[s * slots_ + slot];
         if (!r.live || r.active_warps == 0) continue;
-        const double rate = r.l1_per_slot > 0 ? issue_rate(s, slot, r, share) * psi : issue_rate(s, slot, r, share);
+        double rate = r.l1_per_slot > 0 ? issue_rate(s, slot, r, share) * psi : issue_rate(s, slot, r, share);
+        if (r.bytes_per_slot > 0) rate *= chi;
         if (r.dram) {  // progress on the bandwidth share's virtual clock
             if (rate != r.rate) {
                 r.rate = rate;

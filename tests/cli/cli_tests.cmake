@@ -543,3 +543,33 @@ gpusched_cli_test(simulate_ruled_default_policy_note 0 stdout "\"notes\":\\[\"GP
                   simulate --gpu h200 --json --kernel binomial-series:blocks=132,threads=128)
 gpusched_cli_test(simulate_ruled_note_text 0 stdout "  note       GPU 'c1060' uses a rule, not data: .*execution\\.sfu_latency_cycles 48"
                   simulate --gpu c1060 --kernel binomial-series:blocks=30,threads=128)
+# --- what-if GPUs (--sms, --set) and the generic `kernel` generator ---
+# 265 blocks of 1024 threads, 2 per SM: 64 SMs take 128 a wave, 3 waves of 50 us under the walk kept on SMs 0..63.
+gpusched_cli_test(simulate_sms_walk 0 stdout "gpu +h100 \\(sm_count=64\\) \\(NVIDIA H100 SXM5 80GB\\), cc 9.0, 64 SMs.*waves.*     0  synthetic       0     265     1024          2      3"
+                  simulate --sms 64 --policy walk --kernel synthetic:blocks=265,threads=1024,duration=50us)
+gpusched_cli_test(simulate_set_json 0 stdout "\"gpu\":\"h100 \\(sm_count=96, limits.max_blocks_per_sm=1\\)\".*\"sm_count\":96.*\"blocks_per_sm\":1,\"waves\":2"
+                  simulate --set sm_count=96 --set max_blocks_per_sm=1 --json --kernel synthetic:blocks=128,threads=64,duration=5us)
+gpusched_cli_test(simulate_sms_zero 2 stderr "^gpusched: --sms 0: key 'sm_count': expected an integer in \\[1, 100000\\], got '0'"
+                  simulate --sms 0 --kernel synthetic:blocks=1,threads=32,duration=1us)
+gpusched_cli_test(simulate_set_unknown_key 2 stderr "^gpusched: --set frobs=1: unknown GPU key 'frobs'"
+                  simulate --set frobs=1 --kernel synthetic:blocks=1,threads=32,duration=1us)
+gpusched_cli_test(simulate_set_out_of_range 2 stderr "^gpusched: --set limits.max_blocks_per_sm=100000: key 'limits.max_blocks_per_sm': expected an integer in \\[1, 4096\\]"
+                  simulate --set limits.max_blocks_per_sm=100000 --kernel synthetic:blocks=1,threads=32,duration=1us)
+gpusched_cli_test(simulate_set_wrong_type 2 stderr "^gpusched: --set memory.dram_bandwidth_gbps=fast: key 'memory.dram_bandwidth_gbps': expected a number"
+                  simulate --set memory.dram_bandwidth_gbps=fast --kernel synthetic:blocks=1,threads=32,duration=1us)
+gpusched_cli_test(simulate_set_no_value 2 stderr "^gpusched: --set: expected KEY=VALUE"
+                  simulate --set sm_count --kernel synthetic:blocks=1,threads=32,duration=1us)
+gpusched_cli_test(simulate_set_twice 2 stderr "^gpusched: --set sm_count=8: key 'sm_count' is already set by --sms"
+                  simulate --sms 4 --set sm_count=8 --kernel synthetic:blocks=1,threads=32,duration=1us)
+gpusched_cli_test(occupancy_set 0 stdout "Blocks per SM  4" occupancy --set max_blocks_per_sm=4 --threads 64)
+gpusched_cli_test(sweep_sms_walk 0 stdout "\n0,h100,walk,auto,syn,64,fixed,151968.760,1,265,3,[^\n]*,\n1,h100,walk,auto,syn,132,fixed,101782.000,1,265,2,"
+                  sweep sweep_sms_walk.yaml -j 1 --quiet)
+# A 128-block GEMM measured at 120 us on the full h100 (one block per SM): two waves at 96 SMs; the duration-only note.
+gpusched_cli_test(simulate_kernel_measured_whatif 0 stdout "     0  kernel       0     128      256          1      2 .* 241\\.800.*note +launch 0 \\(kernel\\): duration-only rule"
+                  simulate --sms 96 --kernel kernel:blocks=128,threads=256,smem=200000,measured=120us,measured_gpu=h100)
+gpusched_cli_test(simulate_kernel_notes_json 0 stdout "\"notes\":\\[\"launch 0 \\(kernel\\): duration-only rule"
+                  simulate --json --kernel kernel:blocks=128,threads=256,smem=200000,measured=120us,measured_gpu=h100)
+gpusched_cli_test(simulate_kernel_hand 0 stdout "execution  shared.*makespan"
+                  simulate --kernel kernel:blocks=264,threads=128,warp_instr=5000,warp_latency_cycles=2000)
+gpusched_cli_test(simulate_kernel_no_work 2 stderr "^gpusched: --kernel: kernel 'kernel': give each warp's work"
+                  simulate --kernel kernel:blocks=4,threads=32)

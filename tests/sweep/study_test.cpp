@@ -1,6 +1,7 @@
 // Study files: parameter recognition, GPU key overrides validated like GPU files, and located errors.
 #include <doctest/doctest.h>
 
+#include "gpusched/hw/gpu_overrides.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/hw/presets.h"
@@ -28,12 +29,13 @@ TEST_CASE("GPU keys by bare name, section path or gpu. prefix") {
     CHECK(s.params[6].gpu_path == "name");
 }
 
-TEST_CASE("an override gives the spec of the edited GPU file; sm_count drops the old SM order") {
+TEST_CASE("an override gives the spec of the edited GPU file; sm_count keeps the SM order consistent") {
     const std::string h100(*hw::preset_yaml("h100"));
     const auto spec = sweep::gpu_with_overrides(h100, "v", {{"sm_count", "40"}, {"limits.max_blocks_per_sm", "24"}});
     CHECK(spec.sm_count == 40);
     CHECK(spec.max_blocks_per_sm == 24);
-    CHECK(spec.sm_order.empty());
+    CHECK(spec.sm_order == hw::with_sm_count(hw::resolve_gpu("h100"), 40).sm_order);  // SMs 0..39, measured order
+    CHECK(spec.dispatch_walk.has_value());
     CHECK(spec.max_warps_per_sm == hw::parse_gpu_spec(h100, "h100").max_warps_per_sm);
     CHECK_THROWS_WITH_AS(sweep::gpu_with_overrides(h100, "v", {{"sm_count", "0"}}),
                          doctest::Contains("key 'sm_count': expected an integer in [1, 100000], got '0'"), InputError);

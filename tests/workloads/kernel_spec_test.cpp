@@ -83,7 +83,7 @@ TEST_CASE("blocks beyond one grid dimension are factored into two") {
 }
 
 TEST_CASE("unknown kernel names list the known ones") {
-    const std::string known = "(known kernels: synthetic, apsp-minplus, apsp-fw, binomial-series, spmv, sssp, streamcluster)";
+    const std::string known = "(known kernels: synthetic, apsp-minplus, apsp-fw, binomial-series, spmv, sssp, streamcluster, kernel)";
     check_error("apsp:n=5", "--kernel: unknown kernel 'apsp' " + known);
     check_error("bogus", "--kernel: unknown kernel 'bogus' " + known);
     check_error_contains(":blocks=1", "--kernel: expected NAME or NAME:key=value,key=value,...");

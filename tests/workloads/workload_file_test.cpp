@@ -86,7 +86,7 @@ TEST_CASE("workload errors name the file, line and key") {
     check_error("launches:\n  - blocks: 4\n", "w.yaml:2: key 'launches[0].kernel': required key is missing");
     check_error("launches:\n  - kernel: apsp\n",
                 "w.yaml:2: key 'launches[0].kernel': unknown kernel 'apsp' (known kernels: synthetic, apsp-minplus, "
-                "apsp-fw, binomial-series, spmv, sssp, streamcluster)");
+                "apsp-fw, binomial-series, spmv, sssp, streamcluster, kernel)");
     check_error(head + "    colour: red\n",
                 "w.yaml:6: key 'launches[0].colour': unknown key for kernel 'synthetic' (allowed: threads, block, blocks, "
                 "grid, regs, smem, static_smem, barriers, carveout, stream, name, duration, seed, active_warps)");

@@ -4,6 +4,7 @@
 #include "gpusched/workloads/apsp_fw.h"
 #include "gpusched/workloads/apsp_minplus.h"
 #include "gpusched/workloads/binomial_series.h"
+#include "gpusched/workloads/kernel_generator.h"
 #include "gpusched/workloads/spmv_kernel.h"
 #include "gpusched/workloads/sssp_generator.h"
 #include "gpusched/workloads/streamcluster.h"
@@ -43,6 +44,7 @@ const std::vector<KernelGeneratorInfo>& kernel_generators() {
         spmv_generator(),
         sssp_generator(),
         streamcluster_generator(),
+        kernel_generator(),
     };
     return generators;
 }

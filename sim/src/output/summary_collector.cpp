@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "gpusched/support/checked_time.h"
+#include "gpusched/workloads/work_notes.h"
 
 namespace gpusched::sim {
 
@@ -113,6 +114,7 @@ void SummaryCollector::on_begin(const RunInfo& info) {
     summary_.per_sm_busy.assign(sms, 0);
     if (!info.app) return;
     summary_.application = info.app->description;
+    if (info.gpu) summary_.notes = workloads::application_notes(*info.app, *info.gpu, info.execution);
     const auto copies = std::count_if(info.app->operations.begin(), info.app->operations.end(),
                                       [](const workloads::Operation& op) { return op.kind == workloads::Operation::Kind::copy; });
     summary_.copies.reserve(static_cast<std::size_t>(copies));  // one record each, no growth slack

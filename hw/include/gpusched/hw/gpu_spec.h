@@ -90,6 +90,8 @@ struct GpuSpec {
 
     // --- memory ---
     std::optional<double> dram_bandwidth_gbps;         ///< GB/s (10^9 bytes per second)
+    /// The most device-memory bandwidth one SM can use alone, GB/s; absent: sm_dram_cap_gbps() derives it
+    std::optional<double> sm_dram_bandwidth_gbps;
     std::optional<std::int64_t> l2_bytes;
     std::optional<double> l2_bandwidth_gbps;           ///< L2 -> SMs read bandwidth, GB/s (all SMs together)
     std::optional<double> l1_hit_latency_cycles;       ///< dependent global load that hits L1, SM cycles
@@ -129,6 +131,13 @@ struct GpuSpec {
     [[nodiscard]] std::vector<int> dispatch_order() const;
     /// "9.0" style string.
     [[nodiscard]] std::string compute_capability() const;
+    /// One SM's device-memory bandwidth, GB/s: memory.sm_dram_bandwidth_gbps (the `shared` model's per-SM
+    /// cap, applied only when the spec gives it), else the documented rule's stand-in
+    /// l1_wavefronts_per_cycle x 128 bytes x clock_mhz (an SM moves no more bytes than its L1 data path
+    /// serves), which notes suggest until it is measured; nullopt when neither is known.
+    [[nodiscard]] std::optional<double> sm_dram_cap_gbps() const;
+    /// True when sm_dram_cap_gbps() comes from the rule rather than the spec's key.
+    [[nodiscard]] bool sm_dram_cap_by_rule() const;
     /// C: warp-instructions an SM can issue per cycle (schedulers x issue width).
     [[nodiscard]] int issue_slots_per_cycle() const { return warp_schedulers_per_sm * issue_width; }
     /// T_launch of the closed-form models: a launch's time to its first running block.

@@ -126,6 +126,7 @@ private:
     bool gpu_has_dram_ = false;    ///< the spec limits DRAM bandwidth
     bool gpu_has_l2_ = false;      ///< the spec limits L2 bandwidth
     double l1_per_ps_ = 0;         ///< M x f: L1 wavefronts per ps per SM (0: unlimited)
+    double sm_dram_per_ps_ = 0;    ///< one SM's DRAM bytes per ps (memory.sm_dram_bandwidth_gbps; 0: unlimited)
     std::vector<std::shared_ptr<const workloads::BlockWork>> works_;  ///< per launch, bound to the GPU
     std::vector<int> active_warps_;  ///< per SM
     std::vector<int> l1_blocks_;     ///< per SM: resident blocks with L1 wavefronts

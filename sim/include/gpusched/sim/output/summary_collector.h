@@ -56,7 +56,8 @@ struct RunSummary {
     std::uint64_t total_blocks = 0;            ///< blocks completed
     Time makespan = 0;                         ///< from on_end
     /// Set by the caller, not the collector: what the result depends on that is a rule rather than
-    /// data (a GPU number a rule gives, a preset's ruled default). Printed only when not empty.
+    /// data (a GPU number a rule gives, a preset's ruled default, workloads::application_notes).
+    /// Printed only when not empty.
     std::vector<std::string> notes;
 };
 
@@ -101,6 +102,8 @@ private:
 ///       makespan       100.000 us
 ///       blocks         275 total
 ///       blocks per SM  min 2 / mean 2.083 / max 3
+///
+/// followed by one `note` line per RunSummary::notes entry, when there are any.
 void write_summary_text(std::ostream& out, const RunSummary& summary);
 
 /// One JSON object on one line, keys in a fixed order, then a newline. Schema: docs/outputs.md.

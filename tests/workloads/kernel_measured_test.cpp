@@ -1,0 +1,117 @@
+// The `kernel` generator's measured rule: on the reference GPU the launch alone reproduces its measurement; what-ifs follow physics.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "gpusched/hw/gpu_overrides.h"
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/output/summary_collector.h"
+#include "gpusched/sim/simulation.h"
+#include "gpusched/workloads/kernel_generator.h"
+#include "gpusched/workloads/kernel_spec.h"
+
+using namespace gpusched;
+
+namespace {
+
+const hw::GpuSpec& h100() {
+    static const hw::GpuSpec spec = hw::resolve_gpu("h100");
+    return spec;
+}
+
+/// The launch of `spec` alone on `gpu` (most-room, `exec`): its first block start to its last block end, in us.
+double launch_us(const std::string& spec, const hw::GpuSpec& gpu, const std::string& exec = "shared") {
+    const workloads::Application app = workloads::application_from_specs({spec}, "--kernel");
+    const auto policy = scheduler::make_policy("most-room");
+    sim::Simulation run(gpu, app, *policy, exec);
+    sim::SummaryCollector summary;
+    run.observe(summary);
+    run.run();
+    const auto& k = summary.summary().kernels.at(0);
+    return static_cast<double>(*k.end - *k.start) / 1e6;
+}
+
+/// Relative error of the simulated launch against `measured_us` on the h100 preset.
+double error_on_reference(const std::string& spec, double measured_us, const std::string& exec = "shared") {
+    const double simulated = launch_us(spec, h100(), exec);
+    CAPTURE(spec);
+    CAPTURE(simulated);
+    return std::fabs(simulated - measured_us) / measured_us;
+}
+
+}  // namespace
+
+TEST_CASE("measured launches reproduce their duration on the reference GPU within 2%") {
+    // h100: 132 SMs, 4 schedulers of 1 slot per cycle at 1980 MHz (s = 505.05 ps per issue), 3350 GB/s DRAM.
+    // 256 threads = 8 warps; 8 blocks/SM by warps (64 / 8), so a wave is 1056 blocks.
+    struct Case {
+        const char* what;
+        std::string spec;
+        double measured_us;
+    };
+    const std::string shape = "kernel:threads=256,measured_gpu=h100,";
+    const Case cases[] = {
+        // One wave, one block per SM (200000 bytes of shared memory): L = the whole 100 us.
+        {"one wave, duration only", shape + "blocks=132,smem=200000,measured=100us", 100},
+        // 95 waves of 1056 blocks (100000 / 1056 = 94.7): L = (2 ms - overheads) / 95.
+        {"many waves, duration only", shape + "blocks=100000,measured=2ms", 2000},
+        // 2.47 waves, totals with a modest issue term: W = 4.224e8 / (2612 x 8) = 20214 slots per warp, a
+        // scheduler's 16 warps issue 16 x 20214 x 505 ps = 163 us per wave, below the 404 us wave: latency term.
+        {"partial last wave", shape + "blocks=2612,measured=1000us,instructions=4.224e8", 1000},
+        // DRAM-bound: 1.005e9 bytes at 3350 GB/s = 300 us exactly; the dram term takes the whole launch (L = 0).
+        {"DRAM-bound", shape + "blocks=10000,measured=300us,dram_bytes=1.005e9,instructions=2e7", 300},
+        // DRAM at 80% of the bandwidth over the launch: the latency floor takes the rest.
+        {"DRAM at 80%", shape + "blocks=10000,measured=375us,dram_bytes=1.005e9,instructions=2e7", 375},
+        // Issue-bound: 2 full waves, W = 10000: 2 x 16 x 10000 x 505.05 ps = 161.6 us = the measurement.
+        {"issue-bound", shape + "blocks=2112,measured=161.6us,instructions=1.6896e8", 161.6},
+        // Issue at 50% and 90% of the wave (the `queue` model's knee): the floor comes from its mean-value analysis.
+        {"issue at 50%", shape + "blocks=2112,measured=323.2us,instructions=1.6896e8", 323.2},
+        {"issue at 90%", shape + "blocks=2112,measured=179.6us,instructions=1.6896e8", 179.6},
+    };
+    for (const auto& c : cases) {
+        const std::string what = c.what;
+        CAPTURE(what);
+        CHECK(error_on_reference(c.spec, c.measured_us) < 0.02);
+    }
+    // The `fixed` model runs every block for the wave time: waves x wave time + overheads = the measurement.
+    CHECK(error_on_reference(shape + "blocks=2612,measured=1000us", 1000, "fixed") < 0.02);
+}
+
+TEST_CASE("what-if: a 128-block GEMM of one block per SM takes one wave at 128 SMs, two at 96") {
+    // 128 blocks x 200 KB shared memory: 1 block per SM. Measured 120 us on the full h100 (1 wave).
+    const std::string gemm = "kernel:blocks=128,threads=256,smem=200000,measured=120us,measured_gpu=h100";
+    const double at128 = launch_us(gemm, hw::with_sm_count(h100(), 128));
+    const double at96 = launch_us(gemm, hw::with_sm_count(h100(), 96));
+    // 128 SMs: still one wave, 120 us. 96 SMs: ceil(128 / 96) = 2 waves, 2 x 120 us + one refill (182 ns).
+    CHECK(at128 == doctest::Approx(120).epsilon(0.01));
+    CHECK(at96 == doctest::Approx(240.18).epsilon(0.01));
+    // The same with Nsight Compute totals (latency-bound: W = 1.0e8 / 1024 warps = 97656 slots, 16.4 us of a
+    // scheduler's 2 warps... far below the wave): unchanged.
+    const std::string with_totals = gemm + ",instructions=1e8,dram_bytes=2e8";
+    CHECK(launch_us(with_totals, hw::with_sm_count(h100(), 96)) == doctest::Approx(2 * at128).epsilon(0.02));
+}
+
+TEST_CASE("what-if: a DRAM-bound launch does not slow in proportion to lost SMs") {
+    // 2 GB moved in 600 us on the h100 at 3350 GB/s: 2e9 / 3.35e12 = 597 us, the DRAM term binds (L = 0).
+    // Issue: W = 2e7 / (20000 x 8) = 125 slots per warp, negligible. Per warp 12500 bytes, 100 bytes per slot.
+    const std::string copy = "kernel:blocks=20000,threads=256,measured=600us,measured_gpu=h100,dram_bytes=2e9,"
+                             "instructions=2e7";
+    const double full = launch_us(copy, h100());
+    const double half = launch_us(copy, hw::with_sm_count(h100(), 66));
+    // At 66 SMs one SM's warps still ask for C f x 100 bytes per slot = 4 x 1.98e9 x 100 = 792 GB/s, and 66 SMs far
+    // more than 3350 GB/s: still DRAM-bound, the same 597 us, nowhere near the 2x of a kernel that scales with SMs.
+    CHECK(full == doctest::Approx(600).epsilon(0.02));
+    CHECK(half / full < 1.1);
+    // With a per-SM cap of 253.44 GB/s (memory.sm_dram_bandwidth_gbps, the rule's stand-in): 66 x 253.44 = 16.7 TB/s
+    // still exceeds 3350 GB/s, so 66 SMs keep the time; 8 SMs reach only 8 x 253.44 = 2027.5 GB/s, so
+    // 2e9 bytes take 2e9 / 2.0275e12 = 986 us (1.65x), still less than the waves' 132 / 8 = 16.5x.
+    hw::GpuSpec capped = h100();
+    capped.sm_dram_bandwidth_gbps = 253.44;
+    CHECK(launch_us(copy, capped) == doctest::Approx(full).epsilon(0.01));
+    CHECK(launch_us(copy, hw::with_sm_count(capped, 66)) / full < 1.1);
+    CHECK(launch_us(copy, hw::with_sm_count(capped, 8)) == doctest::Approx(986.4).epsilon(0.03));
+    // A latency-bound launch of the same shape (duration only) does slow with the waves: 19 -> 38 waves.
+    const std::string latency = "kernel:blocks=20000,threads=256,measured=600us,measured_gpu=h100";
+    CHECK(launch_us(latency, hw::with_sm_count(h100(), 66)) / launch_us(latency, h100()) == doctest::Approx(2).epsilon(0.03));
+}

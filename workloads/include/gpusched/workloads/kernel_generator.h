@@ -1,0 +1,49 @@
+// The generic `kernel` generator: a kernel the project did not write, described per warp or by a measured duration.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpusched/support/time.h"
+#include "gpusched/workloads/cycle_latency.h"
+#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/kernel_launch.h"
+#include "gpusched/workloads/measured_work.h"
+#include "gpusched/workloads/work_notes.h"
+
+namespace gpusched::workloads {
+
+/// Every block identical: each active warp carries `warp` (latency in time) and `latency_cycles`
+/// (converted at the GPU's clock); `fixed` runs every block for `fixed_duration`.
+class KernelWork final : public BlockWork, public CycleLatencyWork, public WorkNotes {
+public:
+    struct Settings {
+        WarpWork warp;
+        double latency_cycles = 0;
+        int active_warps = 0;        ///< 0: every warp of the block
+        std::string active_warps_key;  ///< names the key in messages
+        Time fixed_duration = 0;
+        std::string description;
+        std::vector<std::string> notes;  ///< notes that hold on any GPU (the duration-only rule)
+    };
+    explicit KernelWork(Settings settings);
+
+    [[nodiscard]] Time duration(std::uint64_t block) const override;
+    [[nodiscard]] int active_warps(std::uint64_t block, int warps_per_block) const override;
+    void check_block_warps(int warps_per_block) const override;
+    [[nodiscard]] std::optional<WarpWork> warp_work(std::uint64_t block) const override;
+    [[nodiscard]] double latency_bound_cycles(std::uint64_t block) const override;
+    [[nodiscard]] std::string describe() const override;
+    [[nodiscard]] std::vector<std::string> notes(const hw::GpuSpec& gpu, const std::string& execution) const override;
+
+private:
+    Settings s_;
+};
+
+/// The `kernel` generator (docs/workloads.md, "`kernel`"): generic shape keys, and either the
+/// work of each active warp (warp_instr, warp_latency or warp_latency_cycles, warp_dram_bytes,
+/// warp_l2_bytes, warp_l1_wavefronts, active_warps, ns_per_instr) or a measured launch (measured,
+/// measured_gpu, and optional totals instructions, dram_bytes, l2_bytes; fit_measured_work).
+KernelGeneratorInfo kernel_generator();
+
+}  // namespace gpusched::workloads

@@ -1,0 +1,61 @@
+// Per-warp work of a launch known by its measured duration (and optional Nsight Compute totals) on a reference GPU.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "gpusched/hw/gpu_spec.h"
+#include "gpusched/support/time.h"
+#include "gpusched/workloads/kernel_launch.h"
+
+namespace gpusched::workloads {
+
+/// What a trace (and Nsight Compute) says about one launch on the reference GPU.
+struct MeasuredLaunch {
+    Time measured = 0;                   ///< the launch's duration: first block start to last block end
+    std::optional<double> instructions;  ///< warp-instructions executed by the whole launch (smsp__inst_executed.sum)
+    std::optional<double> dram_bytes;    ///< bytes read and written in device memory (dram__bytes.sum)
+    std::optional<double> l2_bytes;      ///< bytes through L2, hits and misses (lts__t_bytes.sum)
+    [[nodiscard]] bool has_totals() const { return instructions || dram_bytes || l2_bytes; }
+};
+
+/// Which term of the `shared` model explains the reference wave time.
+enum class MeasuredTerm { latency, issue, dram, l2 };
+
+/// The launch turned into per-warp work (docs/workloads.md, "`kernel`: measured launches").
+struct MeasuredWorkFit {
+    WarpWork warp;               ///< per active warp; latency_bound 0 (the floor is latency_cycles)
+    double latency_cycles = 0;   ///< the latency floor L in SM cycles of the reference GPU's clock
+    int blocks_per_sm = 0;       ///< o_ref: the occupancy of the launch on the reference GPU
+    int warps_per_block = 0;     ///< every warp is active
+    std::uint64_t waves = 0;     ///< waves_ref = ceil(blocks / (o_ref x S_ref))
+    Time overhead = 0;           ///< the reference GPU's dispatch overheads the launch pays (below)
+    Time wave_time = 0;          ///< (measured - overhead) / waves_ref: the `fixed` model's block duration
+    Time explained = 0;          ///< the longest of the issue, DRAM and L2 times of one full wave
+    MeasuredTerm term = MeasuredTerm::latency;
+};
+
+/// The closed-form rule. With S SMs, o = o_ref, B blocks of w warps, W = instructions / (B w) issue slots
+/// per warp (1 without `instructions`: a token that makes the warp exist), bytes likewise per warp:
+///
+///   waves     = ceil(B / (o S)),   o1 = min(o, ceil(B / S))          (blocks per SM in a wave)
+///   overhead  = (o1 - 1)(a + b w) + (waves - 1) D + [waves > 1] c min(o S, B - o S)
+///   t_wave    = (measured - overhead) / waves
+///   issue     = o1 w W / (C f)           dram = max(min(B, o S) w bytes / B_dram, o1 w bytes / B_SM)
+///   l2        = min(B, o S) w (DRAM + L2-hit bytes) / B_L2       (B_SM: memory.sm_dram_bandwidth_gbps)
+///   L         = 0 when max(issue, dram, l2) >= t_wave, else the floor that makes a scheduler's
+///               ceil(o1 w / schedulers) warps (mean-value analysis of the `queue` issue model, or
+///               the `share` model's min) finish W slots in t_wave
+///
+/// (a, b: sm_block_launch_ns and sm_warp_launch_ns; D: block_dispatch_latency_ns; c:
+/// block_completion_interval_ns; C: issue slots per cycle; f: clock.) Calibration on the same
+/// measurement. InputError (naming `key`) when the reference GPU lacks a clock or the launch does not
+/// fit it.
+MeasuredWorkFit fit_measured_work(const MeasuredLaunch& measured, const hw::GpuSpec& reference,
+                                  const KernelLaunch& launch, const std::string& key);
+
+/// "latency", "issue", "dram", "l2".
+std::string measured_term_name(MeasuredTerm term);
+
+}  // namespace gpusched::workloads

@@ -1,0 +1,197 @@
+// The generic `kernel` generator: hand-described per-warp work, or a measured launch turned into per-warp work.
+#include "gpusched/workloads/kernel_generator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/hw/presets.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/workloads/spec_numbers.h"
+#include "gpusched/workloads/synthetic_work.h"
+
+namespace gpusched::workloads {
+
+KernelWork::KernelWork(Settings settings) : s_(std::move(settings)) {}
+
+Time KernelWork::duration(std::uint64_t block) const {
+    (void)block;
+    return s_.fixed_duration;
+}
+
+int KernelWork::active_warps(std::uint64_t block, int warps_per_block) const {
+    (void)block;
+    if (s_.active_warps == 0) return warps_per_block;
+    check_block_warps(warps_per_block);
+    return s_.active_warps;
+}
+
+void KernelWork::check_block_warps(int warps_per_block) const {
+    if (s_.active_warps > warps_per_block)
+        throw InputError(s_.active_warps_key + ": " + std::to_string(s_.active_warps) + " exceeds the " +
+                         std::to_string(warps_per_block) + " warps of each block on this GPU");
+}
+
+std::optional<WarpWork> KernelWork::warp_work(std::uint64_t block) const {
+    (void)block;
+    return s_.warp;
+}
+
+double KernelWork::latency_bound_cycles(std::uint64_t block) const {
+    (void)block;
+    return s_.latency_cycles;
+}
+
+std::string KernelWork::describe() const { return s_.description; }
+
+std::vector<std::string> KernelWork::notes(const hw::GpuSpec& gpu, const std::string& execution) const {
+    std::vector<std::string> out = s_.notes;
+    if (execution == "shared" && s_.warp.dram_bytes > 0 && gpu.dram_bandwidth_gbps && !gpu.sm_dram_bandwidth_gbps)
+        out.push_back(gpu.name + " has no memory.sm_dram_bandwidth_gbps, so one SM may use all of the DRAM bandwidth "
+                      "(optimistic for a DRAM-bound launch on few SMs)" +
+                      (gpu.sm_dram_cap_by_rule() ? "; the rule l1_wavefronts_per_cycle x 128 bytes x clock_mhz gives " +
+                                                       format_spec_number(std::round(*gpu.sm_dram_cap_gbps())) +
+                                                       " GB/s (--set memory.sm_dram_bandwidth_gbps=" +
+                                                       format_spec_number(std::round(*gpu.sm_dram_cap_gbps())) + ")"
+                                                 : std::string()));
+    return out;
+}
+
+namespace {
+
+constexpr double kMaxCount = 1e18;  // instructions, bytes: far beyond any kernel, below double's exact range issues
+
+/// Built-in presets by name, parsed once (an imported trace has thousands of launches of one GPU).
+const hw::GpuSpec& reference_gpu(SpecArgs& args) {
+    static std::mutex mutex;
+    static std::map<std::string, hw::GpuSpec> cache;
+    const std::string name = args.text("measured_gpu");
+    const std::lock_guard lock(mutex);
+    if (const auto it = cache.find(name); it != cache.end()) return it->second;
+    if (!hw::preset_yaml(name)) {
+        std::string known;
+        for (const auto& preset : hw::preset_names()) known += (known.empty() ? "" : ", ") + preset;
+        args.fail("measured_gpu", "expected the preset name of the GPU the duration was measured on (" + known +
+                                      "), got '" + name + "'");
+    }
+    return cache.emplace(name, hw::resolve_gpu(name)).first->second;
+}
+
+std::string per_warp_text(const WarpWork& w, double latency_cycles) {
+    std::string out = format_spec_number(w.issue_slots) + " issue slots";
+    if (w.latency_bound > 0) out += ", latency " + format_duration(w.latency_bound);
+    if (latency_cycles > 0) out += ", latency " + format_spec_number(std::round(latency_cycles)) + " cycles";
+    if (w.dram_bytes > 0) out += ", " + format_spec_number(w.dram_bytes) + " DRAM bytes";
+    if (w.l2_bytes > 0) out += ", " + format_spec_number(w.l2_bytes) + " L2-hit bytes";
+    if (w.l1_wavefronts > 0) out += ", " + format_spec_number(w.l1_wavefronts) + " L1 wavefronts";
+    return out + " per warp";
+}
+
+const char* const kHandKeys[] = {"warp_instr",      "warp_latency",       "warp_latency_cycles", "warp_dram_bytes",
+                                 "warp_l2_bytes",   "warp_l1_wavefronts", "active_warps",        "ns_per_instr"};
+const char* const kMeasuredKeys[] = {"measured_gpu", "instructions", "dram_bytes", "l2_bytes"};
+
+Time duration_key(SpecArgs& args, const std::string& key) {
+    return parse_duration(args.text(key), args.where(key) + ": key '" + args.key_path(key) + "'");
+}
+
+KernelWork::Settings hand_described(SpecArgs& args, const KernelLaunch& launch) {
+    for (const char* key : kMeasuredKeys)
+        if (args.has(key)) args.fail(key, "belongs to a measured launch: give 'measured' and 'measured_gpu' with it");
+    if (!args.has("warp_instr") && !args.has("warp_latency") && !args.has("warp_latency_cycles"))
+        args.fail_spec("give each warp's work (warp_instr, warp_latency or warp_latency_cycles), or a measured launch "
+                       "(measured, measured_gpu)");
+    args.reject_both("warp_latency", "warp_latency_cycles");
+    KernelWork::Settings s;
+    // Without warp_instr a warp issues one slot: a token that makes it exist, so its time is its latency.
+    s.warp.issue_slots = spec_number(args, "warp_instr", 0, 1e12, 1);
+    if (args.has("warp_latency")) s.warp.latency_bound = duration_key(args, "warp_latency");
+    s.latency_cycles = spec_number(args, "warp_latency_cycles", 0, 1e12, 0);
+    s.warp.dram_bytes = spec_number(args, "warp_dram_bytes", 0, 1e15, 0);
+    s.warp.l2_bytes = spec_number(args, "warp_l2_bytes", 0, 1e15, 0);
+    s.warp.l1_wavefronts = spec_number(args, "warp_l1_wavefronts", 0, 1e12, 0);
+    if (args.has("active_warps")) s.active_warps = static_cast<int>(args.integer("active_warps", 1, launch.threads_per_block()));
+    s.active_warps_key = args.where("active_warps") + ": key '" + args.key_path("active_warps") + "'";
+    const double ns_per_instr = spec_number(args, "ns_per_instr", 0, 1e6, 1);
+    const auto issue = instruction_time(args.has("warp_instr") ? s.warp.issue_slots : 0, ns_per_instr);
+    if (!issue)
+        args.fail("ns_per_instr", format_spec_number(s.warp.issue_slots) + " issue slots x " +
+                                      format_spec_number(ns_per_instr) + " ns is beyond the longest duration (2^63 ps)");
+    s.fixed_duration = std::max(s.warp.latency_bound, *issue);
+    s.description = "kernel: " + per_warp_text(s.warp, s.latency_cycles);
+    if (s.active_warps > 0) s.description += ", " + std::to_string(s.active_warps) + " active warps";
+    return s;
+}
+
+KernelWork::Settings measured(SpecArgs& args, const KernelLaunch& launch) {
+    for (const char* key : kHandKeys)
+        if (args.has(key))
+            args.fail(key, "describes the work by hand; a measured launch takes the totals instructions, dram_bytes "
+                           "and l2_bytes instead");
+    if (!args.has("measured_gpu")) args.fail_spec("required key 'measured_gpu' is missing (the preset of the GPU 'measured' comes from)");
+    MeasuredLaunch m;
+    m.measured = duration_key(args, "measured");
+    if (m.measured == 0) args.fail("measured", "expected a duration above 0, got '" + args.text("measured") + "'");
+    if (args.has("instructions")) m.instructions = spec_number(args, "instructions", 1, kMaxCount, 0);
+    if (args.has("dram_bytes")) m.dram_bytes = spec_number(args, "dram_bytes", 0, kMaxCount, 0);
+    if (args.has("l2_bytes")) m.l2_bytes = spec_number(args, "l2_bytes", 0, kMaxCount, 0);
+    const hw::GpuSpec& reference = reference_gpu(args);
+    const MeasuredWorkFit fit =
+        fit_measured_work(m, reference, launch, args.where("measured_gpu") + ": key '" + args.key_path("measured_gpu") + "'");
+    KernelWork::Settings s;
+    s.warp = fit.warp;
+    s.latency_cycles = fit.latency_cycles;
+    s.fixed_duration = fit.wave_time;
+    s.description = "measured " + format_duration(m.measured) + " on " + reference.name +
+                    " (calibrated on that measurement): " + std::to_string(fit.waves) + " wave" +
+                    (fit.waves == 1 ? "" : "s") + " of " + std::to_string(fit.blocks_per_sm) + " blocks/SM, " +
+                    measured_term_name(fit.term) + " term; " + per_warp_text(s.warp, s.latency_cycles);
+    if (!m.has_totals())
+        s.notes.push_back("duration-only rule (measured " + format_duration(m.measured) + " on " + reference.name +
+                          ", no instruction or byte totals): every block's wave time is latency, so the time scales "
+                          "with the waves; right for latency-bound and one-block-per-SM kernels, pessimistic for "
+                          "bandwidth-bound ones");
+    else if (fit.explained > fit.wave_time + fit.wave_time / 50)
+        s.notes.push_back("the totals take " + format_ns(fit.explained) + " ns per wave on " + reference.name +
+                          ", more than the measured " + format_ns(fit.wave_time) +
+                          " ns: the simulation on that GPU is longer than the measurement");
+    return s;
+}
+
+void build_kernel(SpecArgs& args, KernelLaunch& launch) {
+    if (!args.has("blocks") && !args.has("grid")) args.fail_spec("required key 'blocks' (or 'grid') is missing");
+    if (!args.has("threads") && !args.has("block")) args.fail_spec("required key 'threads' (or 'block') is missing");
+    KernelWork::Settings s = args.has("measured") ? measured(args, launch) : hand_described(args, launch);
+    launch.work = std::make_shared<const KernelWork>(std::move(s));
+}
+
+}  // namespace
+
+KernelGeneratorInfo kernel_generator() {
+    KernelGeneratorInfo info;
+    info.name = "kernel";
+    info.description = "any kernel: its work per warp by hand, or a measured duration (+ Nsight Compute totals) on a GPU";
+    info.keys = {
+        {"warp_instr", "N", "issue slots (warp-instructions) of each active warp, 0..10^12 (default 1: a token)"},
+        {"warp_latency", "D", "latency floor of each warp, a duration (or warp_latency_cycles)"},
+        {"warp_latency_cycles", "C", "latency floor of each warp in SM cycles, 0..10^12, at the GPU's clock"},
+        {"warp_dram_bytes", "B", "device-memory bytes each warp moves, 0..10^15 (default 0)"},
+        {"warp_l2_bytes", "B", "further bytes each warp moves that hit L2, 0..10^15 (default 0)"},
+        {"warp_l1_wavefronts", "N", "128-byte L1/shared accesses of each warp, 0..10^12 (default 0)"},
+        {"active_warps", "W", "warps of every block that do work, 1..warps per block (default all)"},
+        {"ns_per_instr", "NS", "`fixed` model only: a block runs max(warp_latency, warp_instr x this) (default 1)"},
+        {"measured", "D", "the launch's measured duration on measured_gpu (instead of the warp_* keys)"},
+        {"measured_gpu", "PRESET", "the preset of the GPU 'measured' comes from, e.g. h100 (required with measured)"},
+        {"instructions", "N", "measured: warp-instructions the launch executed (Nsight Compute), 1..10^18"},
+        {"dram_bytes", "B", "measured: device-memory bytes the launch moved (Nsight Compute), 0..10^18"},
+        {"l2_bytes", "B", "measured: bytes through L2, hits and misses (Nsight Compute), 0..10^18"},
+    };
+    info.example = "kernel:blocks=128,threads=256,smem=200000,measured=120us,measured_gpu=h100";
+    info.build = build_kernel;
+    return info;
+}
+
+}  // namespace gpusched::workloads
