@@ -97,9 +97,9 @@ bool topologically_ordered(const OperationGraph& graph) {
 
 std::string describe_operation(const Operation& op, std::size_t index) {
     std::string out = "operation " + std::to_string(index) + " (" + kind_name(op.kind);
-    if (!op.id.empty()) out += " '" + op.id + "'";
+    if (!op.id().empty()) out += " '" + op.id() + "'";
     out += " on stream " + std::to_string(op.stream);
-    if (!op.where.empty()) out += ", " + op.where;
+    if (!op.where().empty()) out += ", " + op.where();
     return out + ")";
 }
 
@@ -129,9 +129,9 @@ OperationGraph build_operation_graph(const Application& app) {
     };
     for (std::size_t i = 0; i < n; ++i) {
         const Operation& op = op_at(i);
-        if (!op.id.empty() && !by_id.emplace(op.id, i).second)
-            throw InputError(describe_operation(op, i) + ": id '" + op.id + "' is already used by " +
-                             describe_operation(app.operations[by_id[op.id]], by_id[op.id]));
+        if (!op.id().empty() && !by_id.emplace(op.id(), i).second)
+            throw InputError(describe_operation(op, i) + ": id '" + op.id() + "' is already used by " +
+                             describe_operation(app.operations[by_id[op.id()]], by_id[op.id()]));
         if (op.kind == Operation::Kind::kernel) {
             if (op.launch >= app.launches.size() || out.kernel_op[op.launch] != n)
                 throw InputError(describe_operation(op, i) + ": refers to launch " + std::to_string(op.launch) +
@@ -140,11 +140,11 @@ OperationGraph build_operation_graph(const Application& app) {
         }
         if (const auto it = last_on_stream.find(op.stream); it != last_on_stream.end()) edges.emplace_back(it->second, i);
         last_on_stream[op.stream] = i;
-        if (op.kind == Operation::Kind::record) last_record[op.event] = i;
+        if (op.kind == Operation::Kind::record) last_record[op.event()] = i;
         if (op.kind == Operation::Kind::wait) {
-            const auto it = last_record.find(op.event);
+            const auto it = last_record.find(op.event());
             if (it == last_record.end())
-                throw InputError(describe_operation(op, i) + ": waits for event '" + op.event +
+                throw InputError(describe_operation(op, i) + ": waits for event '" + op.event() +
                                  "', which no earlier operation records (a dangling dependency)");
             edges.emplace_back(it->second, i);
         }
@@ -155,7 +155,7 @@ OperationGraph build_operation_graph(const Application& app) {
                              ") is not issued by any operation");
     if (out.listed())
         for (std::size_t i = 0; i < n; ++i)
-            for (const std::string& id : app.operations[i].after) {
+            for (const std::string& id : app.operations[i].after()) {
                 const auto it = by_id.find(id);
                 if (it == by_id.end())
                     throw InputError(describe_operation(app.operations[i], i) + ": 'after' names '" + id +

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpusched/support/time.h"
@@ -26,23 +28,60 @@ enum class CopyDirection { host_to_device, device_to_host };
 /// A host-device transfer: latency + bytes / bandwidth on a copy engine (DESIGN.md 2.3).
 struct CopyOp {
     CopyDirection direction = CopyDirection::host_to_device;
-    std::uint64_t bytes = 0;
     bool pinned = true;  ///< page-locked host memory (else pageable: the spec's pageable bandwidth)
+    std::uint64_t bytes = 0;
+};
+
+/// The names of an operation, which most operations lack: kept out of line (see Operation).
+struct OperationNames {
+    std::string event;               ///< record / wait: the event's name
+    std::string id;                  ///< optional name other operations' `after` may refer to
+    std::vector<std::string> after;  ///< ids of operations that must finish first (any stream)
+    std::string where;               ///< where it was written ("FILE:LINE"), for messages
 };
 
 /// One operation of the application's DAG. Operations on one stream run in issue order;
 /// `record`/`wait` pairs and `after` add edges across streams.
+///
+/// Compact, for a million launches (56 bytes): the names live in one immutable record shared
+/// by every copy of the operation (none for an operation without names), copied on write.
 struct Operation {
-    enum class Kind { kernel, copy, delay, record, wait };
+    enum class Kind : std::uint8_t { kernel, copy, delay, record, wait };
     Kind kind = Kind::kernel;
     int stream = 0;
     std::size_t launch = 0;    ///< kernel: index into Application::launches
     CopyOp copy;               ///< copy
     Time delay = 0;            ///< delay: the stream waits this long (host work between calls)
-    std::string event;         ///< record / wait: the event's name
-    std::string id;            ///< optional name other operations' `after` may refer to
-    std::vector<std::string> after;  ///< ids of operations that must finish first (any stream)
-    std::string where;         ///< where it was written ("FILE:LINE"), for messages
+
+    [[nodiscard]] const std::string& event() const { return names().event; }
+    [[nodiscard]] const std::string& id() const { return names().id; }
+    [[nodiscard]] const std::vector<std::string>& after() const { return names().after; }
+    [[nodiscard]] const std::string& where() const { return names().where; }
+    /// All names (empty ones when it has none).
+    [[nodiscard]] const OperationNames& names() const { return names_ ? *names_ : no_names(); }
+    [[nodiscard]] bool has_names() const { return names_ != nullptr; }
+
+    void set_event(std::string event) { edit_names().event = std::move(event); }
+    void set_id(std::string id) { edit_names().id = std::move(id); }
+    void set_after(std::vector<std::string> after) { edit_names().after = std::move(after); }
+    void add_after(std::string id) { edit_names().after.push_back(std::move(id)); }
+    void set_where(std::string where) { edit_names().where = std::move(where); }
+    /// Shares `names` (one record for many operations, e.g. the copies of one workload item).
+    void share_names(std::shared_ptr<const OperationNames> names) { names_ = std::move(names); }
+
+private:
+    static const OperationNames& no_names() {
+        static const OperationNames none;
+        return none;
+    }
+    /// This operation's own record, copied first when it has none or shares one.
+    OperationNames& edit_names() {
+        auto own = std::make_shared<OperationNames>(names());
+        names_ = own;
+        return *own;
+    }
+
+    std::shared_ptr<const OperationNames> names_;
 };
 
 /// How the host issues an application's operations.
