@@ -184,7 +184,8 @@ TEST_CASE("copies appear in the summary and on the trace's copy-engine tracks") 
     // H2D 0..101 us, kernel 101..151 us, pageable D2H (5 GB/s) 151..352 us.
     const auto& copies = summary.summary().copies;
     REQUIRE(copies.size() == 2);
-    CHECK(copies[1].direction == "d2h");
+    CHECK(copies[1].direction == workloads::CopyDirection::device_to_host);
+    CHECK(std::string(sim::copy_direction_name(copies[1].direction)) == "d2h");
     CHECK(!copies[1].pinned);
     CHECK(copies[1].start == 151 * kUs);
     CHECK(copies[1].end == 352 * kUs);

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "gpusched/hw/gpu_spec_io.h"
@@ -135,6 +136,26 @@ TEST_CASE("summary: waves arithmetic at the wave boundaries") {
     CHECK(k[2].waves == 1);
     CHECK(k[3].blocks_per_sm == 0);  // the engine gave no occupancy for it
     CHECK(k[3].waves == 0);
+}
+
+TEST_CASE("summary: rows are compact; a name is kept once however many launches use it") {
+    // KernelSummary: launch, blocks, waves 3 x 8 + name_index, stream, threads, blocks/SM 4 x 4 + three
+    // optional times 3 x 16 = 88 bytes; CopySummary: operation 8 + stream 4 + direction 4 + bytes 8
+    // + pinned 1, pad 3, engine 4 + three times 3 x 8 = 56 bytes.
+    CHECK(sizeof(KernelSummary) <= 88);
+    CHECK(sizeof(CopySummary) <= 56);
+    H100Run run;
+    run.app.launches = {launch("a", 1, 32, 0), launch("b", 1, 32, 0), launch("a", 1, 32, 0)};
+    SummaryCollector c;
+    c.on_begin(run.info);
+    const RunSummary& s = c.summary();
+    CHECK(s.kernel_names == std::vector<std::string>{"a", "b"});  // distinct, in order of first use
+    REQUIRE(s.kernels.size() == 3);
+    CHECK(s.kernel_name(s.kernels[0]) == "a");
+    CHECK(s.kernel_name(s.kernels[1]) == "b");
+    CHECK(s.kernel_name(s.kernels[2]) == "a");
+    CHECK(std::string(copy_direction_name(workloads::CopyDirection::host_to_device)) == "h2d");
+    CHECK(std::string(copy_direction_name(workloads::CopyDirection::device_to_host)) == "d2h");
 }
 
 TEST_CASE("summary: the text table matches the documented sample") {

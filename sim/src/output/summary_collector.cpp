@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "gpusched/support/checked_time.h"
 
@@ -119,10 +120,14 @@ void SummaryCollector::on_begin(const RunInfo& info) {
     summary_.issue = info.app->host_issue == workloads::HostIssue::calls ? "host-calls" : "queued";
     const auto& launches = info.app->launches;
     summary_.kernels.reserve(launches.size());
+    std::unordered_map<std::string, std::uint32_t> name_index;  // a million launches share a few names
     for (std::size_t i = 0; i < launches.size(); ++i) {
         KernelSummary k;
         k.launch = i;
-        k.name = launches[i].name;
+        const auto [name, added] =
+            name_index.emplace(launches[i].name, static_cast<std::uint32_t>(summary_.kernel_names.size()));
+        if (added) summary_.kernel_names.push_back(launches[i].name);
+        k.name_index = name->second;
         k.stream = launches[i].stream;
         k.blocks = launches[i].blocks();
         k.threads_per_block = launches[i].threads_per_block();
@@ -164,9 +169,11 @@ void SummaryCollector::on_launch_repeated(const RepeatedLaunch& repeated) {
 }
 
 void SummaryCollector::on_copy(const CopyRecord& c) {
-    const bool h2d = c.direction == workloads::CopyDirection::host_to_device;
-    summary_.copies.push_back({c.operation, c.stream, h2d ? "h2d" : "d2h", c.bytes, c.pinned, c.engine, c.ready,
-                               c.start, c.end});
+    summary_.copies.push_back({c.operation, c.stream, c.direction, c.bytes, c.pinned, c.engine, c.ready, c.start, c.end});
+}
+
+const char* copy_direction_name(workloads::CopyDirection direction) {
+    return direction == workloads::CopyDirection::host_to_device ? "h2d" : "d2h";
 }
 
 void SummaryCollector::on_end(Time makespan) { summary_.makespan = makespan; }
@@ -192,7 +199,7 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
                 return;
             }
             const KernelSummary& k = s.kernels[i - 1];
-            cells = {std::to_string(k.launch), k.name, std::to_string(k.stream), std::to_string(k.blocks),
+            cells = {std::to_string(k.launch), s.kernel_name(k), std::to_string(k.stream), std::to_string(k.blocks),
                      std::to_string(k.threads_per_block), std::to_string(k.blocks_per_sm), std::to_string(k.waves),
                      us3(k.ready), us3(k.start), us3(k.end)};
         },
@@ -207,7 +214,7 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
                     return;
                 }
                 const CopySummary& c = s.copies[i - 1];
-                cells = {std::to_string(c.operation), c.direction, std::to_string(c.stream), std::to_string(c.bytes),
+                cells = {std::to_string(c.operation), copy_direction_name(c.direction), std::to_string(c.stream), std::to_string(c.bytes),
                          c.pinned ? "pinned" : "pageable", std::to_string(c.engine), us3(c.ready), us3(c.start),
                          us3(c.end)};
             },
@@ -243,7 +250,7 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
         const KernelSummary& k = s.kernels[i];
         nlohmann::ordered_json e;
         e["launch"] = k.launch;
-        e["name"] = k.name;
+        e["name"] = s.kernel_name(k);
         e["stream"] = k.stream;
         e["blocks"] = k.blocks;
         e["threads_per_block"] = k.threads_per_block;
@@ -259,7 +266,7 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
             const CopySummary& c = s.copies[i];
             nlohmann::ordered_json e;
             e["operation"] = c.operation;
-            e["direction"] = c.direction;
+            e["direction"] = copy_direction_name(c.direction);
             e["stream"] = c.stream;
             e["bytes"] = c.bytes;
             e["memory"] = c.pinned ? "pinned" : "pageable";

@@ -12,25 +12,25 @@
 
 namespace gpusched::sim {
 
-/// One launch, as it ran.
+/// One launch, as it ran (88 bytes: its name is an index into RunSummary::kernel_names).
 struct KernelSummary {
     std::size_t launch = 0;         ///< index into Application::launches
-    std::string name;
-    int stream = 0;
     std::uint64_t blocks = 0;
+    std::uint64_t waves = 0;        ///< ceil(blocks / (blocks_per_sm * sm_count)); 0 if blocks_per_sm is 0
+    std::uint32_t name_index = 0;   ///< its kernel's name: RunSummary::kernel_names[name_index]
+    int stream = 0;
     int threads_per_block = 0;
     int blocks_per_sm = 0;          ///< from RunInfo::occupancy (0 if the engine gave none)
-    std::uint64_t waves = 0;        ///< ceil(blocks / (blocks_per_sm * sm_count)); 0 if blocks_per_sm is 0
     std::optional<Time> ready;      ///< entered the execution-engine queue (unset if never reached)
     std::optional<Time> start;      ///< first block began executing (unset until the launch completed)
     std::optional<Time> end;        ///< last block finished (unset until the launch completed)
 };
 
-/// One host-device copy, as it ran.
+/// One host-device copy, as it ran (56 bytes).
 struct CopySummary {
     std::size_t operation = 0;      ///< index into Application::issue_order()
     int stream = 0;
-    std::string direction;          ///< "h2d" or "d2h"
+    workloads::CopyDirection direction = workloads::CopyDirection::host_to_device;  ///< printed "h2d" or "d2h"
     std::uint64_t bytes = 0;
     bool pinned = true;
     int engine = 0;
@@ -50,12 +50,18 @@ struct RunSummary {
     std::string application;        ///< Application::description
     std::string issue = "queued";   ///< Application::host_issue: "queued" or "host-calls"
     std::vector<KernelSummary> kernels;
+    std::vector<std::string> kernel_names;     ///< the launches' distinct names, in order of first use
     std::vector<CopySummary> copies;           ///< in the order they were handed to a copy engine
     std::vector<std::uint64_t> per_sm_blocks;  ///< indexed by SM id; blocks completed there
     std::vector<Time> per_sm_busy;             ///< indexed by SM id; sum of (end - start) of its blocks
     std::uint64_t total_blocks = 0;            ///< blocks completed
     Time makespan = 0;                         ///< from on_end
+
+    [[nodiscard]] const std::string& kernel_name(const KernelSummary& k) const { return kernel_names.at(k.name_index); }
 };
+
+/// "h2d" or "d2h", as the summary prints a copy's direction.
+const char* copy_direction_name(workloads::CopyDirection direction);
 
 /// Observer that fills a RunSummary. Throws std::out_of_range if the engine reports a
 /// launch index or SM id outside what RunInfo described (an engine bug), and TimeRangeError
