@@ -41,7 +41,7 @@ TEST_CASE("operation graph: unlisted operations are the launches, chained per st
     CHECK(successors_of(g, 1).empty());
     CHECK(successors_of(g, 2) == std::vector<std::size_t>{3});
     CHECK(g.predecessors == std::vector<std::uint32_t>{0, 0, 1, 1});
-    CHECK(g.kernel_op == std::vector<std::size_t>{0, 1, 2, 3});
+    CHECK(g.kernel_op == std::vector<std::uint32_t>{0, 1, 2, 3});
     CHECK(g.successor_list.size() == 2);  // two edges, no per-operation vectors
     CHECK(g.describe(1) == "operation 1 (kernel on stream 1)");
 }
