@@ -80,7 +80,7 @@ TEST_CASE("operation graph: listed operations; a duplicate edge counts once; a c
 }
 
 TEST_CASE("operation: 56 bytes, names out of line and copied on write") {
-    // kind 1 + pad 3 + stream 4 + launch 8 + copy (direction 4, pinned 1, pad 3, bytes 8) 16 + delay 8
+    // kind 1 + pad 3 + stream 4 + launch 8 + copy (direction 1, pinned 1, pad 6, bytes 8) 16 + delay 8
     // + the names' shared pointer 16 = 56 bytes (a million launches with two copies each: 168 MB).
     CHECK(sizeof(Operation) <= 56);
     Operation plain;

@@ -169,7 +169,8 @@ void SummaryCollector::on_launch_repeated(const RepeatedLaunch& repeated) {
 }
 
 void SummaryCollector::on_copy(const CopyRecord& c) {
-    summary_.copies.push_back({c.operation, c.stream, c.direction, c.bytes, c.pinned, c.engine, c.ready, c.start, c.end});
+    summary_.copies.push_back(
+        {static_cast<std::uint32_t>(c.operation), c.stream, c.engine, c.direction, c.pinned, c.bytes, c.ready, c.start, c.end});
 }
 
 const char* copy_direction_name(workloads::CopyDirection direction) {

@@ -23,7 +23,7 @@ struct StreamConfig {
     std::vector<int> sm_mask;
 };
 
-enum class CopyDirection { host_to_device, device_to_host };
+enum class CopyDirection : std::uint8_t { host_to_device, device_to_host };
 
 /// A host-device transfer: latency + bytes / bandwidth on a copy engine (DESIGN.md 2.3).
 struct CopyOp {

@@ -26,14 +26,14 @@ struct KernelSummary {
     std::optional<Time> end;        ///< last block finished (unset until the launch completed)
 };
 
-/// One host-device copy, as it ran (56 bytes).
+/// One host-device copy, as it ran (48 bytes).
 struct CopySummary {
-    std::size_t operation = 0;      ///< index into Application::issue_order()
+    std::uint32_t operation = 0;    ///< index into Application::issue_order() (fewer than 2^26: Event::kMaxPayload)
     int stream = 0;
-    workloads::CopyDirection direction = workloads::CopyDirection::host_to_device;  ///< printed "h2d" or "d2h"
-    std::uint64_t bytes = 0;
-    bool pinned = true;
     int engine = 0;
+    workloads::CopyDirection direction = workloads::CopyDirection::host_to_device;  ///< printed "h2d" or "d2h"
+    bool pinned = true;
+    std::uint64_t bytes = 0;
     Time ready = 0;
     Time start = 0;
     Time end = 0;
