@@ -52,15 +52,13 @@ public:
     void on_kernel_completed(std::size_t launch, Time first_start, Time end) override;
     void on_end(Time makespan) override;
 
-    /// "interrupted after 1234 of 5678 blocks (21.7%), 3 of 10 launches complete, at simulated time 12.5 us".
-    [[nodiscard]] std::string where() const;
-    [[nodiscard]] std::uint64_t total_blocks() const { return total_blocks_; }
-
     /// The bar's text for `done` of `total` blocks after `elapsed_s` seconds.
     static std::string bar(std::uint64_t done, std::uint64_t total, double elapsed_s);
 
 private:
     void check();
+    /// "interrupted after 1234 of 5678 blocks (21.70%), 3 of 10 launches complete, at simulated time 12.500 us".
+    [[nodiscard]] std::string where() const;
     void erase();
 
     static constexpr std::uint64_t kCheckEvery = 4096;
