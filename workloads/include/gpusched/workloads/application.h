@@ -9,6 +9,7 @@
 
 #include "gpusched/support/time.h"
 #include "gpusched/workloads/kernel_launch.h"
+#include "gpusched/workloads/launch_list.h"
 
 namespace gpusched::workloads {
 
@@ -97,7 +98,7 @@ enum class HostIssue {
 struct Application {
     std::string description;  ///< what this is, for summaries ("synthetic:blocks=265,...")
     std::vector<StreamConfig> streams;
-    std::vector<KernelLaunch> launches;
+    LaunchList launches;  ///< identical back-to-back launches of one spec share a record
     /// Every operation in issue order, each kernel one entry referring to `launches`. Empty
     /// means "the launches in order, each on its own stream": see issue_order().
     std::vector<Operation> operations;
