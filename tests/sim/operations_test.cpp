@@ -182,13 +182,15 @@ TEST_CASE("copies appear in the summary and on the trace's copy-engine tracks") 
     engine.add_observer(summary);
     engine.run();
     // H2D 0..101 us, kernel 101..151 us, pageable D2H (5 GB/s) 151..352 us.
-    const auto& copies = summary.summary().copies;
-    REQUIRE(copies.size() == 2);
-    CHECK(copies[1].direction == workloads::CopyDirection::device_to_host);
-    CHECK(std::string(sim::copy_direction_name(copies[1].direction)) == "d2h");
-    CHECK(!copies[1].pinned);
-    CHECK(copies[1].start == 151 * kUs);
-    CHECK(copies[1].end == 352 * kUs);
+    const sim::RunSummary& s = summary.summary();
+    REQUIRE(s.copy_count() == 2);
+    const sim::CopySummary d2h = s.copy(1);
+    CHECK(d2h.direction == workloads::CopyDirection::device_to_host);
+    CHECK(std::string(sim::copy_direction_name(d2h.direction)) == "d2h");
+    CHECK(!d2h.pinned);
+    CHECK(d2h.start == 151 * kUs);
+    CHECK(d2h.end == 352 * kUs);
+    CHECK(s.copy_shapes.size() == 2);  // the H2D and the D2H differ
     CHECK(summary.summary().makespan == 352 * kUs);
     const auto json = nlohmann::json::parse(trace_text.str());
     int slices = 0;
