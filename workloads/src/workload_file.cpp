@@ -192,7 +192,7 @@ bool parse_launch(const YAML::Node& node, const std::string& source, const std::
     // The generator's operations written by this item: one shared names record when they have none.
     OperationNames item_where;
     item_where.where = op.where();
-    const auto where_only = std::make_shared<const OperationNames>(std::move(item_where));
+    const SharedNames where_only(std::move(item_where));
     for (std::size_t i = first; i < app.launches.size(); ++i) {
         op.launch = i;
         op.stream = app.launches[i].stream;

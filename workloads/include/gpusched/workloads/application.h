@@ -1,6 +1,7 @@
 // Application: kernel launches, copies, host delays and events on streams, as the host issues them.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -41,10 +42,45 @@ struct OperationNames {
     std::string where;               ///< where it was written ("FILE:LINE"), for messages
 };
 
+/// One immutable OperationNames shared by the operations that carry it, its reference count inside
+/// (8 bytes, where a std::shared_ptr takes 16); empty for operations without names.
+class SharedNames {
+public:
+    SharedNames() = default;
+    /// A new record holding `names`.
+    explicit SharedNames(OperationNames names) : record_(new Record{std::move(names), {1}}) {}
+    SharedNames(const SharedNames& other) noexcept : record_(other.record_) {
+        if (record_ != nullptr) record_->refs.fetch_add(1, std::memory_order_relaxed);
+    }
+    SharedNames(SharedNames&& other) noexcept : record_(std::exchange(other.record_, nullptr)) {}
+    SharedNames& operator=(SharedNames other) noexcept {
+        std::swap(record_, other.record_);
+        return *this;
+    }
+    ~SharedNames() {
+        if (record_ != nullptr && record_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete record_;
+    }
+
+    /// The names, or nullptr when empty.
+    [[nodiscard]] const OperationNames* get() const { return record_ != nullptr ? &record_->names : nullptr; }
+    /// Replaces the record with a new one of `names`, not shared yet, and gives it to edit.
+    OperationNames& reset(OperationNames names) {
+        *this = SharedNames(std::move(names));
+        return record_->names;
+    }
+
+private:
+    struct Record {
+        OperationNames names;
+        std::atomic<std::uint32_t> refs;
+    };
+    Record* record_ = nullptr;
+};
+
 /// One operation of the application's DAG. Operations on one stream run in issue order;
 /// `record`/`wait` pairs and `after` add edges across streams.
 ///
-/// Compact, for a million launches (56 bytes): the names live in one immutable record shared
+/// Compact, for a million launches (48 bytes): the names live in one immutable record shared
 /// by every copy of the operation (none for an operation without names), copied on write.
 struct Operation {
     enum class Kind : std::uint8_t { kernel, copy, delay, record, wait };
@@ -59,8 +95,8 @@ struct Operation {
     [[nodiscard]] const std::vector<std::string>& after() const { return names().after; }
     [[nodiscard]] const std::string& where() const { return names().where; }
     /// All names (empty ones when it has none).
-    [[nodiscard]] const OperationNames& names() const { return names_ ? *names_ : no_names(); }
-    [[nodiscard]] bool has_names() const { return names_ != nullptr; }
+    [[nodiscard]] const OperationNames& names() const { return has_names() ? *names_.get() : no_names(); }
+    [[nodiscard]] bool has_names() const { return names_.get() != nullptr; }
 
     void set_event(std::string event) { edit_names().event = std::move(event); }
     void set_id(std::string id) { edit_names().id = std::move(id); }
@@ -68,7 +104,7 @@ struct Operation {
     void add_after(std::string id) { edit_names().after.push_back(std::move(id)); }
     void set_where(std::string where) { edit_names().where = std::move(where); }
     /// Shares `names` (one record for many operations, e.g. the copies of one workload item).
-    void share_names(std::shared_ptr<const OperationNames> names) { names_ = std::move(names); }
+    void share_names(SharedNames names) { names_ = std::move(names); }
 
 private:
     static const OperationNames& no_names() {
@@ -76,13 +112,9 @@ private:
         return none;
     }
     /// This operation's own record, copied first when it has none or shares one.
-    OperationNames& edit_names() {
-        auto own = std::make_shared<OperationNames>(names());
-        names_ = own;
-        return *own;
-    }
+    OperationNames& edit_names() { return names_.reset(names()); }
 
-    std::shared_ptr<const OperationNames> names_;
+    SharedNames names_;
 };
 
 /// How the host issues an application's operations.
