@@ -19,7 +19,7 @@ if(NOT GPUSCHED_SANITIZE)
   add_test(NAME memory.launches_100000_spec
            COMMAND peak_rss 100 $<TARGET_FILE:gpusched> simulate
                    --kernel streamcluster:points=1024,dims=4,calls=100000,copy=none --json)
-  # A launch and two copies per call (300000 operations): 51 MiB when written, 115 MiB before the compact
+  # A launch and two copies per call (300000 operations): 49 MiB when written, 115 MiB before the compact
   # operations, launch records and summary rows (docs/performance.md).
   add_test(NAME memory.launches_100000_spec_copies
            COMMAND peak_rss 80 $<TARGET_FILE:gpusched> simulate
