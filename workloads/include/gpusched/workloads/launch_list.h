@@ -65,7 +65,7 @@ public:
 
     LaunchList() = default;
     /// Each launch with a record of its own (as push_back), so `app.launches = {a, b}` reads as for a vector.
-    LaunchList(std::vector<KernelLaunch> launches);  // NOLINT(google-explicit-constructor)
+    LaunchList(std::vector<KernelLaunch> launches);
     LaunchList(std::initializer_list<KernelLaunch> launches);
 
     [[nodiscard]] std::size_t size() const { return index_.size(); }
