@@ -36,7 +36,7 @@ std::vector<std::string> split_commas(const std::string& text) {
 
 void run_plot(PlotOptions o) {
     check_not_an_input(o.out, "--out", {o.results});  // before any work: the run would end by destroying it
-    const std::string text = read_text_file(o.results, "results file", sweep::kMaxResultsFileBytes);
+    sweep::ResultsReader results(o.results);  // read record by record while the chart's rows are gathered
     o.request.series = split_commas(o.series);
     for (const auto& w : o.where) {
         const auto eq = w.find('=');
@@ -48,10 +48,10 @@ void run_plot(PlotOptions o) {
     std::string svg;
     if (o.heatmap) {
         if (o.request.value.empty()) throw InputError("--heatmap needs --value COLUMN (the colour)");
-        svg = report::render_svg(sweep::heatmap_from_results(text, o.results, o.request));
+        svg = report::render_svg(sweep::heatmap_from_results(results, o.request));
     } else {
         if (!o.request.value.empty()) throw InputError("--value is for --heatmap; curves plot --y over --x");
-        svg = report::render_svg(sweep::line_chart_from_results(text, o.results, o.request));
+        svg = report::render_svg(sweep::line_chart_from_results(results, o.request));
     }
     OutputFile out(o.out, "--out", {o.results});
     std::ostream& file = out.stream();

@@ -76,13 +76,12 @@ void run_sweep_command(const SweepCommandOptions& o) {
 }
 
 void run_merge(const MergeOptions& o) {
-    std::vector<sweep::ResultsPart> parts;
-    for (const auto& path : o.parts) {
-        parts.push_back({path, read_text_file(path, "results file", sweep::kMaxResultsFileBytes)});
-    }
-    OutputFile out(o.out, "--out", o.parts);
-    out.stream() << sweep::merge_results(parts);
-    out.commit();
+    std::optional<OutputFile> out;  // opened once every part is read
+    sweep::merge_results_files(o.parts, [&]() -> std::ostream& {
+        out.emplace(o.out, "--out", o.parts);
+        return out->stream();
+    });
+    out->commit();
 }
 
 }  // namespace

@@ -56,8 +56,8 @@ TEST_CASE("host calls: event records are calls too, and finish when issued") {
     app.host_issue = workloads::HostIssue::calls;
     workloads::Operation start, kernel, stop;
     start.kind = stop.kind = workloads::Operation::Kind::record;
-    start.event = "start";
-    stop.event = "stop";
+    start.set_event("start");
+    stop.set_event("stop");
     app.operations = {start, kernel, stop};
     auto r = test::run(host_gpu(), app, "most-room");
     CHECK(r.ready == std::vector<Time>{2500 * kNs});

@@ -30,7 +30,7 @@ Operation kernel_op(std::size_t launch, int stream) {
 Operation event_op(Operation::Kind kind, const std::string& event, int stream) {
     Operation op;
     op.kind = kind;
-    op.event = event;
+    op.set_event(event);
     op.stream = stream;
     return op;
 }
@@ -38,7 +38,7 @@ Operation event_op(Operation::Kind kind, const std::string& event, int stream) {
 Operation copy_op(workloads::CopyDirection direction, std::uint64_t bytes, int stream, bool pinned = true) {
     Operation op;
     op.kind = Operation::Kind::copy;
-    op.copy = {direction, bytes, pinned};
+    op.copy = {direction, pinned, bytes};
     op.stream = stream;
     return op;
 }
@@ -112,8 +112,8 @@ TEST_CASE("a wait depends on the latest record issued before it, and `after` add
     // `after` C instead: B waits for C's end at 80 us (B's blocks wait for SMs: B ends at 90 us).
     app.operations[2] = event_op(Operation::Kind::delay, "", 1);
     app.operations[2].delay = 0;
-    app.operations[4].id = "C";
-    app.operations[3].after = {"C"};
+    app.operations[4].set_id("C");
+    app.operations[3].set_after({"C"});
     const Run r = run(test::small_gpu(4), app);
     CHECK(r.recorder.ready[1] == 80 * kUs);
     CHECK(r.makespan == 90 * kUs);
@@ -182,12 +182,15 @@ TEST_CASE("copies appear in the summary and on the trace's copy-engine tracks") 
     engine.add_observer(summary);
     engine.run();
     // H2D 0..101 us, kernel 101..151 us, pageable D2H (5 GB/s) 151..352 us.
-    const auto& copies = summary.summary().copies;
-    REQUIRE(copies.size() == 2);
-    CHECK(copies[1].direction == "d2h");
-    CHECK(!copies[1].pinned);
-    CHECK(copies[1].start == 151 * kUs);
-    CHECK(copies[1].end == 352 * kUs);
+    const sim::RunSummary& s = summary.summary();
+    REQUIRE(s.copy_count() == 2);
+    const sim::CopySummary d2h = s.copy(1);
+    CHECK(d2h.direction == workloads::CopyDirection::device_to_host);
+    CHECK(std::string(sim::copy_direction_name(d2h.direction)) == "d2h");
+    CHECK(!d2h.pinned);
+    CHECK(d2h.start == 151 * kUs);
+    CHECK(d2h.end == 352 * kUs);
+    CHECK(s.copy_shapes.size() == 2);  // the H2D and the D2H differ
     CHECK(summary.summary().makespan == 352 * kUs);
     const auto json = nlohmann::json::parse(trace_text.str());
     int slices = 0;
@@ -221,21 +224,21 @@ TEST_CASE("bad DAGs and copies the GPU cannot carry are input errors naming the 
     CHECK(error_of(test::small_gpu(4), app).find("waits for event 'never'") != std::string::npos);
 
     app.operations = {kernel_op(0, 0), kernel_op(1, 1)};
-    app.operations[1].after = {"nobody"};
+    app.operations[1].set_after({"nobody"});
     CHECK(error_of(test::small_gpu(4), app).find("'after' names 'nobody'") != std::string::npos);
 
     // 0 waits for 1 and 1 for 0 (different streams, so only `after` links them): a cycle.
-    app.operations[0].id = "a";
-    app.operations[1].id = "b";
-    app.operations[0].after = {"b"};
-    app.operations[1].after = {"a"};
+    app.operations[0].set_id("a");
+    app.operations[1].set_id("b");
+    app.operations[0].set_after({"b"});
+    app.operations[1].set_after({"a"});
     const std::string cycle = error_of(test::small_gpu(4), app);
     CHECK(cycle.find("cycle") != std::string::npos);
     CHECK(cycle.find("'a'") != std::string::npos);
 
-    app.operations[0].after.clear();
-    app.operations[1].after.clear();
-    app.operations[1].id = "a";
+    app.operations[0].set_after({});
+    app.operations[1].set_after({});
+    app.operations[1].set_id("a");
     CHECK(error_of(test::small_gpu(4), app).find("id 'a' is already used") != std::string::npos);
 
     app.operations = {kernel_op(0, 0)};
@@ -279,7 +282,7 @@ launches:
     CHECK(app.operations[0].kind == Operation::Kind::copy);
     CHECK(app.operations[0].copy.bytes == 1'000'000);
     CHECK(app.operations[3].kind == Operation::Kind::kernel);
-    CHECK(app.operations[3].id == "compute");
+    CHECK(app.operations[3].id() == "compute");
     CHECK(app.operations[4].delay == 5 * kUs);
     CHECK(!app.operations[5].copy.pinned);
     // Upload 0..101 us, kernel 101..151 us, then the pageable D2H: 100 us + 1 us = 252 us.

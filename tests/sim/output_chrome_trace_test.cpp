@@ -171,8 +171,8 @@ TEST_CASE("chrome trace: the slices of every track are sorted and never overlap"
 TEST_CASE("chrome trace: times are exact microseconds with six decimals") {
     GeneratedRun run;
     run.blocks = {{0, 7, 2, 1, 1000, 1234567, 3000001}};
-    run.app.launches[0].grid.x = 1;
-    run.app.launches.resize(1);
+    run.app.launches.edit(0).grid.x = 1;
+    run.app.launches.truncate(1);
     OccupancyTable first_launch;
     first_launch.push_back(run.info.occupancy[0]);
     run.info.occupancy = first_launch;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "gpusched/hw/gpu_spec_io.h"
@@ -97,18 +98,18 @@ TEST_CASE("summary: per-launch and per-SM totals of a hand-written H100 run") {
     CHECK(s.execution == "fixed");
     CHECK(s.makespan == 100 * us);
     CHECK(s.total_blocks == 275);
-    REQUIRE(s.kernels.size() == 2);
+    REQUIRE(s.kernel_count() == 2);
     // synthetic: 2 blocks/SM x 132 SMs = 264 blocks per wave; ceil(265 / 264) = 2 waves.
-    CHECK(s.kernels[0].waves == 2);
+    CHECK(s.kernel(0).waves == 2);
     // tail: 8 x 132 = 1056 per wave; ceil(10 / 1056) = 1 wave.
-    CHECK(s.kernels[1].waves == 1);
-    CHECK(s.kernels[0].blocks_per_sm == 2);
-    CHECK(s.kernels[0].threads_per_block == 1024);
-    CHECK(s.kernels[1].stream == 1);
-    CHECK(s.kernels[1].ready == Time{0});
-    CHECK(s.kernels[1].start == 50 * us);
-    CHECK(s.kernels[1].end == 50 * us + 250000);
-    CHECK(s.kernels[0].end == 100 * us);
+    CHECK(s.kernel(1).waves == 1);
+    CHECK(s.kernel(0).blocks_per_sm == 2);
+    CHECK(s.kernel(0).threads_per_block == 1024);
+    CHECK(s.kernel(1).stream == 1);
+    CHECK(s.kernel(1).ready == Time{0});
+    CHECK(s.kernel(1).start == 50 * us);
+    CHECK(s.kernel(1).end == 50 * us + 250000);
+    CHECK(s.kernel(0).end == 100 * us);
     REQUIRE(s.per_sm_blocks.size() == 132);
     CHECK(s.per_sm_blocks[0] == 3);   // two synthetic blocks, then block 264
     CHECK(s.per_sm_blocks[1] == 3);   // two synthetic blocks and one tail block
@@ -128,13 +129,40 @@ TEST_CASE("summary: waves arithmetic at the wave boundaries") {
     for (int i = 0; i < 3; ++i) run.info.occupancy.push_back(two_per_sm);
     SummaryCollector c;
     c.on_begin(run.info);
-    const auto& k = c.summary().kernels;
-    REQUIRE(k.size() == 4);
-    CHECK(k[0].waves == 1);  // 264 / (2 x 132) = 1 exactly
-    CHECK(k[1].waves == 2);  // one block past a full wave starts a second
-    CHECK(k[2].waves == 1);
-    CHECK(k[3].blocks_per_sm == 0);  // the engine gave no occupancy for it
-    CHECK(k[3].waves == 0);
+    const RunSummary& s = c.summary();
+    REQUIRE(s.kernel_count() == 4);
+    CHECK(s.kernel(0).waves == 1);  // 264 / (2 x 132) = 1 exactly
+    CHECK(s.kernel(1).waves == 2);  // one block past a full wave starts a second
+    CHECK(s.kernel(2).waves == 1);
+    CHECK(s.kernel(3).blocks_per_sm == 0);  // the engine gave no occupancy for it
+    CHECK(s.kernel(3).waves == 0);
+}
+
+TEST_CASE("summary: rows are compact; a name and a shape are kept once however many launches use them") {
+    // KernelTimes and CopyTimes: three times 3 x 8 + two 4-byte indices (shape; operation, shape) = 32 bytes.
+    CHECK(sizeof(KernelTimes) <= 32);
+    CHECK(sizeof(CopyTimes) <= 32);
+    H100Run run;
+    run.app.launches = {launch("a", 1, 32, 0), launch("b", 1, 32, 0), launch("a", 1, 32, 0), launch("a", 1, 32, 0)};
+    hw::OccupancyResult two_per_sm;
+    two_per_sm.blocks_per_sm = 2;
+    run.info.occupancy = {};
+    for (int i = 0; i < 4; ++i) run.info.occupancy.push_back(two_per_sm);
+    SummaryCollector c;
+    c.on_begin(run.info);
+    const RunSummary& s = c.summary();
+    CHECK(s.kernel_names == std::vector<std::string>{"a", "b"});  // distinct, in order of first use
+    REQUIRE(s.kernel_count() == 4);
+    CHECK(s.kernel_name(s.kernel(0)) == "a");
+    CHECK(s.kernel_name(s.kernel(1)) == "b");
+    CHECK(s.kernel_name(s.kernel(2)) == "a");
+    CHECK(s.kernel(3).launch == 3);
+    // Shapes: a (launch 0; launches 2 and 3 find it among the recent ones) and b.
+    CHECK(s.kernel_shapes.size() == 2);
+    CHECK(s.kernel_times[3].shape == s.kernel_times[0].shape);
+    CHECK(!s.kernel(3).ready);  // never reached: the run has not begun
+    CHECK(std::string(copy_direction_name(workloads::CopyDirection::host_to_device)) == "h2d");
+    CHECK(std::string(copy_direction_name(workloads::CopyDirection::device_to_host)) == "d2h");
 }
 
 TEST_CASE("summary: the text table matches the documented sample") {

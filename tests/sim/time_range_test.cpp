@@ -35,7 +35,7 @@ Operation delay_op(Time delay) {
     Operation op;
     op.kind = Operation::Kind::delay;
     op.delay = delay;
-    op.where = "w.yaml:3";
+    op.set_where("w.yaml:3");
     return op;
 }
 
@@ -90,7 +90,7 @@ TEST_CASE("a copy whose transfer alone passes the range names the copy") {
     workloads::Application app = test::app_of({test::launch(1, 32, 1000)});
     Operation copy;
     copy.kind = Operation::Kind::copy;
-    copy.copy = {workloads::CopyDirection::host_to_device, std::uint64_t{1} << 50, true};
+    copy.copy = {workloads::CopyDirection::host_to_device, true, std::uint64_t{1} << 50};
     app.operations = {copy, kernel_op(0)};
     CHECK(range_error(gpu, app).find("operation 0 (copy on stream 0): its transfer of 1125899906842624 bytes") !=
           std::string::npos);

@@ -155,7 +155,7 @@ TEST_CASE("streamcluster in a workload file: its copies follow each launch, at t
     REQUIRE(app.launches.size() == 3);
     REQUIRE(app.operations.size() == 7);  // kernel; (kernel, work copy, flag copy) x 2
     CHECK(app.operations[2].kind == Operation::Kind::copy);
-    CHECK(app.operations[2].where == "w.yaml:6");
+    CHECK(app.operations[2].where() == "w.yaml:6");
     CHECK(app.operations[6].copy.bytes == 100);
 }
 

@@ -2,6 +2,7 @@
 #include "gpusched/workloads/operation_graph.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -15,6 +16,9 @@ namespace gpusched::workloads {
 namespace {
 
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+
+/// The most operations, and dependencies, the graph's 32-bit indices hold.
+constexpr std::size_t kMaxIndex = std::numeric_limits<std::uint32_t>::max();
 
 const char* kind_name(Operation::Kind kind) {
     switch (kind) {
@@ -51,15 +55,17 @@ void reject_cycles(const Graph& g, const OperationGraph& ops) {
 
 /// Successors from the edges, per operation ascending without duplicates, and the predecessor counts.
 void link_successors(OperationGraph& out, const std::vector<std::pair<std::size_t, std::size_t>>& edges, std::size_t n) {
+    if (edges.size() > kMaxIndex)
+        throw InputError("the operations have more than " + std::to_string(kMaxIndex) + " dependencies");
     std::vector<std::size_t> begin(n + 1, 0);
     for (const auto& edge : edges) ++begin[edge.first + 1];
     for (std::size_t v = 0; v < n; ++v) begin[v + 1] += begin[v];
-    std::vector<std::size_t> list(edges.size());
+    std::vector<std::uint32_t> list(edges.size());
     std::vector<std::size_t> fill(begin.begin(), begin.end() - 1);
-    for (const auto& [from, to] : edges) list[fill[from]++] = to;
+    for (const auto& [from, to] : edges) list[fill[from]++] = static_cast<std::uint32_t>(to);
     out.predecessors.assign(n, 0);
     out.successor_begin.assign(n + 1, 0);
-    std::size_t kept = 0;
+    std::uint32_t kept = 0;
     for (std::size_t v = 0; v < n; ++v) {
         const auto first = list.begin() + static_cast<std::ptrdiff_t>(begin[v]);
         const auto last = list.begin() + static_cast<std::ptrdiff_t>(begin[v + 1]);
@@ -87,7 +93,7 @@ bool topologically_ordered(const OperationGraph& graph) {
         const std::size_t v = ready.back();
         ready.pop_back();
         ++started;
-        for (std::size_t w : graph.successors(v))
+        for (const std::uint32_t w : graph.successors(v))
             if (--waiting[w] == 0) ready.push_back(w);
     }
     return started == waiting.size();
@@ -97,9 +103,9 @@ bool topologically_ordered(const OperationGraph& graph) {
 
 std::string describe_operation(const Operation& op, std::size_t index) {
     std::string out = "operation " + std::to_string(index) + " (" + kind_name(op.kind);
-    if (!op.id.empty()) out += " '" + op.id + "'";
+    if (!op.id().empty()) out += " '" + op.id() + "'";
     out += " on stream " + std::to_string(op.stream);
-    if (!op.where.empty()) out += ", " + op.where;
+    if (!op.where().empty()) out += ", " + op.where();
     return out + ")";
 }
 
@@ -115,11 +121,12 @@ OperationGraph build_operation_graph(const Application& app) {
     OperationGraph out;
     out.app = &app;
     const std::size_t n = out.size();
+    if (n > kMaxIndex) throw InputError("the workload has more than " + std::to_string(kMaxIndex) + " operations");
     std::vector<std::pair<std::size_t, std::size_t>> edges;  // (from, to), in the order they are found
     std::map<int, std::size_t> last_on_stream;
     std::map<std::string, std::size_t> last_record;
     std::map<std::string, std::size_t> by_id;
-    out.kernel_op.assign(app.launches.size(), n);
+    out.kernel_op.assign(app.launches.size(), static_cast<std::uint32_t>(n));
     Operation unlisted;  // operation i when the application lists none: launch i's kernel
     const auto op_at = [&](std::size_t i) -> const Operation& {
         if (out.listed()) return app.operations[i];
@@ -129,22 +136,22 @@ OperationGraph build_operation_graph(const Application& app) {
     };
     for (std::size_t i = 0; i < n; ++i) {
         const Operation& op = op_at(i);
-        if (!op.id.empty() && !by_id.emplace(op.id, i).second)
-            throw InputError(describe_operation(op, i) + ": id '" + op.id + "' is already used by " +
-                             describe_operation(app.operations[by_id[op.id]], by_id[op.id]));
+        if (!op.id().empty() && !by_id.emplace(op.id(), i).second)
+            throw InputError(describe_operation(op, i) + ": id '" + op.id() + "' is already used by " +
+                             describe_operation(app.operations[by_id[op.id()]], by_id[op.id()]));
         if (op.kind == Operation::Kind::kernel) {
             if (op.launch >= app.launches.size() || out.kernel_op[op.launch] != n)
                 throw InputError(describe_operation(op, i) + ": refers to launch " + std::to_string(op.launch) +
                                  ", which does not exist or belongs to another operation");
-            out.kernel_op[op.launch] = i;
+            out.kernel_op[op.launch] = static_cast<std::uint32_t>(i);
         }
         if (const auto it = last_on_stream.find(op.stream); it != last_on_stream.end()) edges.emplace_back(it->second, i);
         last_on_stream[op.stream] = i;
-        if (op.kind == Operation::Kind::record) last_record[op.event] = i;
+        if (op.kind == Operation::Kind::record) last_record[op.event()] = i;
         if (op.kind == Operation::Kind::wait) {
-            const auto it = last_record.find(op.event);
+            const auto it = last_record.find(op.event());
             if (it == last_record.end())
-                throw InputError(describe_operation(op, i) + ": waits for event '" + op.event +
+                throw InputError(describe_operation(op, i) + ": waits for event '" + op.event() +
                                  "', which no earlier operation records (a dangling dependency)");
             edges.emplace_back(it->second, i);
         }
@@ -155,7 +162,7 @@ OperationGraph build_operation_graph(const Application& app) {
                              ") is not issued by any operation");
     if (out.listed())
         for (std::size_t i = 0; i < n; ++i)
-            for (const std::string& id : app.operations[i].after) {
+            for (const std::string& id : app.operations[i].after()) {
                 const auto it = by_id.find(id);
                 if (it == by_id.end())
                     throw InputError(describe_operation(app.operations[i], i) + ": 'after' names '" + id +

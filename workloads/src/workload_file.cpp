@@ -2,6 +2,7 @@
 #include "gpusched/workloads/workload_file.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 
 #include "gpusched/support/input_error.h"
@@ -96,15 +97,15 @@ std::vector<StreamConfig> parse_streams(const YAML::Node& node, const std::strin
 void read_dependencies(YamlFields& f, Operation& op) {
     if (const auto id = f.optional_string("id")) {
         if (id->empty()) f.fail("id", "expected a non-empty name");
-        op.id = *id;
+        op.set_id(*id);
     }
     if (const auto after = f.optional_child("after")) {
         if (after->IsScalar()) {
-            op.after.push_back(after->Scalar());
+            op.add_after(after->Scalar());
         } else if (after->IsSequence() && after->size() > 0) {
             for (const auto& item : *after) {
                 if (!item.IsScalar() || item.Scalar().empty()) f.fail("after", "expected ids (names) of operations");
-                op.after.push_back(item.Scalar());
+                op.add_after(item.Scalar());
             }
         } else {
             f.fail("after", "expected an id or a non-empty list of ids of operations that must finish first");
@@ -118,7 +119,7 @@ constexpr std::int64_t kMaxCopyBytes = std::int64_t{1} << 50;
 Operation parse_operation(const YAML::Node& node, const std::string& source, const std::string& path) {
     YamlFields f(node, source, path);
     Operation op;
-    op.where = yaml_location(node, source);
+    op.set_where(yaml_location(node, source));
     op.stream = static_cast<int>(f.optional_integer("stream", 0, kMaxStreamId).value_or(0));
     if (node["copy"]) {
         op.kind = Operation::Kind::copy;
@@ -137,12 +138,12 @@ Operation parse_operation(const YAML::Node& node, const std::string& source, con
         }
     } else if (node["record"]) {
         op.kind = Operation::Kind::record;
-        op.event = f.string("record");
+        op.set_event(f.string("record"));
     } else {
         op.kind = Operation::Kind::wait;
-        op.event = f.string("wait");
+        op.set_event(f.string("wait"));
     }
-    if ((op.kind == Operation::Kind::record || op.kind == Operation::Kind::wait) && op.event.empty())
+    if ((op.kind == Operation::Kind::record || op.kind == Operation::Kind::wait) && op.event().empty())
         f.fail(op.kind == Operation::Kind::record ? "record" : "wait", "expected an event name");
     read_dependencies(f, op);
     f.finish();
@@ -181,20 +182,27 @@ bool parse_launch(const YAML::Node& node, const std::string& source, const std::
         f.fail(f.has("repeat") ? "repeat" : "", "the workload would have more than " +
                                                    std::to_string(kMaxWorkloadLaunches) + " launches (after repeats)");
     Operation op;
-    op.where = yaml_location(node, source);
+    op.set_where(yaml_location(node, source));
     read_dependencies(f, op);
     const std::size_t first = app.launches.size();
     for (std::size_t i = 0; i < repeat; ++i) built.append_to(app.launches);
-    if (!op.id.empty() && app.launches.size() - first != 1)
+    if (!op.id().empty() && app.launches.size() - first != 1)
         f.fail("id", "an id names one operation, but this item stands for " + std::to_string(app.launches.size() - first) +
                          " launches (give the id to a `record` after them instead)");
+    // The generator's operations written by this item: one shared names record when they have none.
+    OperationNames item_where;
+    item_where.where = op.where();
+    const SharedNames where_only(std::move(item_where));
     for (std::size_t i = first; i < app.launches.size(); ++i) {
         op.launch = i;
         op.stream = app.launches[i].stream;
         app.operations.push_back(op);
         for (Operation extra : built.after_each) {
             extra.stream = op.stream;
-            extra.where = op.where;
+            if (extra.has_names())
+                extra.set_where(op.where());
+            else
+                extra.share_names(where_only);
             app.operations.push_back(std::move(extra));
         }
     }

@@ -26,10 +26,10 @@ std::string csv_row(const std::vector<std::string>& cells) {
     return out + "\n";
 }
 
-std::vector<CsvRecord> read_csv_records(std::string_view text, const std::string& source) {
+std::vector<CsvRecord> read_csv_records(std::string_view text, const std::string& source, std::size_t first_line) {
     std::vector<CsvRecord> records;
     std::size_t pos = 0;
-    std::size_t line = 1;
+    std::size_t line = first_line;
     while (pos < text.size()) {
         if (text[pos] == '\n' || text[pos] == '\r') {
             line += text[pos] == '\n' ? 1 : 0;
@@ -101,6 +101,33 @@ std::vector<CsvRecord> read_csv_records(std::string_view text, const std::string
         records.push_back(std::move(record));
     }
     return records;
+}
+
+bool csv_quote_open_at_end(std::string_view line, bool open_at_start) {
+    bool open = open_at_start;
+    if (!open && !line.empty() && line.front() == '#') return false;  // a metadata line
+    bool cell_empty = true;
+    bool was_quoted = open;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (open) {
+            if (c == '"') {
+                if (i + 1 < line.size() && line[i + 1] == '"') ++i;  // a doubled quote: one quote in the cell
+                else open = false;
+            }
+            cell_empty = false;
+            continue;
+        }
+        if (c == '"' && cell_empty && !was_quoted) {
+            open = was_quoted = true;
+        } else if (c == ',') {
+            cell_empty = true;
+            was_quoted = false;
+        } else {
+            cell_empty = false;
+        }
+    }
+    return open;
 }
 
 }  // namespace gpusched::sweep

@@ -9,6 +9,7 @@
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/report/svg_format.h"
 #include "gpusched/sweep/csv.h"
+#include "gpusched/sweep/results_reader.h"
 
 namespace gpusched::sweep {
 
@@ -36,28 +37,33 @@ struct Table {
     }
 };
 
-/// Rows without an error that pass every `where` filter.
-Table load(const std::string& csv, const std::string& source, const PlotRequest& request) {
+/// Rows without an error that pass every `where` filter, read record by record and kept within a ResultsRowBudget.
+Table load(const ResultsRecordSource& next, const std::string& source, const PlotRequest& request) {
     Table t;
     t.source = source;
-    const auto records = read_csv_records(csv, source);
-    std::size_t i = 0;
-    while (i < records.size() && records[i].cells.empty()) ++i;
-    if (i == records.size()) throw InputError(source + ": no column line (expected a sweep results CSV)");
-    t.columns = records[i].cells;
+    CsvRecord record;
+    bool more = next(record);
+    while (more && record.cells.empty()) more = next(record);
+    if (!more) throw InputError(source + ": no column line (expected a sweep results CSV)");
+    t.columns = record.cells;
     std::vector<std::pair<std::size_t, std::string>> filters;
     for (const auto& [column, value] : request.where) filters.emplace_back(t.column(column, field(request, "where")), value);
     const auto error = std::find(t.columns.begin(), t.columns.end(), "error");
-    for (++i; i < records.size(); ++i) {
-        const auto& cells = records[i].cells;
+    ResultsRowBudget budget;
+    while (next(record)) {
+        auto& cells = record.cells;
         if (cells.empty()) continue;
         if (cells.size() != t.columns.size())
-            throw InputError(source + ":" + std::to_string(records[i].line) + ": " + std::to_string(cells.size()) +
+            throw InputError(source + ":" + std::to_string(record.line) + ": " + std::to_string(cells.size()) +
                              " cells; the column line has " + std::to_string(t.columns.size()));
         if (error != t.columns.end() && !cells[static_cast<std::size_t>(error - t.columns.begin())].empty()) continue;
         bool keep = true;
         for (const auto& [column, value] : filters) keep = keep && cells[column] == value;
-        if (keep) t.rows.push_back(cells);
+        if (!keep) continue;
+        std::size_t bytes = sizeof(cells) + 16;  // the row's vector and its allocation
+        for (const auto& cell : cells) bytes += ResultsRowBudget::cost(cell);
+        budget.keep(bytes, source + ":" + std::to_string(record.line));
+        t.rows.push_back(std::move(cells));
     }
     return t;
 }
@@ -118,11 +124,9 @@ void check_aggregate(const PlotRequest& request) {
         throw InputError(field(request, "aggregate") + ": expected none, min, mean or max, got '" + aggregate + "'");
 }
 
-}  // namespace
-
-report::LineChart line_chart_from_results(const std::string& csv, const std::string& source, const PlotRequest& request) {
+report::LineChart line_chart(const ResultsRecordSource& next, const std::string& source, const PlotRequest& request) {
     check_aggregate(request);
-    const Table t = load(csv, source, request);
+    const Table t = load(next, source, request);
     const std::size_t xc = t.column(request.x, field(request, "x")), yc = t.column(request.y, field(request, "y"));
     std::vector<std::size_t> sc;
     for (const auto& s : request.series) sc.push_back(t.column(s, field(request, "series")));
@@ -163,9 +167,9 @@ report::LineChart line_chart_from_results(const std::string& csv, const std::str
     return chart;
 }
 
-report::HeatmapChart heatmap_from_results(const std::string& csv, const std::string& source, const PlotRequest& request) {
+report::HeatmapChart heatmap(const ResultsRecordSource& next, const std::string& source, const PlotRequest& request) {
     check_aggregate(request);
-    const Table t = load(csv, source, request);
+    const Table t = load(next, source, request);
     const std::size_t xc = t.column(request.x, field(request, "x")), yc = t.column(request.y, field(request, "y")),
                       vc = t.column(request.value, field(request, "value"));
     if (t.rows.empty()) throw InputError(source + ": no rows to plot (all filtered out by " + field(request, "where") +
@@ -196,6 +200,24 @@ report::HeatmapChart heatmap_from_results(const std::string& csv, const std::str
     chart.value_label = request.value;
     chart.log_scale = request.log;
     return chart;
+}
+
+}  // namespace
+
+report::LineChart line_chart_from_results(const std::string& csv, const std::string& source, const PlotRequest& request) {
+    return line_chart(results_records(csv, source), source, request);
+}
+
+report::HeatmapChart heatmap_from_results(const std::string& csv, const std::string& source, const PlotRequest& request) {
+    return heatmap(results_records(csv, source), source, request);
+}
+
+report::LineChart line_chart_from_results(ResultsReader& reader, const PlotRequest& request) {
+    return line_chart(reader.source(), reader.path(), request);
+}
+
+report::HeatmapChart heatmap_from_results(ResultsReader& reader, const PlotRequest& request) {
+    return heatmap(reader.source(), reader.path(), request);
 }
 
 }  // namespace gpusched::sweep

@@ -156,7 +156,7 @@ std::vector<std::string> PointRunner::run(const std::vector<std::string>& values
         const SimulationOutcome out = simulate_summary(gpu, app, b.policy, b.exec, stop_);
         const sim::RunSummary& s = out.summary;
         std::uint64_t waves = 0;
-        for (const auto& k : s.kernels) waves += k.waves;
+        for (std::size_t i = 0; i < s.kernel_count(); ++i) waves += s.kernel(i).waves;
         const hw::OccupancyResult* least = nullptr;
         for (const auto& occ : out.occupancy)
             if (least == nullptr || occ.occupancy < least->occupancy) least = &occ;
@@ -169,7 +169,7 @@ std::vector<std::string> PointRunner::run(const std::vector<std::string>& values
         const double denominator = static_cast<double>(s.makespan) * static_cast<double>(s.per_sm_busy.size());
         cells = {s.execution,
                  format_ns(s.makespan),
-                 std::to_string(s.kernels.size()),
+                 std::to_string(s.kernel_count()),
                  std::to_string(s.total_blocks),
                  std::to_string(waves),
                  least ? std::to_string(least->blocks_per_sm) : "",

@@ -5,20 +5,11 @@
 
 namespace gpusched::sim {
 
-namespace {
-
-bool same_launch(const workloads::KernelLaunch& a, const workloads::KernelLaunch& b) {
-    return a.name == b.name && a.grid == b.grid && a.block == b.block &&
-           a.registers_per_thread == b.registers_per_thread && a.static_shared_bytes == b.static_shared_bytes &&
-           a.dynamic_shared_bytes == b.dynamic_shared_bytes && a.barriers_per_block == b.barriers_per_block &&
-           a.carveout.kind == b.carveout.kind && a.carveout.percent == b.carveout.percent && a.stream == b.stream &&
-           a.work == b.work;
-}
-
-}  // namespace
-
 bool Memoiser::can_repeat(std::size_t launch) const {
-    return valid_ && same_launch(app_.launches[launch_], app_.launches[launch]);
+    if (!valid_) return false;
+    const workloads::KernelLaunch& recorded = app_.launches[launch_];
+    const workloads::KernelLaunch& next = app_.launches[launch];
+    return &recorded == &next || workloads::same_launch(recorded, next);  // copies of one spec share a record
 }
 
 void Memoiser::start_recording(std::size_t launch, Time now) {

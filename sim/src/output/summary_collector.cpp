@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "gpusched/support/checked_time.h"
 #include "gpusched/workloads/work_notes.h"
@@ -97,7 +98,44 @@ private:
     bool first_ = true;
 };
 
+/// Index of `shape` in `shapes`: one of the last few (launches and copies alike in their shape come in
+/// runs or short cycles, such as a kernel and its two copies per call), else appended.
+template <class Shape>
+std::uint32_t shape_index(std::vector<Shape>& shapes, const Shape& shape) {
+    constexpr std::size_t kRecent = 8;
+    const std::size_t count = shapes.size();
+    for (std::size_t back = 1; back <= std::min(count, kRecent); ++back)
+        if (shapes[count - back] == shape) return static_cast<std::uint32_t>(count - back);
+    shapes.push_back(shape);
+    return static_cast<std::uint32_t>(count);
+}
+
+std::optional<Time> reached(Time t) { return t == kUnreachedTime ? std::nullopt : std::optional<Time>(t); }
+
 }  // namespace
+
+KernelSummary RunSummary::kernel(std::size_t i) const {
+    const KernelTimes& t = kernel_times.at(i);
+    const KernelShape& shape = kernel_shapes.at(t.shape);
+    KernelSummary k;
+    k.launch = i;
+    k.blocks = shape.blocks;
+    k.waves = shape.waves;
+    k.name_index = shape.name_index;
+    k.stream = shape.stream;
+    k.threads_per_block = shape.threads_per_block;
+    k.blocks_per_sm = shape.blocks_per_sm;
+    k.ready = reached(t.ready);
+    k.start = reached(t.start);
+    k.end = reached(t.end);
+    return k;
+}
+
+CopySummary RunSummary::copy(std::size_t i) const {
+    const CopyTimes& t = copy_times.at(i);
+    const CopyShape& shape = copy_shapes.at(t.shape);
+    return {t.operation, shape.stream, shape.engine, shape.direction, shape.pinned, shape.bytes, t.ready, t.start, t.end};
+}
 
 void SummaryCollector::on_begin(const RunInfo& info) {
     summary_ = RunSummary{};
@@ -117,20 +155,24 @@ void SummaryCollector::on_begin(const RunInfo& info) {
     if (info.gpu) summary_.notes = workloads::application_notes(*info.app, *info.gpu, info.execution);
     const auto copies = std::count_if(info.app->operations.begin(), info.app->operations.end(),
                                       [](const workloads::Operation& op) { return op.kind == workloads::Operation::Kind::copy; });
-    summary_.copies.reserve(static_cast<std::size_t>(copies));  // one record each, no growth slack
+    summary_.copy_times.reserve(static_cast<std::size_t>(copies));  // one record each, no growth slack
     summary_.issue = info.app->host_issue == workloads::HostIssue::calls ? "host-calls" : "queued";
     const auto& launches = info.app->launches;
-    summary_.kernels.reserve(launches.size());
+    summary_.kernel_times.reserve(launches.size());
+    std::unordered_map<std::string, std::uint32_t> name_index;  // a million launches share a few names
     for (std::size_t i = 0; i < launches.size(); ++i) {
-        KernelSummary k;
-        k.launch = i;
-        k.name = launches[i].name;
+        KernelShape k;
+        const auto [name, added] =
+            name_index.emplace(launches[i].name, static_cast<std::uint32_t>(summary_.kernel_names.size()));
+        if (added) summary_.kernel_names.push_back(launches[i].name);
+        k.name_index = name->second;
         k.stream = launches[i].stream;
         k.blocks = launches[i].blocks();
         k.threads_per_block = launches[i].threads_per_block();
         k.blocks_per_sm = i < info.occupancy.size() ? info.occupancy[i].blocks_per_sm : 0;
         k.waves = waves_of(k.blocks, k.blocks_per_sm, summary_.sm_count);
-        summary_.kernels.push_back(std::move(k));
+        KernelTimes& times = summary_.kernel_times.emplace_back();
+        times.shape = shape_index(summary_.kernel_shapes, k);
     }
 }
 
@@ -138,7 +180,7 @@ std::string SummaryCollector::busy_name(std::size_t sm) {
     return "SM " + std::to_string(sm) + ": its busy time (the sum of its blocks' run times)";
 }
 
-void SummaryCollector::on_kernel_ready(std::size_t launch, Time when) { summary_.kernels.at(launch).ready = when; }
+void SummaryCollector::on_kernel_ready(std::size_t launch, Time when) { summary_.kernel_times.at(launch).ready = when; }
 
 void SummaryCollector::on_block_completed(const BlockRecord& block) {
     if (block.sm < 0) throw std::out_of_range("SummaryCollector: negative SM id");
@@ -151,7 +193,7 @@ void SummaryCollector::on_block_completed(const BlockRecord& block) {
 }
 
 void SummaryCollector::on_kernel_completed(std::size_t launch, Time first_start, Time end) {
-    auto& k = summary_.kernels.at(launch);
+    KernelTimes& k = summary_.kernel_times.at(launch);
     k.start = first_start;
     k.end = end;
 }
@@ -166,9 +208,13 @@ void SummaryCollector::on_launch_repeated(const RepeatedLaunch& repeated) {
 }
 
 void SummaryCollector::on_copy(const CopyRecord& c) {
-    const bool h2d = c.direction == workloads::CopyDirection::host_to_device;
-    summary_.copies.push_back({c.operation, c.stream, h2d ? "h2d" : "d2h", c.bytes, c.pinned, c.engine, c.ready,
-                               c.start, c.end});
+    const CopyShape shape{c.bytes, c.stream, c.engine, c.direction, c.pinned};
+    summary_.copy_times.push_back(
+        {c.ready, c.start, c.end, static_cast<std::uint32_t>(c.operation), shape_index(summary_.copy_shapes, shape)});
+}
+
+const char* copy_direction_name(workloads::CopyDirection direction) {
+    return direction == workloads::CopyDirection::host_to_device ? "h2d" : "d2h";
 }
 
 void SummaryCollector::on_end(Time makespan) { summary_.makespan = makespan; }
@@ -186,30 +232,30 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
     out << '\n';
 
     write_rows(
-        out, s.kernels.size() + 1,
+        out, s.kernel_count() + 1,
         [&s](std::size_t i, std::vector<std::string>& cells) {
             if (i == 0) {
                 cells = {"launch", "kernel", "stream", "blocks", "threads", "blocks/SM", "waves", "ready_us", "start_us",
                          "end_us"};
                 return;
             }
-            const KernelSummary& k = s.kernels[i - 1];
-            cells = {std::to_string(k.launch), k.name, std::to_string(k.stream), std::to_string(k.blocks),
+            const KernelSummary k = s.kernel(i - 1);
+            cells = {std::to_string(k.launch), s.kernel_name(k), std::to_string(k.stream), std::to_string(k.blocks),
                      std::to_string(k.threads_per_block), std::to_string(k.blocks_per_sm), std::to_string(k.waves),
                      us3(k.ready), us3(k.start), us3(k.end)};
         },
         {false, true, false, false, false, false, false, false, false, false});
     out << '\n';
-    if (!s.copies.empty()) {
+    if (s.copy_count() > 0) {
         write_rows(
-            out, s.copies.size() + 1,
+            out, s.copy_count() + 1,
             [&s](std::size_t i, std::vector<std::string>& cells) {
                 if (i == 0) {
                     cells = {"operation", "copy", "stream", "bytes", "memory", "engine", "ready_us", "start_us", "end_us"};
                     return;
                 }
-                const CopySummary& c = s.copies[i - 1];
-                cells = {std::to_string(c.operation), c.direction, std::to_string(c.stream), std::to_string(c.bytes),
+                const CopySummary c = s.copy(i - 1);
+                cells = {std::to_string(c.operation), copy_direction_name(c.direction), std::to_string(c.stream), std::to_string(c.bytes),
                          c.pinned ? "pinned" : "pageable", std::to_string(c.engine), us3(c.ready), us3(c.start),
                          us3(c.end)};
             },
@@ -242,11 +288,11 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
     if (!s.notes.empty()) j.member("notes", s.notes);
     j.member("makespan_ns", ns_json(s.makespan));
     j.member("total_blocks", s.total_blocks);
-    j.array("kernels", s.kernels.size(), [&s](std::size_t i) {
-        const KernelSummary& k = s.kernels[i];
+    j.array("kernels", s.kernel_count(), [&s](std::size_t i) {
+        const KernelSummary k = s.kernel(i);
         nlohmann::ordered_json e;
         e["launch"] = k.launch;
-        e["name"] = k.name;
+        e["name"] = s.kernel_name(k);
         e["stream"] = k.stream;
         e["blocks"] = k.blocks;
         e["threads_per_block"] = k.threads_per_block;
@@ -257,12 +303,12 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
         e["end_ns"] = ns_json(k.end);
         return e;
     });
-    if (!s.copies.empty()) {
-        j.array("copies", s.copies.size(), [&s](std::size_t i) {
-            const CopySummary& c = s.copies[i];
+    if (s.copy_count() > 0) {
+        j.array("copies", s.copy_count(), [&s](std::size_t i) {
+            const CopySummary c = s.copy(i);
             nlohmann::ordered_json e;
             e["operation"] = c.operation;
-            e["direction"] = c.direction;
+            e["direction"] = copy_direction_name(c.direction);
             e["stream"] = c.stream;
             e["bytes"] = c.bytes;
             e["memory"] = c.pinned ? "pinned" : "pageable";

@@ -12,7 +12,7 @@ namespace {
 workloads::Operation event_op(workloads::Operation::Kind kind, const std::string& name, int stream) {
     workloads::Operation op;
     op.kind = kind;
-    op.event = name;
+    op.set_event(name);
     op.stream = stream;
     return op;
 }

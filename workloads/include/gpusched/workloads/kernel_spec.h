@@ -33,9 +33,10 @@ struct SpecLaunches {
 
     /// count copies of launch, then `then`: the spec's launches in issue order.
     [[nodiscard]] std::uint64_t total() const { return count + then.size(); }
-    void append_to(std::vector<KernelLaunch>& out) const {
-        out.insert(out.end(), static_cast<std::size_t>(count), launch);
-        out.insert(out.end(), then.begin(), then.end());
+    /// The copies share one record (LaunchList::append_copies).
+    void append_to(LaunchList& out) const {
+        out.append_copies(launch, static_cast<std::size_t>(count));
+        for (const KernelLaunch& next : then) out.push_back(next);
     }
     /// Appends the launches to app.launches. When the spec has `after_each` operations, or app already
     /// lists operations, it also appends one kernel operation per launch, each followed by `after_each`

@@ -25,13 +25,14 @@ namespace gpusched::workloads {
 ///
 /// Compact, for a million launches: the operations are read from the application (never
 /// copied; Application::issue_order() without making it), and the successors are one
-/// array with an offset per operation. The application must outlive the graph.
+/// array with an offset per operation, all 32-bit (more than 2^32 - 1 operations or dependencies
+/// is an InputError; the simulator's events name fewer still). The application must outlive the graph.
 struct OperationGraph {
     const Application* app = nullptr;
     std::vector<std::uint32_t> predecessors;     ///< per operation: how many must finish first
-    std::vector<std::size_t> successor_begin;    ///< per operation + 1: its successors' range in successor_list
-    std::vector<std::size_t> successor_list;     ///< per operation ascending, no duplicates
-    std::vector<std::size_t> kernel_op;          ///< per launch: its operation's index
+    std::vector<std::uint32_t> successor_begin;  ///< per operation + 1: its successors' range in successor_list
+    std::vector<std::uint32_t> successor_list;   ///< per operation ascending, no duplicates
+    std::vector<std::uint32_t> kernel_op;        ///< per launch: its operation's index
 
     /// Operations in issue order.
     [[nodiscard]] std::size_t size() const { return listed() ? app->operations.size() : app->launches.size(); }
@@ -47,7 +48,7 @@ struct OperationGraph {
     [[nodiscard]] std::size_t launch(std::size_t op) const { return listed() ? app->operations[op].launch : op; }
     /// The operation as listed (copies, delays, events exist only in listed operations).
     [[nodiscard]] const Operation& listed_op(std::size_t op) const { return app->operations[op]; }
-    [[nodiscard]] std::span<const std::size_t> successors(std::size_t op) const {
+    [[nodiscard]] std::span<const std::uint32_t> successors(std::size_t op) const {
         return {successor_list.data() + successor_begin[op], successor_begin[op + 1] - successor_begin[op]};
     }
     /// describe_operation of operation `op`.

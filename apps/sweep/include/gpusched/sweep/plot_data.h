@@ -8,6 +8,7 @@
 #include "gpusched/report/heatmap_chart.h"
 #include "gpusched/report/line_chart.h"
 #include "gpusched/support/key_error.h"
+#include "gpusched/sweep/results_reader.h"
 
 namespace gpusched::sweep {
 
@@ -36,5 +37,10 @@ report::LineChart line_chart_from_results(const std::string& csv, const std::str
 /// A heatmap of `value` over x (columns) and y (rows); labels sorted numerically when all
 /// numeric, else in order of first appearance. Same checks as line_chart_from_results.
 report::HeatmapChart heatmap_from_results(const std::string& csv, const std::string& source, const PlotRequest& request);
+
+/// The two charts from a results file read record by record: the rows kept (after the filters) stay
+/// within kMaxResultsHeldBytes, an InputError naming the file and line beyond.
+report::LineChart line_chart_from_results(ResultsReader& reader, const PlotRequest& request);
+report::HeatmapChart heatmap_from_results(ResultsReader& reader, const PlotRequest& request);
 
 }  // namespace gpusched::sweep

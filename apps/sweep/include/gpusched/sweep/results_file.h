@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -10,7 +12,8 @@
 
 namespace gpusched::sweep {
 
-/// The largest results file read by merge and plot (a million points is about 200 MiB).
+/// The largest results file read by merge and plot (a million points is about 200 MiB); the rows they
+/// keep have a lower limit, kMaxResultsHeldBytes (results_reader.h).
 constexpr std::size_t kMaxResultsFileBytes = std::size_t{1} << 30;
 
 /// The lines before the rows:
@@ -38,5 +41,10 @@ struct ResultsPart {
 /// point does not belong to its shard, a point is missing or repeated, or a part is not a
 /// sweep results file.
 std::string merge_results(const std::vector<ResultsPart>& parts);
+
+/// merge_results over files, each read record by record (ResultsReader) with the rows of all of them
+/// kept within kMaxResultsHeldBytes. Once every part is read, `open_output` gives the stream the
+/// merged file goes to (after the checks, it is written row by row, never held whole).
+void merge_results_files(const std::vector<std::string>& paths, const std::function<std::ostream&()>& open_output);
 
 }  // namespace gpusched::sweep

@@ -59,7 +59,7 @@ public:
     /// The operation of launch `launch` (the payload of its operation events).
     [[nodiscard]] std::size_t kernel_op(std::size_t launch) const { return graph_.kernel_op[launch]; }
     /// Where operation `op` was written ("FILE:LINE"; empty for a command-line kernel).
-    [[nodiscard]] std::string where(std::size_t op) const { return graph_.listed() ? graph_.listed_op(op).where : std::string(); }
+    [[nodiscard]] std::string where(std::size_t op) const { return graph_.listed() ? graph_.listed_op(op).where() : std::string(); }
     /// "operation N (KIND ... on stream S, FILE:LINE)", for messages.
     [[nodiscard]] std::string describe(std::size_t op) const;
     /// Operations started and not finished.

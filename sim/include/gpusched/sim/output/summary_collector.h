@@ -12,34 +12,77 @@
 
 namespace gpusched::sim {
 
-/// One launch, as it ran.
-struct KernelSummary {
-    std::size_t launch = 0;         ///< index into Application::launches
-    std::string name;
-    int stream = 0;
+/// What a launch's summary row prints besides its times. Launches alike in it share one record
+/// (a million calls of one spec: one), so a launch costs only its KernelTimes.
+struct KernelShape {
     std::uint64_t blocks = 0;
+    std::uint64_t waves = 0;        ///< ceil(blocks / (blocks_per_sm * sm_count)); 0 if blocks_per_sm is 0
+    std::uint32_t name_index = 0;   ///< its kernel's name: RunSummary::kernel_names[name_index]
+    int stream = 0;
     int threads_per_block = 0;
     int blocks_per_sm = 0;          ///< from RunInfo::occupancy (0 if the engine gave none)
+    bool operator==(const KernelShape&) const = default;
+};
+
+/// Marks a time a run never reached (simulated times stay below 2^63 ps).
+constexpr Time kUnreachedTime = ~Time{0};
+
+/// What one launch measured (32 bytes).
+struct KernelTimes {
+    Time ready = kUnreachedTime;  ///< entered the execution-engine queue
+    Time start = kUnreachedTime;  ///< first block began executing (set when the launch completed)
+    Time end = kUnreachedTime;    ///< last block finished (set when the launch completed)
+    std::uint32_t shape = 0;      ///< RunSummary::kernel_shapes[shape]
+};
+
+/// One launch, as the summary prints it (made from its KernelTimes and KernelShape by RunSummary::kernel).
+struct KernelSummary {
+    std::size_t launch = 0;         ///< index into Application::launches
+    std::uint64_t blocks = 0;
     std::uint64_t waves = 0;        ///< ceil(blocks / (blocks_per_sm * sm_count)); 0 if blocks_per_sm is 0
+    std::uint32_t name_index = 0;   ///< its kernel's name: RunSummary::kernel_names[name_index]
+    int stream = 0;
+    int threads_per_block = 0;
+    int blocks_per_sm = 0;          ///< from RunInfo::occupancy (0 if the engine gave none)
     std::optional<Time> ready;      ///< entered the execution-engine queue (unset if never reached)
     std::optional<Time> start;      ///< first block began executing (unset until the launch completed)
     std::optional<Time> end;        ///< last block finished (unset until the launch completed)
 };
 
-/// One host-device copy, as it ran.
-struct CopySummary {
-    std::size_t operation = 0;      ///< index into Application::issue_order()
-    int stream = 0;
-    std::string direction;          ///< "h2d" or "d2h"
+/// What a copy's summary row prints besides its times and operation, shared by copies alike in it.
+struct CopyShape {
     std::uint64_t bytes = 0;
-    bool pinned = true;
+    int stream = 0;
     int engine = 0;
+    workloads::CopyDirection direction = workloads::CopyDirection::host_to_device;  ///< printed "h2d" or "d2h"
+    bool pinned = true;
+    bool operator==(const CopyShape&) const = default;
+};
+
+/// What one copy measured (32 bytes).
+struct CopyTimes {
+    Time ready = 0;
+    Time start = 0;
+    Time end = 0;
+    std::uint32_t operation = 0;    ///< index into Application::issue_order() (fewer than 2^26: Event::kMaxPayload)
+    std::uint32_t shape = 0;        ///< RunSummary::copy_shapes[shape]
+};
+
+/// One host-device copy, as the summary prints it (made by RunSummary::copy).
+struct CopySummary {
+    std::uint32_t operation = 0;    ///< index into Application::issue_order()
+    int stream = 0;
+    int engine = 0;
+    workloads::CopyDirection direction = workloads::CopyDirection::host_to_device;  ///< printed "h2d" or "d2h"
+    bool pinned = true;
+    std::uint64_t bytes = 0;
     Time ready = 0;
     Time start = 0;
     Time end = 0;
 };
 
-/// Everything the summary views print. Memory is O(SMs + launches), never per block.
+/// Everything the summary views print. Memory is O(SMs + launches), never per block: 32 bytes per
+/// launch and per copy, plus the few shapes they share.
 struct RunSummary {
     std::string gpu;                ///< preset or file name (GpuSpec::name)
     std::string gpu_name;           ///< GpuSpec::full_name
@@ -49,8 +92,11 @@ struct RunSummary {
     std::string execution;
     std::string application;        ///< Application::description
     std::string issue = "queued";   ///< Application::host_issue: "queued" or "host-calls"
-    std::vector<KernelSummary> kernels;
-    std::vector<CopySummary> copies;           ///< in the order they were handed to a copy engine
+    std::vector<KernelTimes> kernel_times;     ///< per launch, by launch index
+    std::vector<KernelShape> kernel_shapes;    ///< shared by the launches alike in them
+    std::vector<std::string> kernel_names;     ///< the launches' distinct names, in order of first use
+    std::vector<CopyTimes> copy_times;         ///< in the order they were handed to a copy engine
+    std::vector<CopyShape> copy_shapes;        ///< shared by the copies alike in them
     std::vector<std::uint64_t> per_sm_blocks;  ///< indexed by SM id; blocks completed there
     std::vector<Time> per_sm_busy;             ///< indexed by SM id; sum of (end - start) of its blocks
     std::uint64_t total_blocks = 0;            ///< blocks completed
@@ -59,7 +105,18 @@ struct RunSummary {
     /// data (a GPU number a rule gives, a preset's ruled default, workloads::application_notes).
     /// Printed only when not empty.
     std::vector<std::string> notes;
+
+    [[nodiscard]] std::size_t kernel_count() const { return kernel_times.size(); }
+    /// Launch i's row; std::out_of_range past the last launch.
+    [[nodiscard]] KernelSummary kernel(std::size_t i) const;
+    [[nodiscard]] const std::string& kernel_name(const KernelSummary& k) const { return kernel_names.at(k.name_index); }
+    [[nodiscard]] std::size_t copy_count() const { return copy_times.size(); }
+    /// The i-th copy handed to a copy engine; std::out_of_range past the last.
+    [[nodiscard]] CopySummary copy(std::size_t i) const;
 };
+
+/// "h2d" or "d2h", as the summary prints a copy's direction.
+const char* copy_direction_name(workloads::CopyDirection direction);
 
 /// Observer that fills a RunSummary. Throws std::out_of_range if the engine reports a
 /// launch index or SM id outside what RunInfo described (an engine bug), and TimeRangeError
