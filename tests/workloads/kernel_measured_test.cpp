@@ -28,7 +28,7 @@ double launch_us(const std::string& spec, const hw::GpuSpec& gpu, const std::str
     sim::SummaryCollector summary;
     run.observe(summary);
     run.run();
-    const auto& k = summary.summary().kernels.at(0);
+    const auto& k = summary.summary().kernel(0);
     return static_cast<double>(*k.end - *k.start) / 1e6;
 }
 
