@@ -565,7 +565,7 @@ gpusched_cli_test(occupancy_set 0 stdout "Blocks per SM  4" occupancy --set max_
 gpusched_cli_test(sweep_sms_walk 0 stdout "\n0,h100,walk,auto,syn,64,fixed,151968.760,1,265,3,[^\n]*,\n1,h100,walk,auto,syn,132,fixed,101782.000,1,265,2,"
                   sweep sweep_sms_walk.yaml -j 1 --quiet)
 # A 128-block GEMM measured at 120 us on the full h100 (one block per SM): two waves at 96 SMs; the duration-only note.
-gpusched_cli_test(simulate_kernel_measured_whatif 0 stdout "     0  kernel       0     128      256          1      2 .* 241\\.800.*note +launch 0 \\(kernel\\): duration-only rule"
+gpusched_cli_test(simulate_kernel_measured_whatif 0 stdout "note +launch 0 \\(kernel\\): duration-only rule.*     0  kernel       0     128      256          1      2 .* 241\\.800"
                   simulate --sms 96 --kernel kernel:blocks=128,threads=256,smem=200000,measured=120us,measured_gpu=h100)
 gpusched_cli_test(simulate_kernel_notes_json 0 stdout "\"notes\":\\[\"launch 0 \\(kernel\\): duration-only rule"
                   simulate --json --kernel kernel:blocks=128,threads=256,smem=200000,measured=120us,measured_gpu=h100)
