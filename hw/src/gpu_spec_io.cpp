@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "yaml_quoted.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/hw/gpu_spec_provenance.h"
@@ -234,15 +235,6 @@ void parse_optional_sections(YamlFields& top, GpuSpec& spec) {
     throw InconsistentSpecError(source + ": inconsistent spec: " + what);
 }
 
-/// A double-quoted YAML scalar with backslashes and quotes escaped.
-std::string quoted(const std::string& text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
 
 std::string number_text(double v) {
     char buf[64];
@@ -368,7 +360,7 @@ std::string to_yaml(const GpuSpec& s) {
         if (v) y << indent_key << ": " << *v << "\n";
     };
     y << "name: " << s.name << "\n";
-    y << "full_name: " << quoted(s.full_name) << "\n";
+    y << "full_name: " << yaml_quoted(s.full_name) << "\n";
     y << "compute_capability: \"" << s.compute_capability() << "\"\n";
     y << "sm_count: " << s.sm_count << "\n";
     if (s.sms_per_tpc || s.tpcs_per_gpc || !s.sm_order.empty() || s.dispatch_walk || s.completion_sweep) {

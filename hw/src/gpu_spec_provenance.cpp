@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "yaml_quoted.h"
 #include "gpusched/support/input_error.h"
 
 namespace gpusched::hw {
@@ -64,15 +65,6 @@ bool known_path(std::string_view key) {
     return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
-/// A double-quoted YAML scalar with backslashes and quotes escaped.
-std::string quoted(const std::string& text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
 
 }  // namespace
 
@@ -137,7 +129,7 @@ void write_gpu_provenance(std::ostream& y, const GpuSpec& spec) {
     }
     if (!spec.rules.empty()) {
         y << "rules:\n";
-        for (const auto& [key, rule] : spec.rules) y << "  " << key << ": " << quoted(rule) << "\n";
+        for (const auto& [key, rule] : spec.rules) y << "  " << key << ": " << yaml_quoted(rule) << "\n";
     }
 }
 

@@ -7,22 +7,9 @@ build=${1:?usage: check-recorder-cli.sh BUILD_DIR (holding gpusched-record and g
 record=$build/gpusched-record
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-failures=0
-checks=0
 # expect CODE REGEX ARGS...: runs gpusched-record, checks the exit code and that stdout+stderr match REGEX.
-expect() {
-  local code=$1 regex=$2
-  shift 2
-  local text rc
-  text=$("$record" "$@" 2>&1)
-  rc=$?
-  checks=$((checks + 1))
-  if [ "$rc" -ne "$code" ] || ! grep -Eq -- "$regex" <<<"$text"; then
-    echo "FAIL: gpusched-record $* -> exit $rc (expected $code), output:"
-    echo "$text" | head -5
-    failures=$((failures + 1))
-  fi
-}
+source "$(dirname "$0")/expect_exit.sh"
+expect() { expect_exit gpusched-record "$1" "$2" "$record" "${@:3}"; }
 # expect_in_trace REGEX: the last trace written holds REGEX.
 expect_in_trace() {
   checks=$((checks + 1))

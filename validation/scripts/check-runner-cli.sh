@@ -3,22 +3,9 @@
 #   validation/scripts/check-runner-cli.sh build-runner-check/gpusched-runner
 set -uo pipefail
 runner=${1:?usage: check-runner-cli.sh PATH/TO/gpusched-runner}
-failures=0
-checks=0
 # expect CODE REGEX ARGS...: runs the runner, checks the exit code and that stdout+stderr match REGEX.
-expect() {
-  local code=$1 regex=$2
-  shift 2
-  local out rc
-  checks=$((checks + 1))
-  out=$("$runner" "$@" 2>&1)
-  rc=$?
-  if [ "$rc" -ne "$code" ] || ! grep -Eq -- "$regex" <<<"$out"; then
-    echo "FAIL: gpusched-runner $* -> exit $rc (expected $code), output:"
-    echo "$out" | head -5
-    failures=$((failures + 1))
-  fi
-}
+source "$(dirname "$0")/expect_exit.sh"
+expect() { expect_exit gpusched-runner "$1" "$2" "$runner" "${@:3}"; }
 expect 2 "Usage"
 expect 0 "launch-rate"                               --help
 expect 2 "unknown subcommand 'bogus'"                bogus
