@@ -1,13 +1,16 @@
 // `gpusched occupancy`: blocks per SM, warps, occupancy and limiting factors for one kernel shape.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "gpu_what_if.h"
+#include "gpusched/hw/cluster_occupancy.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/occupancy.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "table.h"
 
@@ -24,6 +27,8 @@ struct OccupancyOptions {
     std::int64_t static_smem = 0;
     int barriers = 1;
     std::string carveout = "default";
+    std::string cluster;       ///< --cluster SHAPE ("" = not a cluster launch)
+    bool nonportable = false;  ///< --cluster-nonportable
     bool json = false;
 };
 
@@ -37,7 +42,8 @@ std::string limiters(const hw::OccupancyResult& r) {
     return out;
 }
 
-void print_json(const hw::GpuSpec& spec, const OccupancyOptions& o, const hw::OccupancyResult& r) {
+void print_json(const hw::GpuSpec& spec, const OccupancyOptions& o, const hw::OccupancyResult& r,
+                const std::optional<hw::ClusterOccupancy>& c) {
     nlohmann::ordered_json j;
     j["gpu"] = spec.name;
     j["compute_capability"] = spec.compute_capability();
@@ -69,10 +75,16 @@ void print_json(const hw::GpuSpec& spec, const OccupancyOptions& o, const hw::Oc
     j["shared_bytes_per_block"] = r.shared_bytes_per_block;
     j["shared_bytes_per_sm"] = r.shared_bytes_per_sm;
     j["needs_shared_optin"] = r.needs_shared_optin;
+    if (c) {
+        j["cluster_size"] = c->cluster_size;
+        j["cluster_blocks_per_sm"] = c->blocks_per_sm;
+        j["max_active_clusters"] = c->max_active_clusters;
+    }
     std::cout << j.dump(2) << "\n";
 }
 
-void print_text(const hw::GpuSpec& spec, const OccupancyOptions& o, const hw::OccupancyResult& r) {
+void print_text(const hw::GpuSpec& spec, const OccupancyOptions& o, const hw::OccupancyResult& r,
+                const std::optional<hw::ClusterOccupancy>& c) {
     std::cout << "GPU            " << spec.full_name << " (" << spec.name << ", cc " << spec.compute_capability()
               << ", " << spec.sm_count << " SMs)\n"
               << "Block          " << o.threads << " threads (" << r.warps_per_block << " warps), " << o.regs
@@ -90,6 +102,9 @@ void print_text(const hw::GpuSpec& spec, const OccupancyOptions& o, const hw::Oc
               << " B shared/block, shared memory split " << r.shared_bytes_per_sm / 1024 << " KiB/SM"
               << (r.needs_shared_optin ? " (needs the opt-in cudaFuncAttributeMaxDynamicSharedMemorySize)" : "")
               << "\n";
+    if (c)
+        std::cout << "Clusters       " << c->max_active_clusters << " active clusters of " << c->cluster_size
+                  << " blocks (" << c->blocks_per_sm << " blocks per SM in cluster launches, " << o.cluster << ")\n";
 }
 
 void run_occupancy(const OccupancyOptions& o) {
@@ -102,10 +117,15 @@ void run_occupancy(const OccupancyOptions& o) {
     req.barriers_per_block = o.barriers;
     req.carveout = hw::Carveout::parse(o.carveout, "--carveout");
     const hw::OccupancyResult r = hw::compute_occupancy(spec, req);
+    if (o.nonportable && o.cluster.empty()) throw InputError("--cluster-nonportable: give --cluster SHAPE too");
+    std::optional<hw::ClusterOccupancy> c;
+    if (!o.cluster.empty())
+        c = hw::compute_cluster_occupancy(spec, r, hw::parse_cluster_shape(o.cluster, "--cluster"), o.nonportable,
+                                          "--cluster");
     if (o.json)
-        print_json(spec, o, r);
+        print_json(spec, o, r, c);
     else
-        print_text(spec, o, r);
+        print_text(spec, o, r, c);
 }
 
 }  // namespace
@@ -125,6 +145,11 @@ void add_occupancy_command(CLI::App& app) {
     cmd->add_option("--carveout", o->carveout,
                     "L1/shared split: default, max-shared, max-l1, equal, or a percentage 0..100 (cc >= 7.0)")
         ->capture_default_str();
+    cmd->add_option("--cluster", o->cluster,
+                    "Thread-block cluster shape N, XxY or XxYxZ (cc 9.0+): also print the maximum active clusters, "
+                    "as cudaOccupancyMaxActiveClusters does");
+    cmd->add_flag("--cluster-nonportable", o->nonportable,
+                  "Allow clusters over the portable size (cudaFuncAttributeNonPortableClusterSizeAllowed)");
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([o] {
         naming_keys({{"gpu", "--gpu"},

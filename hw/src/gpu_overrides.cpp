@@ -116,6 +116,22 @@ CompletionSweep sweep_with_sm_count(const CompletionSweep& sweep, int old_count,
     return out;
 }
 
+/// Fewer SMs: each cluster group keeps its SMs below sm_count (an emptied group goes); more SMs:
+/// the added SMs form one more group (docs/gpu-spec.md "What-if GPUs").
+ClusterSpec clusters_with_sm_count(const ClusterSpec& clusters, int old_count, int sm_count) {
+    ClusterSpec out = clusters;
+    if (sm_count > old_count) {
+        out.groups.push_back(id_range(old_count, sm_count));
+        return out;
+    }
+    out.groups.clear();
+    for (const auto& group : clusters.groups) {
+        auto sms = kept(group, sm_count);
+        if (!sms.empty()) out.groups.push_back(std::move(sms));
+    }
+    return out;
+}
+
 /// The message of an InputError from parsing `label`'s YAML, without "LABEL" and ":LINE".
 std::string without_location(const std::string& message, const std::string& label) {
     if (!message.starts_with(label + ":")) return message;
@@ -151,10 +167,12 @@ GpuSpec with_sm_count(const GpuSpec& spec, int sm_count) {
     if (spec.dispatch_walk) out.dispatch_walk = walk_with_sm_count(*spec.dispatch_walk, old_count, sm_count);
     if (spec.completion_sweep)
         out.completion_sweep = sweep_with_sm_count(*spec.completion_sweep, old_count, sm_count);
+    if (spec.clusters) out.clusters = clusters_with_sm_count(*spec.clusters, old_count, sm_count);
     std::string problem;
     if (out.dispatch_walk) problem = dispatch_walk_problem(*out.dispatch_walk, sm_count, "topology.dispatch_walk");
     if (problem.empty() && out.completion_sweep)
         problem = completion_sweep_problem(*out.completion_sweep, sm_count, "topology.completion_sweep");
+    if (problem.empty() && out.clusters) problem = cluster_spec_problem(*out.clusters, sm_count, "clusters");
     if (!problem.empty()) throw std::logic_error("with_sm_count(" + std::to_string(sm_count) + "): " + problem);
     validate_gpu_spec(out, spec.name + " with sm_count " + std::to_string(sm_count));
     return out;
@@ -191,11 +209,16 @@ GpuSpec gpu_with_overrides(const std::string& base_yaml, const std::string& labe
         }
         if (root["topology"].size() == 0) root.remove("topology");
     }
+    const bool clusters_set = std::any_of(set_paths.begin(), set_paths.end(),
+                                          [](const std::string& p) { return p.rfind("clusters", 0) == 0; });
+    const bool derived_clusters = resized && !clusters_set && root["clusters"];
+    if (derived_clusters) root.remove("clusters");
     YAML::Emitter out;
     out << root;
     GpuSpec spec = parse_gpu_spec(std::string(out.c_str()) + "\n", label);
-    if (derived.empty()) return spec;
+    if (derived.empty() && !derived_clusters) return spec;
     const GpuSpec base = with_sm_count(parse_gpu_spec(base_yaml, label), spec.sm_count);
+    if (derived_clusters) spec.clusters = base.clusters;
     for (const auto& key : derived) {
         if (key == "sm_order") spec.sm_order = base.sm_order;
         if (key == "dispatch_walk") spec.dispatch_walk = base.dispatch_walk;

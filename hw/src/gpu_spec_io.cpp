@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "cluster_spec_io.h"
 #include "yaml_quoted.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
@@ -296,6 +297,7 @@ GpuSpec parse_gpu_spec(const std::string& yaml_text, const std::string& source) 
     parse_allocation(top, spec);
     parse_execution(top, spec);
     parse_optional_sections(top, spec);
+    spec.clusters = parse_cluster_spec(top, spec.sm_count);
     parse_gpu_provenance(top, spec);
     top.finish();
     validate_gpu_spec(spec, source);
@@ -452,6 +454,7 @@ std::string to_yaml(const GpuSpec& s) {
         opt_num("  block_completion_interval_ns", s.block_completion_interval_ns);
         opt_num("  host_launch_interval_ns", s.host_launch_interval_ns);
     }
+    if (s.clusters) write_cluster_spec(y, *s.clusters);
     write_gpu_provenance(y, s);
     return y.str();
 }

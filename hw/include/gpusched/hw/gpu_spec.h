@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "gpusched/hw/cluster_spec.h"
 #include "gpusched/hw/completion_sweep.h"
 #include "gpusched/hw/dispatch_walk.h"
 
@@ -38,6 +39,8 @@ struct GpuSpec {
     /// The order in which the completion channel takes queued completions; absent = first come,
     /// first served. Inert without block_completion_interval_ns (no channel, no queue).
     std::optional<CompletionSweep> completion_sweep;
+    /// Thread-block clusters (cc >= 9.0): limits and the SM groups that can host a cluster.
+    std::optional<ClusterSpec> clusters;
 
     // --- per-SM and per-block limits ---
     int warp_size = 32;
