@@ -115,3 +115,28 @@ TEST_CASE("what-if: a DRAM-bound launch does not slow in proportion to lost SMs"
     const std::string latency = "kernel:blocks=20000,threads=256,measured=600us,measured_gpu=h100";
     CHECK(launch_us(latency, hw::with_sm_count(h100(), 66)) / launch_us(latency, h100()) == doctest::Approx(2).epsilon(0.03));
 }
+
+TEST_CASE("what-if: a persistent launch (grid = the reference GPU's resident capacity) spreads its work, not a wave") {
+    // 132 blocks x 200 KB shared memory: 1 block per SM, B = o S = 132 on the h100: a persistent kernel.
+    // Duration only: L = the whole 100 us per block. At 128 SMs the 128 resident blocks each take 132/128 of a
+    // block's work (103.1 us) and blocks 128..131 none, instead of a second wave (200 us).
+    const std::string persistent = "kernel:blocks=132,threads=256,smem=200000,measured=100us,measured_gpu=h100";
+    const double full = launch_us(persistent, h100());
+    CHECK(full == doctest::Approx(100).epsilon(0.01));
+    CHECK(launch_us(persistent, hw::with_sm_count(h100(), 128)) == doctest::Approx(100 * 132.0 / 128).epsilon(0.01));
+    // 33 SMs: 132 / 33 = 4 blocks' work each: 400 us, as four waves would take (the rule changes the tail only).
+    CHECK(launch_us(persistent, hw::with_sm_count(h100(), 33)) == doctest::Approx(400).epsilon(0.01));
+    // The rule is named in the summary's notes on the what-if GPU, not on the reference GPU.
+    const workloads::Application app = workloads::application_from_specs({persistent}, "--kernel");
+    const auto& work = dynamic_cast<const workloads::KernelWork&>(*app.launches.at(0).work);
+    const auto has_note = [&](const hw::GpuSpec& gpu) {
+        for (const auto& note : work.notes(gpu, "shared"))
+            if (note.find("persistent-kernel rule") != std::string::npos) return true;
+        return false;
+    };
+    CHECK_FALSE(has_note(h100()));
+    CHECK(has_note(hw::with_sm_count(h100(), 128)));
+    // 131 blocks is not the capacity: not persistent, two waves at 128 SMs (2 x 100 us + one refill).
+    const std::string short_grid = "kernel:blocks=131,threads=256,smem=200000,measured=100us,measured_gpu=h100";
+    CHECK(launch_us(short_grid, hw::with_sm_count(h100(), 128)) == doctest::Approx(200.2).epsilon(0.01));
+}
