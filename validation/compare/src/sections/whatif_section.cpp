@@ -63,7 +63,7 @@ nlohmann::ordered_json what_if_json(const WhatIfComparison& c) {
                              {"own_median_abs_error_percent", c.own_median_abs_error_percent},
                              {"own_max_abs_error_percent", c.own_max_abs_error_percent}};
     for (const auto& w : c.workloads) {
-        nlohmann::ordered_json q{{"workload", w.name}, {"gpu", w.gpu}, {"reference_sms", w.reference_sms},
+        nlohmann::ordered_json q{{"workload", w.name}, {"gpu", w.gpu}, {"reference_sms", w.reference_sms}, {"sms", w.sms},
                                  {"reference_busy_error_percent", w.reference_busy_error_percent},
                                  {"reference_kernel_median_abs_error_percent", w.reference_kernel_median_abs_error_percent},
                                  {"reference_kernel_max_abs_error_percent", w.reference_kernel_max_abs_error_percent}};
