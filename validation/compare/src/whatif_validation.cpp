@@ -281,7 +281,7 @@ WhatIfComparison validate_what_if(const std::string& torch_dir, const std::strin
         c.workloads.push_back(compare_workload(name, traces, ncu, policy, execution, step, gpu));
     }
     c.sm_rule = static_cast<int>(gpu.partition_order.size()) >= 8
-                    ? "the first K SMs of topology.partition_order (the SMs a green context of K SMs gets)"
+                    ? "the first K SMs of topology.partition_order, those a green context of K SMs gets"
                     : "SMs 0..K-1 (no topology.partition_order)";
     std::vector<double> busy, reference, wave_change;
     for (const auto& w : c.workloads) {
