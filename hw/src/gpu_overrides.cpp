@@ -187,6 +187,26 @@ GpuSpec with_sm_count(const GpuSpec& spec, int sm_count) {
     return out;
 }
 
+std::string sm_count_rule(const GpuSpec& spec, int sm_count) {
+    if (sm_count == spec.sm_count) return "";
+    if (sm_count > spec.sm_count)
+        return "SMs 0.." + std::to_string(spec.sm_count - 1) + " and " + std::to_string(sm_count - spec.sm_count) +
+               " new ones";
+    const Renumbering renumber = renumbering(spec, sm_count);
+    const bool partition = static_cast<int>(spec.partition_order.size()) >= sm_count;
+    std::string ranges;
+    for (int sm = 0; sm < spec.sm_count; ++sm) {
+        if (renumber[static_cast<std::size_t>(sm)] < 0 || (sm > 0 && renumber[static_cast<std::size_t>(sm - 1)] >= 0)) continue;
+        int last = sm;
+        while (last + 1 < spec.sm_count && renumber[static_cast<std::size_t>(last + 1)] >= 0) ++last;
+        ranges += (ranges.empty() ? "" : ", ") + std::to_string(sm) + (last > sm ? "-" + std::to_string(last) : "");
+    }
+    const std::string k = std::to_string(sm_count);
+    return partition ? "SMs " + ranges + " (the first " + k + " of topology.partition_order, the SMs a green context of " + k +
+                           " SMs gets), renumbered 0.." + std::to_string(sm_count - 1)
+                     : "SMs " + ranges + " (the lowest ids; no measured partition of " + k + " SMs)";
+}
+
 GpuSpec gpu_with_overrides(const std::string& base_yaml, const std::string& label, const GpuOverrides& overrides) {
     if (overrides.empty()) return parse_gpu_spec(base_yaml, label);
     YAML::Node root = parse_yaml_document(base_yaml, label);

@@ -98,6 +98,12 @@ TEST_CASE("fewer SMs on a GPU with a measured partition order keep the SMs a gre
     CHECK(hw::with_sm_count(h100(), 64).dispatch_walk->rows[0] == std::vector<int>{0, 1, 16, 17, 32, 33, 48, 49});
     // Above the 128 listed SMs the id rule keeps SMs 0..K-1.
     CHECK(hw::with_sm_count(h100(), 130).dispatch_walk->lead == std::vector<int>{124, 125, 126, 127, 128, 129});
+    // The summaries' words for it (a note of simulate --sms K, the whatif validation).
+    CHECK(hw::sm_count_rule(h100(), 16) == "SMs 0-3, 16-19, 32-35, 48-51 (the first 16 of topology.partition_order, the SMs "
+                                           "a green context of 16 SMs gets), renumbered 0..15");
+    CHECK(hw::sm_count_rule(h100(), 132).empty());
+    CHECK(hw::sm_count_rule(h100(), 140) == "SMs 0..131 and 8 new ones");
+    CHECK(hw::sm_count_rule(hw::resolve_gpu("a100"), 54) == "SMs 0-53 (the lowest ids; no measured partition of 54 SMs)");
     // The preset's list round-trips through the GPU file writer.
     CHECK(hw::parse_gpu_spec(hw::to_yaml(h100()), "h100 written").partition_order == h100().partition_order);
 }

@@ -280,9 +280,7 @@ WhatIfComparison validate_what_if(const std::string& torch_dir, const std::strin
         const std::string ncu = (fs::path(torch_dir) / "ncu" / (name + ".csv.gz")).string();
         c.workloads.push_back(compare_workload(name, traces, ncu, policy, execution, step, gpu));
     }
-    c.sm_rule = static_cast<int>(gpu.partition_order.size()) >= 8
-                    ? "the first K SMs of topology.partition_order, those a green context of K SMs gets"
-                    : "SMs 0..K-1 (no topology.partition_order)";
+    c.sm_rule = "at K = 16: " + hw::sm_count_rule(gpu, 16);
     std::vector<double> busy, reference, wave_change;
     for (const auto& w : c.workloads) {
         for (const auto& p : w.points)
