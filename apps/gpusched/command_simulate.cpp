@@ -100,6 +100,7 @@ std::unique_ptr<sim::DispatchPolicy> preset_policy(const hw::GpuSpec& gpu, const
 void run_simulation(const SimulateOptions& given) {
     hw::GpuSpec gpu = resolve_gpu_what_if(given.gpu, given.what_if);
     std::vector<std::string> notes;
+    if (auto note = sm_count_note(given.gpu, gpu)) notes.push_back(*note);
     SimulateOptions o = given;
     if (!o.policy_given && !gpu.default_policy.empty()) {
         o.policy = gpu.default_policy;

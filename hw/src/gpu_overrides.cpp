@@ -41,21 +41,24 @@ const std::map<std::string, std::vector<std::string>>& preset_key_catalog() {
     return catalog;
 }
 
-/// `list` without the SMs at or above `keep`.
-std::vector<int> kept(const std::vector<int>& list, int keep) {
+/// The new id of each SM of the old GPU when fewer SMs are kept (-1: removed).
+using Renumbering = std::vector<int>;
+
+/// `list` without the removed SMs, the kept ones under their new ids.
+std::vector<int> kept(const std::vector<int>& list, const Renumbering& renumber) {
     std::vector<int> out;
     for (int sm : list)
-        if (sm < keep) out.push_back(sm);
+        if (renumber[static_cast<std::size_t>(sm)] >= 0) out.push_back(renumber[static_cast<std::size_t>(sm)]);
     return out;
 }
 
-/// The lists without SMs at or above `keep`, empty ones dropped; `index` (an index into `lists`)
+/// The lists without the removed SMs, empty ones dropped; `index` (an index into `lists`)
 /// moves to the first kept list at or after it, cyclically.
-std::vector<std::vector<int>> kept_lists(const std::vector<std::vector<int>>& lists, int keep, int* index) {
+std::vector<std::vector<int>> kept_lists(const std::vector<std::vector<int>>& lists, const Renumbering& renumber, int* index) {
     std::vector<std::vector<int>> out;
     int moved = -1;
     for (std::size_t i = 0; i < lists.size(); ++i) {
-        auto list = kept(lists[i], keep);
+        auto list = kept(lists[i], renumber);
         if (list.empty()) continue;
         if (index != nullptr && moved < 0 && static_cast<int>(i) >= *index) moved = static_cast<int>(out.size());
         out.push_back(std::move(list));
@@ -64,27 +67,44 @@ std::vector<std::vector<int>> kept_lists(const std::vector<std::vector<int>>& li
     return out;
 }
 
+/// Which SMs a GPU of `sm_count` < spec.sm_count keeps: the first sm_count of
+/// topology.partition_order when it lists that many (renumbered 0..sm_count-1 in id order),
+/// else SMs 0..sm_count-1.
+Renumbering renumbering(const GpuSpec& spec, int sm_count) {
+    Renumbering renumber(static_cast<std::size_t>(spec.sm_count), -1);
+    if (static_cast<int>(spec.partition_order.size()) >= sm_count) {
+        for (int i = 0; i < sm_count; ++i) renumber[static_cast<std::size_t>(spec.partition_order[static_cast<std::size_t>(i)])] = 0;
+        int next = 0;
+        for (auto& id : renumber)
+            if (id == 0) id = next++;
+        return renumber;
+    }
+    for (int sm = 0; sm < sm_count; ++sm) renumber[static_cast<std::size_t>(sm)] = sm;
+    return renumber;
+}
+
 std::vector<int> id_range(int from, int to) {
     std::vector<int> out;
     for (int sm = from; sm < to; ++sm) out.push_back(sm);
     return out;
 }
 
-DispatchWalk walk_with_sm_count(const DispatchWalk& walk, int old_count, int sm_count) {
+DispatchWalk walk_with_sm_count(const DispatchWalk& walk, int old_count, int sm_count, const Renumbering& renumber) {
     DispatchWalk out = walk;
     if (sm_count > old_count) {
         out.rows.push_back(id_range(old_count, sm_count));
         if (!out.groups.empty()) out.groups.push_back(id_range(old_count, sm_count));
         return out;
     }
-    out.rows = kept_lists(walk.rows, sm_count, &out.start_row);
-    out.groups = kept_lists(walk.groups, sm_count, nullptr);
+    out.rows = kept_lists(walk.rows, renumber, &out.start_row);
+    out.groups = kept_lists(walk.groups, renumber, nullptr);
     out.lead.clear();
     int lead_start = -1;
     for (std::size_t i = 0; i < walk.lead.size(); ++i) {
-        if (walk.lead[i] >= sm_count) continue;
+        const int id = renumber[static_cast<std::size_t>(walk.lead[i])];
+        if (id < 0) continue;
         if (lead_start < 0 && static_cast<int>(i) >= walk.lead_start) lead_start = static_cast<int>(out.lead.size());
-        out.lead.push_back(walk.lead[i]);
+        out.lead.push_back(id);
     }
     out.lead_start = lead_start < 0 ? 0 : lead_start;
     if (out.rows.empty()) {  // every kept SM is in the lead: walk it as the one row
@@ -99,7 +119,7 @@ DispatchWalk walk_with_sm_count(const DispatchWalk& walk, int old_count, int sm_
     return out;
 }
 
-CompletionSweep sweep_with_sm_count(const CompletionSweep& sweep, int old_count, int sm_count) {
+CompletionSweep sweep_with_sm_count(const CompletionSweep& sweep, int old_count, int sm_count, const Renumbering& renumber) {
     CompletionSweep out;
     if (sm_count > old_count) {
         out = sweep;
@@ -110,15 +130,15 @@ CompletionSweep sweep_with_sm_count(const CompletionSweep& sweep, int old_count,
         return out;
     }
     for (const auto& visit : sweep.visits) {
-        auto sms = kept(visit.sms, sm_count);
+        auto sms = kept(visit.sms, renumber);
         if (!sms.empty()) out.visits.push_back({std::move(sms), visit.releases});
     }
     return out;
 }
 
-/// Fewer SMs: each cluster group keeps its SMs below sm_count (an emptied group goes); more SMs:
-/// the added SMs form one more group (docs/gpu-spec.md "What-if GPUs").
-ClusterSpec clusters_with_sm_count(const ClusterSpec& clusters, int old_count, int sm_count) {
+/// Fewer SMs: each cluster group keeps its kept SMs under their new ids (an emptied group goes);
+/// more SMs: the added SMs form one more group (docs/gpu-spec.md "Fewer or more SMs").
+ClusterSpec clusters_with_sm_count(const ClusterSpec& clusters, int old_count, int sm_count, const Renumbering& renumber) {
     ClusterSpec out = clusters;
     if (sm_count > old_count) {
         out.groups.push_back(id_range(old_count, sm_count));
@@ -126,7 +146,7 @@ ClusterSpec clusters_with_sm_count(const ClusterSpec& clusters, int old_count, i
     }
     out.groups.clear();
     for (const auto& group : clusters.groups) {
-        auto sms = kept(group, sm_count);
+        auto sms = kept(group, renumber);
         if (!sms.empty()) out.groups.push_back(std::move(sms));
     }
     return out;
@@ -160,14 +180,21 @@ GpuSpec with_sm_count(const GpuSpec& spec, int sm_count) {
     out.sm_count = sm_count;
     const int old_count = spec.sm_count;
     if (sm_count == old_count) return out;
+    Renumbering renumber;  // empty when SMs are added
+    if (sm_count < old_count) renumber = renumbering(spec, sm_count);
     if (!spec.sm_order.empty()) {
-        out.sm_order = kept(spec.sm_order, sm_count);
+        out.sm_order = renumber.empty() ? spec.sm_order : kept(spec.sm_order, renumber);
         for (int sm = old_count; sm < sm_count; ++sm) out.sm_order.push_back(sm);
     }
-    if (spec.dispatch_walk) out.dispatch_walk = walk_with_sm_count(*spec.dispatch_walk, old_count, sm_count);
+    if (!spec.partition_order.empty()) {
+        out.partition_order = renumber.empty() ? spec.partition_order : kept(spec.partition_order, renumber);
+        if (renumber.empty() && static_cast<int>(spec.partition_order.size()) == old_count)
+            for (int sm = old_count; sm < sm_count; ++sm) out.partition_order.push_back(sm);
+    }
+    if (spec.dispatch_walk) out.dispatch_walk = walk_with_sm_count(*spec.dispatch_walk, old_count, sm_count, renumber);
     if (spec.completion_sweep)
-        out.completion_sweep = sweep_with_sm_count(*spec.completion_sweep, old_count, sm_count);
-    if (spec.clusters) out.clusters = clusters_with_sm_count(*spec.clusters, old_count, sm_count);
+        out.completion_sweep = sweep_with_sm_count(*spec.completion_sweep, old_count, sm_count, renumber);
+    if (spec.clusters) out.clusters = clusters_with_sm_count(*spec.clusters, old_count, sm_count, renumber);
     std::string problem;
     if (out.dispatch_walk) problem = dispatch_walk_problem(*out.dispatch_walk, sm_count, "topology.dispatch_walk");
     if (problem.empty() && out.completion_sweep)
@@ -176,6 +203,26 @@ GpuSpec with_sm_count(const GpuSpec& spec, int sm_count) {
     if (!problem.empty()) throw std::logic_error("with_sm_count(" + std::to_string(sm_count) + "): " + problem);
     validate_gpu_spec(out, spec.name + " with sm_count " + std::to_string(sm_count));
     return out;
+}
+
+std::string sm_count_rule(const GpuSpec& spec, int sm_count) {
+    if (sm_count == spec.sm_count) return "";
+    if (sm_count > spec.sm_count)
+        return "SMs 0.." + std::to_string(spec.sm_count - 1) + " and " + std::to_string(sm_count - spec.sm_count) +
+               " new ones";
+    const Renumbering renumber = renumbering(spec, sm_count);
+    const bool partition = static_cast<int>(spec.partition_order.size()) >= sm_count;
+    std::string ranges;
+    for (int sm = 0; sm < spec.sm_count; ++sm) {
+        if (renumber[static_cast<std::size_t>(sm)] < 0 || (sm > 0 && renumber[static_cast<std::size_t>(sm - 1)] >= 0)) continue;
+        int last = sm;
+        while (last + 1 < spec.sm_count && renumber[static_cast<std::size_t>(last + 1)] >= 0) ++last;
+        ranges += (ranges.empty() ? "" : ", ") + std::to_string(sm) + (last > sm ? "-" + std::to_string(last) : "");
+    }
+    const std::string k = std::to_string(sm_count);
+    return partition ? "SMs " + ranges + " (the first " + k + " of topology.partition_order, the SMs a green context of " + k +
+                           " SMs gets), renumbered 0.." + std::to_string(sm_count - 1)
+                     : "SMs " + ranges + " (the lowest ids; no measured partition of " + k + " SMs)";
 }
 
 GpuSpec gpu_with_overrides(const std::string& base_yaml, const std::string& label, const GpuOverrides& overrides) {
@@ -198,7 +245,7 @@ GpuSpec gpu_with_overrides(const std::string& base_yaml, const std::string& labe
         }
         set_paths.insert(path);
     }
-    const char* const topology_keys[] = {"sm_order", "dispatch_walk", "completion_sweep"};
+    const char* const topology_keys[] = {"sm_order", "partition_order", "dispatch_walk", "completion_sweep"};
     const bool resized = set_paths.contains("sm_count");
     std::vector<std::string> derived;  // topology keys that follow the base GPU by with_sm_count
     if (resized && root["topology"] && root["topology"].IsMap()) {
@@ -221,6 +268,7 @@ GpuSpec gpu_with_overrides(const std::string& base_yaml, const std::string& labe
     if (derived_clusters) spec.clusters = base.clusters;
     for (const auto& key : derived) {
         if (key == "sm_order") spec.sm_order = base.sm_order;
+        if (key == "partition_order") spec.partition_order = base.partition_order;
         if (key == "dispatch_walk") spec.dispatch_walk = base.dispatch_walk;
         if (key == "completion_sweep") spec.completion_sweep = base.completion_sweep;
     }

@@ -127,6 +127,19 @@ void parse_topology(YamlFields& top, GpuSpec& spec) {
     } else {
         (void)f.optional_child("sm_order");
     }
+    if (f.has("partition_order")) {
+        for (auto id : f.integer_list("partition_order", 0, spec.sm_count - 1)) spec.partition_order.push_back(as_int(id));
+        std::vector<bool> seen(static_cast<std::size_t>(spec.sm_count), false);
+        for (std::size_t i = 0; i < spec.partition_order.size(); ++i) {
+            const auto sm = static_cast<std::size_t>(spec.partition_order[i]);
+            if (seen[sm])
+                f.fail("partition_order", "expected distinct SM ids, got SM " + std::to_string(sm) + " twice (entry " +
+                                              std::to_string(i + 1) + ")");
+            seen[sm] = true;
+        }
+    } else {
+        (void)f.optional_child("partition_order");
+    }
     if (auto node = f.optional_child("dispatch_walk")) spec.dispatch_walk = parse_dispatch_walk(*node, top.source(), spec.sm_count);
     if (auto node = f.optional_child("completion_sweep")) spec.completion_sweep = parse_completion_sweep(f, *node, spec.sm_count);
     f.finish();
@@ -365,13 +378,19 @@ std::string to_yaml(const GpuSpec& s) {
     y << "full_name: " << yaml_quoted(s.full_name) << "\n";
     y << "compute_capability: \"" << s.compute_capability() << "\"\n";
     y << "sm_count: " << s.sm_count << "\n";
-    if (s.sms_per_tpc || s.tpcs_per_gpc || !s.sm_order.empty() || s.dispatch_walk || s.completion_sweep) {
+    if (s.sms_per_tpc || s.tpcs_per_gpc || !s.sm_order.empty() || !s.partition_order.empty() || s.dispatch_walk ||
+        s.completion_sweep) {
         y << "topology:\n";
         opt_int("  sms_per_tpc", s.sms_per_tpc);
         opt_int("  tpcs_per_gpc", s.tpcs_per_gpc);
         if (!s.sm_order.empty()) {
             y << "  sm_order: [";
             for (std::size_t i = 0; i < s.sm_order.size(); ++i) y << (i ? ", " : "") << s.sm_order[i];
+            y << "]\n";
+        }
+        if (!s.partition_order.empty()) {
+            y << "  partition_order: [";
+            for (std::size_t i = 0; i < s.partition_order.size(); ++i) y << (i ? ", " : "") << s.partition_order[i];
             y << "]\n";
         }
         if (s.dispatch_walk) write_dispatch_walk(y, *s.dispatch_walk);

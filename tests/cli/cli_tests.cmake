@@ -355,7 +355,8 @@ gpusched_cli_test(tune_waves 0 stdout "265 +121\\.782.*264 +61\\.742 .*<- best.*
 gpusched_cli_test(tune_guideline 0 stdout "64 .*guideline.*smallest block size that maximises occupancy -> threads=64"
                   tune --kernel synthetic:threads=32,duration=10us --total-threads 8448 --param threads=32,64,128)
 gpusched_cli_test(tune_bad_param 2 stderr "--param: expected KEY=V1,V2" tune --kernel synthetic:blocks=1,threads=32 --param threads)
-gpusched_cli_test(calibrate_key 0 stdout "dim_latency_cycles = 18[0-9]\\.[0-9]+.*leave one out.*rake <= 8 -> larger"
+# dim_latency_cycles: 179.8 since the h100 preset gives the sustained 3000 GB/s of DRAM (18x with the 3350 peak).
+gpusched_cli_test(calibrate_key 0 stdout "dim_latency_cycles = 1[78][0-9]\\.[0-9]+.*leave one out.*rake <= 8 -> larger"
                   calibrate key --data ${PROJECT_SOURCE_DIR}/validation/data/h100/streamcluster/runs.csv
                   --kernel streamcluster:points={points},dims={dim},rake={rake},regs=40,copy=none
                   --key dim_latency_cycles --range 0:400 --time-column kernel_median_ms --group rake --extrapolate 8)

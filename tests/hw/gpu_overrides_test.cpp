@@ -47,6 +47,7 @@ TEST_CASE("fewer SMs keep SMs 0..K-1 of the measured topology, in its order") {
     hw::GpuSpec same = s;
     same.sm_count = 132;
     same.sm_order = h100().sm_order;
+    same.partition_order = h100().partition_order;
     same.dispatch_walk = h100().dispatch_walk;
     same.completion_sweep = h100().completion_sweep;
     CHECK(same == h100());
@@ -66,11 +67,45 @@ TEST_CASE("a partly kept lead keeps its step; the start moves to the next kept r
     const hw::GpuSpec moved = hw::with_sm_count(started, 128);
     CHECK(moved.dispatch_walk->start_row == 5);
     CHECK(moved.dispatch_walk->lead_start == 0);  // lead index 4 (SM 128) is gone: back to the first kept lead SM
-    // K = 8 keeps row A's 0 and 1, row B's 2 and 3, ... : 4 rows of 2 SMs; start_row 5 (row F: 10, 11 gone)
-    // moves to the first kept row at or after it, cyclically: row A, index 0.
+    // Without the measured partition order (the id rule), K = 8 keeps row A's 0 and 1, row B's 2 and 3, ... :
+    // 4 rows of 2 SMs; start_row 5 (row F: 10, 11 gone) moves to the first kept row at or after it, cyclically:
+    // row A, index 0.
+    started.partition_order.clear();
     const hw::GpuSpec tiny = hw::with_sm_count(started, 8);
     CHECK(tiny.dispatch_walk->rows.size() == 4);
     CHECK(tiny.dispatch_walk->start_row == 0);
+}
+
+TEST_CASE("fewer SMs on a GPU with a measured partition order keep the SMs a green context gets") {
+    // h100 topology.partition_order: 8-SM units A = 0 1 16 17 32 33 48 49, B = 2 3 18 19 34 35 50 51, ...
+    // K = 16 keeps A and B, renumbered 0..15 in id order: 0 1 2 3 -> 0..3, 16..19 -> 4..7, 32..35 -> 8..11,
+    // 48..51 -> 12..15.
+    const hw::GpuSpec s = hw::with_sm_count(h100(), 16);
+    CHECK(s.sm_count == 16);
+    CHECK(s.partition_order == std::vector<int>{0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15});
+    // The measured sm_order (124..131 first, then A, B, ...) without the other SMs: A then B, renumbered.
+    CHECK(s.sm_order == std::vector<int>{0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15});
+    // The walk keeps rows A and B (the lead 124..131 is gone) and the groups' parts 0-3, 16-19, 32-35, 48-51.
+    REQUIRE(s.dispatch_walk);
+    CHECK(s.dispatch_walk->lead.empty());
+    REQUIRE(s.dispatch_walk->rows.size() == 2);
+    CHECK(s.dispatch_walk->rows[0] == std::vector<int>{0, 1, 4, 5, 8, 9, 12, 13});
+    CHECK(s.dispatch_walk->rows[1] == std::vector<int>{2, 3, 6, 7, 10, 11, 14, 15});
+    REQUIRE(s.dispatch_walk->groups.size() == 4);
+    CHECK(s.dispatch_walk->groups[1] == std::vector<int>{4, 5, 6, 7});
+    // K = 64 is SMs 0..63 either way (units A..H): the id rule's result.
+    CHECK(hw::with_sm_count(h100(), 64).sm_order.front() == 0);
+    CHECK(hw::with_sm_count(h100(), 64).dispatch_walk->rows[0] == std::vector<int>{0, 1, 16, 17, 32, 33, 48, 49});
+    // Above the 128 listed SMs the id rule keeps SMs 0..K-1.
+    CHECK(hw::with_sm_count(h100(), 130).dispatch_walk->lead == std::vector<int>{124, 125, 126, 127, 128, 129});
+    // The summaries' words for it (a note of simulate --sms K, the whatif validation).
+    CHECK(hw::sm_count_rule(h100(), 16) == "SMs 0-3, 16-19, 32-35, 48-51 (the first 16 of topology.partition_order, the SMs "
+                                           "a green context of 16 SMs gets), renumbered 0..15");
+    CHECK(hw::sm_count_rule(h100(), 132).empty());
+    CHECK(hw::sm_count_rule(h100(), 140) == "SMs 0..131 and 8 new ones");
+    CHECK(hw::sm_count_rule(hw::resolve_gpu("a100"), 54) == "SMs 0-53 (the lowest ids; no measured partition of 54 SMs)");
+    // The preset's list round-trips through the GPU file writer.
+    CHECK(hw::parse_gpu_spec(hw::to_yaml(h100()), "h100 written").partition_order == h100().partition_order);
 }
 
 TEST_CASE("more SMs append the new ids as one more row, group and sweep visit") {

@@ -65,16 +65,19 @@ TEST_CASE("kernel: a measured launch becomes per-warp work on its reference GPU"
     CHECK(tw->issue_slots == doctest::Approx(1250));
     CHECK(tw->dram_bytes == doctest::Approx(1e9 / 8448));
     CHECK(tw->l2_bytes == doctest::Approx(2e9 / 8448));
-    // With DRAM bytes on a GPU without a measured per-SM DRAM cap: a note with the rule's stand-in,
-    // 1 wavefront x 128 B x 1980 MHz = 253.44 GB/s.
+    // With DRAM bytes on a GPU without a measured per-SM DRAM cap (the h100 without its measured 72 GB/s): a note
+    // with the rule's stand-in, 1 wavefront x 128 B x 1980 MHz = 253.44 GB/s.
     const auto& tk = dynamic_cast<const KernelWork&>(*t.work);
-    REQUIRE(tk.notes(h100, "shared").size() == 1);
-    CHECK(tk.notes(h100, "shared")[0] ==
+    hw::GpuSpec uncapped = h100;
+    uncapped.sm_dram_bandwidth_gbps.reset();
+    REQUIRE(tk.notes(uncapped, "shared").size() == 1);
+    CHECK(tk.notes(uncapped, "shared")[0] ==
           "h100 has no memory.sm_dram_bandwidth_gbps, so one SM may use all of the DRAM bandwidth (optimistic for a "
           "DRAM-bound launch on few SMs); the rule l1_wavefronts_per_cycle x 128 bytes x clock_mhz gives 253 GB/s "
           "(--set memory.sm_dram_bandwidth_gbps=253)");
-    CHECK(tk.notes(h100, "fixed").empty());
-    hw::GpuSpec capped = h100;
+    CHECK(tk.notes(uncapped, "fixed").empty());
+    CHECK(tk.notes(h100, "shared").empty());  // the preset's measured cap: no note
+    hw::GpuSpec capped = uncapped;
     capped.sm_dram_bandwidth_gbps = 200;
     CHECK(tk.notes(capped, "shared").empty());
 }

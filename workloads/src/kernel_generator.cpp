@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/hw/occupancy.h"
 #include "gpusched/hw/presets.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/spec_numbers.h"
@@ -18,7 +19,7 @@ namespace gpusched::workloads {
 KernelWork::KernelWork(Settings settings) : s_(std::move(settings)) {}
 
 Time KernelWork::duration(std::uint64_t block) const {
-    (void)block;
+    if (s_.pool_resident > 0 && block >= s_.pool_resident) return 0;
     return s_.fixed_duration;
 }
 
@@ -36,19 +37,69 @@ void KernelWork::check_block_warps(int warps_per_block) const {
 }
 
 std::optional<WarpWork> KernelWork::warp_work(std::uint64_t block) const {
-    (void)block;
+    if (s_.pool_resident > 0 && block >= s_.pool_resident) return WarpWork{};  // no work left: retires at once
     return s_.warp;
 }
 
 double KernelWork::latency_bound_cycles(std::uint64_t block) const {
-    (void)block;
+    if (s_.pool_resident > 0 && block >= s_.pool_resident) return 0;
     return s_.latency_cycles;
+}
+
+std::shared_ptr<const BlockWork> KernelWork::bind(const GpuContext& context) const {
+    if (s_.pool_blocks == 0 || context.resident_blocks <= 0 ||
+        static_cast<std::uint64_t>(context.resident_blocks) >= s_.pool_blocks)
+        return nullptr;
+    Settings pooled = s_;
+    const auto resident = static_cast<std::uint64_t>(context.resident_blocks);
+    const double share = static_cast<double>(s_.pool_blocks) / static_cast<double>(resident);
+    pooled.pool_blocks = 0;
+    pooled.pool_resident = resident;
+    pooled.warp.issue_slots *= share;
+    pooled.warp.latency_bound = static_cast<Time>(std::llround(static_cast<double>(s_.warp.latency_bound) * share));
+    pooled.warp.dram_bytes *= share;
+    pooled.warp.l2_bytes *= share;
+    pooled.warp.l1_wavefronts *= share;
+    pooled.latency_cycles *= share;
+    pooled.fixed_duration = static_cast<Time>(std::llround(static_cast<double>(s_.fixed_duration) * share));
+    pooled.description += "; persistent: " + std::to_string(s_.pool_blocks) + " blocks' work shared by " +
+                          std::to_string(resident) + " resident blocks";
+    return std::make_shared<const KernelWork>(std::move(pooled));
+}
+
+WorkDerivation KernelWork::derivation(const GpuContext& context) const {
+    WorkDerivation d;
+    if (s_.pool_blocks == 0) return d;
+    if (static_cast<std::uint64_t>(context.resident_blocks) >= s_.pool_blocks) {
+        d.steps.push_back("persistent launch of " + std::to_string(s_.pool_blocks) + " blocks: all resident on " +
+                          context.gpu.name + ", the work as measured");
+        return d;
+    }
+    d.steps.push_back("persistent launch of " + std::to_string(s_.pool_blocks) + " blocks (the resident-block capacity of " +
+                      s_.reference_gpu + "): its work is one pool; on " + context.gpu.name + " the " +
+                      std::to_string(context.resident_blocks) + " resident blocks each take " +
+                      std::to_string(s_.pool_blocks) + "/" + std::to_string(context.resident_blocks) +
+                      " of a block's work, the other blocks none");
+    return d;
 }
 
 std::string KernelWork::describe() const { return s_.description; }
 
+bool KernelWork::pooled_on(const hw::GpuSpec& gpu) const {
+    try {
+        const auto per_sm = std::max(1, hw::compute_occupancy(gpu, s_.request).blocks_per_sm);
+        return static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(gpu.sm_count) < s_.pool_blocks;
+    } catch (const InputError&) {
+        return false;  // the launch does not fit: the simulation reports it
+    }
+}
+
 std::vector<std::string> KernelWork::notes(const hw::GpuSpec& gpu, const std::string& execution) const {
     std::vector<std::string> out = s_.notes;
+    if (s_.pool_blocks > 0 && execution == "shared" && pooled_on(gpu))
+        out.push_back("persistent-kernel rule: a measured launch whose grid is " + s_.reference_gpu +
+                      "'s resident-block capacity runs as one pool of work shared by the blocks resident on " + gpu.name +
+                      " when they are fewer, not as a second wave (docs/workloads.md, \"`kernel`: measured launches\")");
     if (execution == "shared" && s_.warp.dram_bytes > 0 && gpu.dram_bandwidth_gbps && !gpu.sm_dram_bandwidth_gbps)
         out.push_back(gpu.name + " has no memory.sm_dram_bandwidth_gbps, so one SM may use all of the DRAM bandwidth "
                       "(optimistic for a DRAM-bound launch on few SMs)" +
@@ -145,6 +196,12 @@ KernelWork::Settings measured(SpecArgs& args, const KernelLaunch& launch) {
     s.warp = fit.warp;
     s.latency_cycles = fit.latency_cycles;
     s.fixed_duration = fit.wave_time;
+    // The persistent-kernel rule: one wave that fills every resident slot of the reference GPU exactly.
+    if (fit.waves == 1 && launch.blocks() == static_cast<std::uint64_t>(fit.blocks_per_sm) * static_cast<std::uint64_t>(reference.sm_count)) {
+        s.pool_blocks = launch.blocks();
+        s.reference_gpu = reference.name;
+        s.request = launch.occupancy_request();
+    }
     s.description = "measured " + format_duration(m.measured) + " on " + reference.name +
                     " (calibrated on that measurement): " + std::to_string(fit.waves) + " wave" +
                     (fit.waves == 1 ? "" : "s") + " of " + std::to_string(fit.blocks_per_sm) + " blocks/SM, " +

@@ -161,15 +161,20 @@ MeasuredWorkFit fit_measured_work(const MeasuredLaunch& m, const hw::GpuSpec& g,
     const double issue = m.instructions ? (queue ? per_scheduler * warp.issue_slots * service
                                                  : o1 * w * warp.issue_slots / (g.issue_slots_per_cycle() * f * 1e-6))
                                         : 0;
-    const double wave_warps = std::min(blocks, resident) * w;
-    // DRAM: the wave's bytes at the GPU's bandwidth, or one SM's at its per-SM cap, whichever is longer.
+    // The bandwidth terms: the whole launch's bytes spread over its waves (bandwidth does not come in
+    // waves: a partial last wave moves fewer bytes, and the next wave's blocks use what the last ones free).
+    // DRAM: all bytes at the GPU's bandwidth, or the busiest SM's (ceil(B / S) blocks) at its per-SM cap.
+    const double launch_warps = blocks * w;
+    const double busiest_sm_warps = std::ceil(blocks / sms) * w;
     const double sm_cap = g.dram_bandwidth_gbps ? g.sm_dram_bandwidth_gbps.value_or(0) * 1e-3 : 0;
     const double dram = g.dram_bandwidth_gbps
-                            ? std::max(wave_warps * warp.dram_bytes / (*g.dram_bandwidth_gbps * 1e-3),
-                                       sm_cap > 0 ? o1 * w * warp.dram_bytes / sm_cap : 0)
+                            ? std::max(launch_warps * warp.dram_bytes / (*g.dram_bandwidth_gbps * 1e-3),
+                                       sm_cap > 0 ? busiest_sm_warps * warp.dram_bytes / sm_cap : 0) /
+                                  waves
                             : 0;
-    const double l2 =
-        g.l2_bandwidth_gbps ? wave_warps * (warp.dram_bytes + warp.l2_bytes) / (*g.l2_bandwidth_gbps * 1e-3) : 0;
+    const double l2 = g.l2_bandwidth_gbps
+                          ? launch_warps * (warp.dram_bytes + warp.l2_bytes) / (*g.l2_bandwidth_gbps * 1e-3) / waves
+                          : 0;
     const double explained = std::max({issue, dram, l2});
     fit.explained = static_cast<Time>(std::llround(explained));
     fit.term = explained == 0       ? MeasuredTerm::latency

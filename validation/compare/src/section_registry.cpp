@@ -8,6 +8,7 @@
 #include "gpusched/validation/sections/spmv_section.h"
 #include "gpusched/validation/sections/sssp_section.h"
 #include "gpusched/validation/sections/streamcluster_section.h"
+#include "gpusched/validation/sections/whatif_section.h"
 
 namespace gpusched::validation {
 
@@ -22,6 +23,7 @@ std::vector<std::unique_ptr<ValidationSection>> make_sections() {
     s.push_back(std::make_unique<SsspSection>());
     s.push_back(std::make_unique<StreamclusterSection>());
     s.push_back(std::make_unique<ApspTimelinesSection>());
+    s.push_back(std::make_unique<WhatIfSection>());
     return s;
 }
 

@@ -20,7 +20,9 @@ using GpuOverrides = std::vector<std::pair<std::string, std::string>>;
 std::optional<std::string> find_gpu_key(const std::string& name);
 
 /// The one rule for a GPU with another SM count and a measured topology (docs/gpu-spec.md,
-/// "Fewer or more SMs"): fewer SMs keep SMs 0..sm_count-1 (the lowest ids of the spec's
+/// "Fewer or more SMs"): fewer SMs keep the first sm_count SMs of `topology.partition_order` when it
+/// lists that many (the SMs a green context gets, renumbered 0..sm_count-1 in id order; every list
+/// below renumbered likewise), else SMs 0..sm_count-1 (the lowest ids of the spec's
 /// numbering; on the h100 preset whole SM-id ranges of the walk's groups, 16 SMs each, when
 /// sm_count is a multiple of 16); `topology.sm_order`, the dispatch walk's lead, rows and groups
 /// and the completion sweep's visits keep their order with the other SMs removed (empty lists
@@ -31,6 +33,12 @@ std::optional<std::string> find_gpu_key(const std::string& name);
 /// Everything else is unchanged. `spec` must be valid; the result is (checked: std::logic_error
 /// otherwise, a bug).
 GpuSpec with_sm_count(const GpuSpec& spec, int sm_count);
+
+/// Which SMs with_sm_count(spec, sm_count) keeps, in words for summaries: "SMs 0-3, 16-19, 32-35, 48-51
+/// (the first 16 of topology.partition_order, the SMs a green context of 16 SMs gets), renumbered
+/// 0..15", "SMs 0-53 (the lowest ids; no measured partition of 54 SMs)", or "SMs 0..131 and 8 new
+/// ones"; "" when sm_count is spec's.
+std::string sm_count_rule(const GpuSpec& spec, int sm_count);
 
 /// The base YAML with each override set (sections created as needed), parsed and validated by
 /// hw::parse_gpu_spec, so errors are those of a GPU file ("LABEL:LINE: key 'sm_count': expected

@@ -34,6 +34,9 @@ struct GpuSpec {
     std::optional<int> tpcs_per_gpc;
     /// SM ids in the order the hardware breaks dispatch ties; empty = 0,1,...,sm_count-1.
     std::vector<int> sm_order;
+    /// The SMs a partition of K SMs gets (a CUDA green context): its first K entries, as measured;
+    /// empty = unknown (hw::with_sm_count then keeps SMs 0..K-1).
+    std::vector<int> partition_order;
     /// The measured first-wave walk of the block distributor (policy `walk`); absent = unknown.
     std::optional<DispatchWalk> dispatch_walk;
     /// The order in which the completion channel takes queued completions; absent = first come,

@@ -6,6 +6,7 @@
 
 #include "gpusched/support/time.h"
 #include "gpusched/workloads/cycle_latency.h"
+#include "gpusched/workloads/gpu_bound_work.h"
 #include "gpusched/workloads/kernel_generators.h"
 #include "gpusched/workloads/kernel_launch.h"
 #include "gpusched/workloads/measured_work.h"
@@ -15,7 +16,13 @@ namespace gpusched::workloads {
 
 /// Every block identical: each active warp carries `warp` (latency in time) and `latency_cycles`
 /// (converted at the GPU's clock); `fixed` runs every block for `fixed_duration`.
-class KernelWork final : public BlockWork, public CycleLatencyWork, public WorkNotes {
+///
+/// A measured launch whose grid is the reference GPU's resident-block capacity (`pool_blocks`:
+/// a persistent kernel, e.g. cuBLAS's GEMMs with one block per SM and a tile scheduler) is one
+/// pool of work: bound to a GPU with fewer resident blocks R, blocks 0..R-1 each carry
+/// pool_blocks / R times the work and the others none (they start late and find no work left),
+/// instead of a second wave (docs/workloads.md, "`kernel`: measured launches").
+class KernelWork final : public BlockWork, public CycleLatencyWork, public WorkNotes, public GpuBoundWork {
 public:
     struct Settings {
         WarpWork warp;
@@ -25,6 +32,10 @@ public:
         Time fixed_duration = 0;
         std::string description;
         std::vector<std::string> notes;  ///< notes that hold on any GPU (the duration-only rule)
+        std::uint64_t pool_blocks = 0;   ///< the persistent-kernel rule applies: the grid's blocks (0: it does not)
+        std::string reference_gpu;       ///< the GPU the pool was measured on (for the note)
+        hw::OccupancyRequest request;    ///< the launch's blocks (for the note: resident blocks on a GPU)
+        std::uint64_t pool_resident = 0; ///< bound: the blocks that share the pool (0: not pooled)
     };
     explicit KernelWork(Settings settings);
 
@@ -35,8 +46,12 @@ public:
     [[nodiscard]] double latency_bound_cycles(std::uint64_t block) const override;
     [[nodiscard]] std::string describe() const override;
     [[nodiscard]] std::vector<std::string> notes(const hw::GpuSpec& gpu, const std::string& execution) const override;
+    [[nodiscard]] std::shared_ptr<const BlockWork> bind(const GpuContext& context) const override;
+    [[nodiscard]] WorkDerivation derivation(const GpuContext& context) const override;
 
 private:
+    /// Whether the persistent-kernel rule spreads the pool on `gpu` (fewer resident blocks than pool_blocks).
+    [[nodiscard]] bool pooled_on(const hw::GpuSpec& gpu) const;
     Settings s_;
 };
 

@@ -42,8 +42,8 @@ struct MeasuredWorkFit {
 ///   waves     = ceil(B / (o S)),   o1 = min(o, ceil(B / S))          (blocks per SM in a wave)
 ///   overhead  = (o1 - 1)(a + b w) + (waves - 1) D + [waves > 1] c min(o S, B - o S)
 ///   t_wave    = (measured - overhead) / waves
-///   issue     = o1 w W / (C f)           dram = max(min(B, o S) w bytes / B_dram, o1 w bytes / B_SM)
-///   l2        = min(B, o S) w (DRAM + L2-hit bytes) / B_L2       (B_SM: memory.sm_dram_bandwidth_gbps)
+///   issue     = o1 w W / (C f)           dram = max(B w bytes / B_dram, ceil(B / S) w bytes / B_SM) / waves
+///   l2        = B w (DRAM + L2-hit bytes) / B_L2 / waves         (B_SM: memory.sm_dram_bandwidth_gbps)
 ///   L         = 0 when max(issue, dram, l2) >= t_wave, else the floor that makes a scheduler's
 ///               ceil(o1 w / schedulers) warps (mean-value analysis of the `queue` issue model, or
 ///               the `share` model's min) finish W slots in t_wave
