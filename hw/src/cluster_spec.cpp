@@ -33,7 +33,7 @@ std::optional<ClusterSpec> parse_cluster_spec(YamlFields& top, int sm_count) {
     spec.max_size = static_cast<int>(f.integer("max_size", 1, 1024));
     spec.max_size_nonportable =
         static_cast<int>(f.optional_integer("max_size_nonportable", 1, 1024).value_or(spec.max_size));
-    spec.max_blocks_per_sm = static_cast<int>(f.optional_integer("max_blocks_per_sm", 1, 4096).value_or(0));
+    spec.max_blocks_per_sm = static_cast<int>(f.optional_integer("cluster_blocks_per_sm", 1, 4096).value_or(0));
     const YAML::Node groups = f.child("groups");
     if (!groups.IsSequence()) f.fail("groups", "expected a list of SM-id lists, e.g. [[0, 1], [2, 3]]");
     for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -54,7 +54,7 @@ void write_cluster_spec(std::ostream& y, const ClusterSpec& spec) {
     y << "clusters:\n"
       << "  max_size: " << spec.max_size << "\n"
       << "  max_size_nonportable: " << spec.max_size_nonportable << "\n";
-    if (spec.max_blocks_per_sm > 0) y << "  max_blocks_per_sm: " << spec.max_blocks_per_sm << "\n";
+    if (spec.max_blocks_per_sm > 0) y << "  cluster_blocks_per_sm: " << spec.max_blocks_per_sm << "\n";
     y << "  groups:\n";
     for (const auto& group : spec.groups) {
         y << "    - [";

@@ -9,7 +9,7 @@
 
 namespace gpusched::hw {
 
-/// The optional top-level `clusters` section: max_size, max_size_nonportable, max_blocks_per_sm,
+/// The optional top-level `clusters` section: max_size, max_size_nonportable, cluster_blocks_per_sm,
 /// groups (lists of SM ids); InputError at FILE:LINE naming the key for a bad value.
 std::optional<ClusterSpec> parse_cluster_spec(YamlFields& top, int sm_count);
 

@@ -574,3 +574,18 @@ gpusched_cli_test(simulate_kernel_hand 0 stdout "execution  shared.*makespan"
                   simulate --kernel kernel:blocks=264,threads=128,warp_instr=5000,warp_latency_cycles=2000)
 gpusched_cli_test(simulate_kernel_no_work 2 stderr "^gpusched: --kernel: kernel 'kernel': give each warp's work"
                   simulate --kernel kernel:blocks=4,threads=32)
+
+# Cluster occupancy (docs/gpu-spec.md "clusters"): 1024-thread blocks in clusters of 4 on the h100:
+# groups of 8, 5 x 16 and 2 x 18 SMs at 2 blocks per SM hold 4 + 40 + 18 = 62 clusters.
+gpusched_cli_test(occupancy_cluster 0 stdout "Clusters +62 active clusters of 4 blocks"
+                  occupancy --gpu h100 --threads 1024 --cluster 4)
+gpusched_cli_test(occupancy_cluster_json 0 stdout "\"max_active_clusters\": 58"
+                  occupancy --json --gpu h100 --threads 128 --cluster 16 --cluster-nonportable)
+gpusched_cli_test(occupancy_cluster_old_gpu 2 stderr "--cluster: thread-block clusters need compute capability 9.0 or newer; GPU 'a100' is 8.0"
+                  occupancy --gpu a100 --threads 1024 --cluster 4)
+gpusched_cli_test(occupancy_cluster_too_big 2 stderr "--cluster: a cluster of 16 blocks is over the portable limit of 8 on h100"
+                  occupancy --gpu h100 --threads 1024 --cluster 16)
+gpusched_cli_test(occupancy_cluster_shape 2 stderr "--cluster: expected a cluster shape N, XxY or XxYxZ with each dimension 1..16, got '2x0'"
+                  occupancy --gpu h100 --threads 1024 --cluster 2x0)
+gpusched_cli_test(occupancy_cluster_nonportable_alone 2 stderr "--cluster-nonportable: give --cluster SHAPE too"
+                  occupancy --gpu h100 --threads 1024 --cluster-nonportable)

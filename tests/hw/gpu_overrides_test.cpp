@@ -50,6 +50,7 @@ TEST_CASE("fewer SMs keep SMs 0..K-1 of the measured topology, in its order") {
     same.partition_order = h100().partition_order;
     same.dispatch_walk = h100().dispatch_walk;
     same.completion_sweep = h100().completion_sweep;
+    same.clusters = h100().clusters;
     CHECK(same == h100());
 }
 

@@ -16,11 +16,11 @@ struct ClusterShape {
 
 struct ClusterOccupancy {
     int cluster_size = 1;
-    int blocks_per_sm = 0;       ///< min(occupancy's blocks per SM, clusters.max_blocks_per_sm)
+    int blocks_per_sm = 0;       ///< min(occupancy's blocks per SM, clusters.cluster_blocks_per_sm)
     int max_active_clusters = 0;
 };
 
-/// With b = min(blocks per SM, clusters.max_blocks_per_sm) and c the cluster size, every group
+/// With b = min(blocks per SM, clusters.cluster_blocks_per_sm) and c the cluster size, every group
 /// g of n_g SMs with n_g >= c holds floor(b x n_g / c) clusters; the sum over the groups is the
 /// answer. Matches all 336 rows of cudaOccupancyMaxActiveClusters measured on the H100 and the
 /// H200 (cluster sizes 1..16 x 8 block sizes x 6 shared-memory sizes; tests/hw/cluster_occupancy_test.cpp).
