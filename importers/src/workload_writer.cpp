@@ -3,7 +3,10 @@
 
 #include <filesystem>
 
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/hw/occupancy.h"
 #include "gpusched/importers/kernel_name.h"
+#include "gpusched/support/input_error.h"
 #include "gpusched/support/time.h"
 
 namespace gpusched::importers {
@@ -50,6 +53,36 @@ void write_kernel(std::ostream& out, const ImportedTrace& trace, const GpuOp& op
         << "    measured_gpu: " << source.preset << "\n";
 }
 
+/// InputError "TRACE: traceEvents[I]: ..." for a kernel whose shape cannot launch on the preset
+/// (a corrupt or foreign trace): the workload reader would refuse it later, far from its cause.
+void check_kernels_launch(const ImportedTrace& trace, const ImportedApplication& app, const ImportSource& source) {
+    const hw::GpuSpec gpu = hw::resolve_gpu(source.preset);
+    for (const AppItem& item : app.items) {
+        if (item.kind != AppItem::Kind::kernel) continue;
+        const GpuOp& op = trace.ops[item.op];
+        const std::string where = source.trace + ": traceEvents[" + std::to_string(op.event_index) + "]: kernel '" +
+                                  printable(trace.names[op.name]) + "'";
+        const std::uint64_t threads = std::uint64_t{op.block[0]} * op.block[1] * op.block[2];
+        if (threads > static_cast<std::uint64_t>(gpu.max_threads_per_block))
+            throw InputError(where + ": block " + dims(op.block) + " is " + std::to_string(threads) +
+                             " threads, over the " + std::to_string(gpu.max_threads_per_block) + " of " + gpu.name);
+        hw::OccupancyRequest request;
+        request.threads_per_block = static_cast<int>(threads);
+        request.registers_per_thread = static_cast<int>(std::min<std::uint32_t>(op.regs, 1u << 20));
+        if (op.static_shared >= 0 || op.dynamic_shared >= 0) {
+            request.static_shared_bytes = std::max<std::int64_t>(op.static_shared, 0);
+            request.dynamic_shared_bytes = std::max<std::int64_t>(op.dynamic_shared, 0);
+        } else if (op.shared >= 0) {
+            request.dynamic_shared_bytes = op.shared;
+        }
+        try {
+            (void)hw::compute_occupancy(gpu, request);
+        } catch (const InputError& e) {
+            throw InputError(where + ": cannot launch on " + gpu.name + ": " + e.what());
+        }
+    }
+}
+
 }  // namespace
 
 std::string format_us(TraceTime ps) {
@@ -62,6 +95,7 @@ std::string format_us(TraceTime ps) {
 }
 
 void write_workload(std::ostream& out, const ImportedTrace& trace, const ImportedApplication& app, const ImportSource& source) {
+    check_kernels_launch(trace, app, source);
     out << "# Workload imported by `gpusched import " << source.tool << "` from " << base_name(source.trace)
         << " (docs/importing.md).\n";
     if (!trace.recorder_version.empty()) out << "# recorder: gpusched-record version " << printable(trace.recorder_version) << "\n";
