@@ -10,6 +10,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/hw/presets.h"
+#include "gpusched/support/checked_time.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/spec_numbers.h"
 #include "gpusched/workloads/synthetic_work.h"
@@ -46,29 +47,60 @@ double KernelWork::latency_bound_cycles(std::uint64_t block) const {
     return s_.latency_cycles;
 }
 
+double KernelWork::memory_floor_on(const GpuContext& context, bool pooled) const {
+    const auto resident = static_cast<std::uint64_t>(std::max<std::int64_t>(1, context.resident_blocks));
+    const double waves = pooled ? 1.0 : static_cast<double>((s_.launch_blocks + resident - 1) / resident);
+    const double dram = launch_dram_time_ps(context.gpu, s_.launch_blocks, s_.launch_warps_per_block, s_.warp.dram_bytes);
+    if (dram <= 0) return s_.memory_floor_ps;  // no DRAM bandwidth in the spec: the transfer as measured
+    return s_.memory_floor_ps * (dram / waves) / s_.reference_dram_wave_ps;
+}
+
 std::shared_ptr<const BlockWork> KernelWork::bind(const GpuContext& context) const {
-    if (s_.pool_blocks == 0 || context.resident_blocks <= 0 ||
-        static_cast<std::uint64_t>(context.resident_blocks) >= s_.pool_blocks)
-        return nullptr;
-    Settings pooled = s_;
-    const auto resident = static_cast<std::uint64_t>(context.resident_blocks);
-    const double share = static_cast<double>(s_.pool_blocks) / static_cast<double>(resident);
-    pooled.pool_blocks = 0;
-    pooled.pool_resident = resident;
-    pooled.warp.issue_slots *= share;
-    pooled.warp.latency_bound = static_cast<Time>(std::llround(static_cast<double>(s_.warp.latency_bound) * share));
-    pooled.warp.dram_bytes *= share;
-    pooled.warp.l2_bytes *= share;
-    pooled.warp.l1_wavefronts *= share;
-    pooled.latency_cycles *= share;
-    pooled.fixed_duration = static_cast<Time>(std::llround(static_cast<double>(s_.fixed_duration) * share));
-    pooled.description += "; persistent: " + std::to_string(s_.pool_blocks) + " blocks' work shared by " +
-                          std::to_string(resident) + " resident blocks";
-    return std::make_shared<const KernelWork>(std::move(pooled));
+    const bool pooled = s_.pool_blocks > 0 && context.resident_blocks > 0 &&
+                        static_cast<std::uint64_t>(context.resident_blocks) < s_.pool_blocks;
+    const bool memory = s_.memory_floor_ps > 0 && s_.reference_dram_wave_ps > 0 && context.gpu.clock_mhz;
+    if (!pooled && !memory) return nullptr;
+    Settings bound = s_;
+    double share = 1;
+    if (pooled) {
+        const auto resident = static_cast<std::uint64_t>(context.resident_blocks);
+        share = static_cast<double>(s_.pool_blocks) / static_cast<double>(resident);
+        bound.pool_blocks = 0;
+        bound.pool_resident = resident;
+        bound.warp.issue_slots *= share;
+        bound.warp.latency_bound = static_cast<Time>(std::llround(static_cast<double>(s_.warp.latency_bound) * share));
+        bound.warp.dram_bytes *= share;
+        bound.warp.l2_bytes *= share;
+        bound.warp.l1_wavefronts *= share;
+        bound.latency_cycles *= share;
+        bound.fixed_duration = static_cast<Time>(std::llround(static_cast<double>(s_.fixed_duration) * share));
+        bound.description += "; persistent: " + std::to_string(s_.pool_blocks) + " blocks' work shared by " +
+                             std::to_string(resident) + " resident blocks";
+    }
+    if (memory) {
+        // The no-overlap rule: the floor's other part at this GPU's clock plus its DRAM transfer here.
+        const double other_cycles = (s_.latency_cycles - s_.memory_floor_cycles) * share;
+        bound.warp.latency_bound = time_sum(cycles_to_time(other_cycles, *context.gpu.clock_mhz),
+                                            static_cast<Time>(std::llround(memory_floor_on(context, pooled))))
+                                       .value_or(kTimeLimit);
+        bound.latency_cycles = 0;
+        bound.memory_floor_ps = 0;
+        bound.memory_floor_cycles = 0;
+    }
+    return std::make_shared<const KernelWork>(std::move(bound));
 }
 
 WorkDerivation KernelWork::derivation(const GpuContext& context) const {
     WorkDerivation d;
+    if (s_.memory_floor_ps > 0 && s_.reference_dram_wave_ps > 0) {
+        const bool pooled = s_.pool_blocks > 0 && static_cast<std::uint64_t>(context.resident_blocks) < s_.pool_blocks;
+        d.steps.push_back("no-overlap rule: of the floor's " + format_spec_number(std::round(s_.latency_cycles)) +
+                          " cycles, " + format_spec_number(std::round(s_.memory_floor_cycles)) +
+                          " are the launch's DRAM transfer (" + format_ns(static_cast<Time>(std::llround(s_.memory_floor_ps))) +
+                          " ns per wave on " + s_.reference_gpu_name + "); on " + context.gpu.name + " that part takes " +
+                          format_ns(static_cast<Time>(std::llround(memory_floor_on(context, pooled)))) +
+                          " ns (its DRAM time per wave there) and the rest runs at its clock");
+    }
     if (s_.pool_blocks == 0) return d;
     if (static_cast<std::uint64_t>(context.resident_blocks) >= s_.pool_blocks) {
         d.steps.push_back("persistent launch of " + std::to_string(s_.pool_blocks) + " blocks: all resident on " +
@@ -196,6 +228,14 @@ KernelWork::Settings measured(SpecArgs& args, const KernelLaunch& launch) {
     s.warp = fit.warp;
     s.latency_cycles = fit.latency_cycles;
     s.fixed_duration = fit.wave_time;
+    if (fit.memory_floor_ps > 0 && fit.reference_dram_ps > 0) {
+        s.memory_floor_ps = fit.memory_floor_ps;
+        s.memory_floor_cycles = std::min(fit.latency_cycles, fit.memory_floor_ps * *reference.clock_mhz * 1e-6);
+        s.reference_dram_wave_ps = fit.reference_dram_ps / static_cast<double>(fit.waves);
+        s.launch_blocks = launch.blocks();
+        s.launch_warps_per_block = fit.warps_per_block;
+        s.reference_gpu_name = reference.name;
+    }
     // The persistent-kernel rule: one wave that fills every resident slot of the reference GPU exactly.
     if (fit.waves == 1 && launch.blocks() == static_cast<std::uint64_t>(fit.blocks_per_sm) * static_cast<std::uint64_t>(reference.sm_count)) {
         s.pool_blocks = launch.blocks();

@@ -165,13 +165,8 @@ MeasuredWorkFit fit_measured_work(const MeasuredLaunch& m, const hw::GpuSpec& g,
     // waves: a partial last wave moves fewer bytes, and the next wave's blocks use what the last ones free).
     // DRAM: all bytes at the GPU's bandwidth, or the busiest SM's (ceil(B / S) blocks) at its per-SM cap.
     const double launch_warps = blocks * w;
-    const double busiest_sm_warps = std::ceil(blocks / sms) * w;
-    const double sm_cap = g.dram_bandwidth_gbps ? g.sm_dram_bandwidth_gbps.value_or(0) * 1e-3 : 0;
-    const double dram = g.dram_bandwidth_gbps
-                            ? std::max(launch_warps * warp.dram_bytes / (*g.dram_bandwidth_gbps * 1e-3),
-                                       sm_cap > 0 ? busiest_sm_warps * warp.dram_bytes / sm_cap : 0) /
-                                  waves
-                            : 0;
+    fit.reference_dram_ps = launch_dram_time_ps(g, launch.blocks(), w, warp.dram_bytes);
+    const double dram = fit.reference_dram_ps / waves;
     const double l2 = g.l2_bandwidth_gbps
                           ? launch_warps * (warp.dram_bytes + warp.l2_bytes) / (*g.l2_bandwidth_gbps * 1e-3) / waves
                           : 0;
@@ -202,7 +197,17 @@ MeasuredWorkFit fit_measured_work(const MeasuredLaunch& m, const hw::GpuSpec& g,
         latency = warp.issue_slots * (hi + service);
     }
     fit.latency_cycles = latency * f * 1e-6;
+    fit.memory_floor_ps = std::min(dram, latency);
     return fit;
+}
+
+double launch_dram_time_ps(const hw::GpuSpec& gpu, std::uint64_t blocks, int warps_per_block, double dram_bytes_per_warp) {
+    if (!gpu.dram_bandwidth_gbps || dram_bytes_per_warp <= 0) return 0;
+    const double b = static_cast<double>(blocks);
+    const double launch_bytes = b * warps_per_block * dram_bytes_per_warp;
+    const double busiest_sm_bytes = std::ceil(b / gpu.sm_count) * warps_per_block * dram_bytes_per_warp;
+    const double sm_cap = gpu.sm_dram_bandwidth_gbps.value_or(0) * 1e-3;  // bytes per ps
+    return std::max(launch_bytes / (*gpu.dram_bandwidth_gbps * 1e-3), sm_cap > 0 ? busiest_sm_bytes / sm_cap : 0);
 }
 
 }  // namespace gpusched::workloads

@@ -36,6 +36,15 @@ public:
         std::string reference_gpu;       ///< the GPU the pool was measured on (for the note)
         hw::OccupancyRequest request;    ///< the launch's blocks (for the note: resident blocks on a GPU)
         std::uint64_t pool_resident = 0; ///< bound: the blocks that share the pool (0: not pooled)
+        /// The no-overlap rule (measured launches with DRAM bytes and a floor): memory_floor_ps of the
+        /// floor (memory_floor_cycles of latency_cycles at the reference clock) is DRAM transfer time;
+        /// bound to a GPU it becomes memory_floor_ps x (that GPU's DRAM time per wave / the reference's).
+        double memory_floor_ps = 0;
+        double memory_floor_cycles = 0;
+        double reference_dram_wave_ps = 0;  ///< the launch's DRAM time per wave on the reference GPU
+        std::uint64_t launch_blocks = 0;    ///< the launch's grid (for its DRAM time on another GPU)
+        int launch_warps_per_block = 0;
+        std::string reference_gpu_name;     ///< the GPU the transfer was measured on (for derivation())
     };
     explicit KernelWork(Settings settings);
 
@@ -52,6 +61,8 @@ public:
 private:
     /// Whether the persistent-kernel rule spreads the pool on `gpu` (fewer resident blocks than pool_blocks).
     [[nodiscard]] bool pooled_on(const hw::GpuSpec& gpu) const;
+    /// The memory part of the floor on `context.gpu` in ps (the no-overlap rule), `pooled`: one wave.
+    [[nodiscard]] double memory_floor_on(const GpuContext& context, bool pooled) const;
     Settings s_;
 };
 

@@ -34,7 +34,17 @@ struct MeasuredWorkFit {
     Time wave_time = 0;          ///< (measured - overhead) / waves_ref: the `fixed` model's block duration
     Time explained = 0;          ///< the longest of the issue, DRAM and L2 times of one full wave
     MeasuredTerm term = MeasuredTerm::latency;
+    /// The part of the floor that is the launch's DRAM transfer: min(dram, L) in ps on the reference
+    /// GPU (0 without DRAM bytes or floor). Bound to another GPU it is rescaled by that GPU's DRAM time
+    /// (memory_floor_on), the rest of the floor by its clock: the two add up (no-overlap rule).
+    double memory_floor_ps = 0;
+    double reference_dram_ps = 0;  ///< the whole launch's DRAM time on the reference GPU (dram x waves)
 };
+
+/// The whole launch's DRAM time on `gpu`, in ps: max(B w bytes / B_dram, ceil(B / S) w bytes / B_SM),
+/// the GPU's bandwidth or the busiest SM's at the per-SM cap (memory.sm_dram_bandwidth_gbps, when the
+/// spec has the key). 0 when the GPU gives no DRAM bandwidth.
+double launch_dram_time_ps(const hw::GpuSpec& gpu, std::uint64_t blocks, int warps_per_block, double dram_bytes_per_warp);
 
 /// The closed-form rule. With S SMs, o = o_ref, B blocks of w warps, W = instructions / (B w) issue slots
 /// per warp (1 without `instructions`: a token that makes the warp exist), bytes likewise per warp:
@@ -47,6 +57,8 @@ struct MeasuredWorkFit {
 ///   L         = 0 when max(issue, dram, l2) >= t_wave, else the floor that makes a scheduler's
 ///               ceil(o1 w / schedulers) warps (mean-value analysis of the `queue` issue model, or
 ///               the `share` model's min) finish W slots in t_wave
+///   L_mem     = min(dram, L): the part of the floor that moves the launch's DRAM bytes; the rest,
+///               L - L_mem, is time no bandwidth changes (docs/workloads.md, the no-overlap rule)
 ///
 /// (a, b: sm_block_launch_ns and sm_warp_launch_ns; D: block_dispatch_latency_ns; c:
 /// block_completion_interval_ns; C: issue slots per cycle; f: clock.) Calibration on the same
