@@ -87,9 +87,11 @@ TEST_CASE("what-if: a 128-block GEMM of one block per SM takes one wave at 128 S
     CHECK(at128 == doctest::Approx(120).epsilon(0.01));
     CHECK(at96 == doctest::Approx(240.18).epsilon(0.01));
     // The same with Nsight Compute totals (latency-bound: W = 1.0e8 / 1024 warps = 97656 slots, 16.4 us of a
-    // scheduler's 2 warps... far below the wave): unchanged.
-    const std::string with_totals = gemm + ",instructions=1e8,dram_bytes=2e8";
-    CHECK(launch_us(with_totals, hw::with_sm_count(h100(), 96)) == doctest::Approx(2 * at128).epsilon(0.02));
+    // scheduler's 2 warps... far below the wave). Its 2e7 DRAM bytes take 6.67 us at 3000 GB/s: by the
+    // no-overlap rule that part of the floor is the launch's transfer, which two waves share (3.33 us
+    // each) instead of repeating, so 2 x 120 - 6.67 = 233.3 us.
+    const std::string with_totals = gemm + ",instructions=1e8,dram_bytes=2e7";
+    CHECK(launch_us(with_totals, hw::with_sm_count(h100(), 96)) == doctest::Approx(2 * at128 - 6.67).epsilon(0.01));
 }
 
 TEST_CASE("what-if: a DRAM-bound launch does not slow in proportion to lost SMs") {
@@ -140,4 +142,38 @@ TEST_CASE("what-if: a persistent launch (grid = the reference GPU's resident cap
     // 131 blocks is not the capacity: not persistent, two waves at 128 SMs (2 x 100 us + one refill).
     const std::string short_grid = "kernel:blocks=131,threads=256,smem=200000,measured=100us,measured_gpu=h100";
     CHECK(launch_us(short_grid, hw::with_sm_count(h100(), 128)) == doctest::Approx(200.2).epsilon(0.01));
+}
+
+TEST_CASE("what-if: the no-overlap rule rescales the DRAM part of a measured floor and keeps the rest") {
+    // 1000 blocks of 8 warps on the h100: 8 blocks/SM, one wave (not the 1056 of a persistent grid).
+    // 150e6 DRAM bytes take 50 us at the sustained 3000 GB/s (the busiest SM's 8 blocks x 8 warps x
+    // 18750 bytes = 1.2e6 bytes: 16.7 us at its 72 GB/s cap), below the 100 us wave: a latency floor L
+    // (duration and bytes only: W = 1 slot), of which L_mem = 50 us is the transfer.
+    const std::string spec = "kernel:blocks=1000,threads=256,measured=100us,measured_gpu=h100,dram_bytes=150000000";
+    const workloads::Application app = workloads::application_from_specs({spec}, "--kernel");
+    const auto& launch = app.launches.front();
+    const double floor_ps =
+        static_cast<double>(workloads::warp_work_at_clock(*launch.work, 0, *h100().clock_mhz)->latency_bound);
+    REQUIRE(floor_ps > 50e6);
+
+    // On the h100 itself the bound floor is L again (the rule's calibration), up to rounding.
+    const auto same = workloads::work_on_gpu(launch, h100());
+    CHECK(static_cast<double>(same->warp_work(0)->latency_bound) == doctest::Approx(floor_ps).epsilon(1e-6));
+
+    // On 16 SMs: 128 resident blocks, ceil(1000 / 128) = 8 waves. The launch's DRAM time there is the
+    // busiest SM's: ceil(1000 / 16) = 63 blocks x 8 warps x 18750 bytes = 9.45e6 bytes at 72 GB/s =
+    // 131.25 us (the GPU's 3000 GB/s would take 50 us), 16.41 us per wave. So
+    // L' = (L - 50 us) + 50 us x 16.41 / 50 = L - 50 us + 16.41 us (same clock).
+    const hw::GpuSpec k16 = hw::with_sm_count(h100(), 16);
+    const auto bound = workloads::work_on_gpu(launch, k16);
+    const double expected = floor_ps - 50e6 + 9.45e6 / 72e-3 / 8;
+    CHECK(static_cast<double>(bound->warp_work(0)->latency_bound) == doctest::Approx(expected).epsilon(1e-6));
+
+    // Twice the DRAM bandwidth (and per-SM cap) on 16 SMs halves only the DRAM part.
+    hw::GpuSpec fast = k16;
+    fast.dram_bandwidth_gbps = 6000;
+    fast.sm_dram_bandwidth_gbps = 144;
+    const auto faster = workloads::work_on_gpu(launch, fast);
+    CHECK(static_cast<double>(faster->warp_work(0)->latency_bound) ==
+          doctest::Approx(floor_ps - 50e6 + 9.45e6 / 144e-3 / 8).epsilon(1e-6));
 }
