@@ -171,7 +171,8 @@ std::string H200Section::description() const {
 }
 
 std::unique_ptr<SectionView> H200Section::run(const std::string& data_dir, const SectionSettings& settings) const {
-    if (device_name((fs::path(data_dir) / input()).string()) != kH200DeviceName) return nullptr;
+    const fs::path marker = fs::path(data_dir) / "curves" / "apsp_minplus_queued.csv";
+    if (!fs::exists(marker) || device_name(marker.string()) != kH200DeviceName) return nullptr;
     return std::make_unique<H200View>(validate_h200(data_dir, settings.policy), data_dir);
 }
 

@@ -54,7 +54,7 @@ class H200Section final : public ValidationSection {
 public:
     std::string name() const override { return "h200"; }
     std::string description() const override;
-    std::string input() const override { return "curves/apsp_minplus_queued.csv"; }
+    std::string input() const override { return "curves"; }
     std::unique_ptr<SectionView> run(const std::string& data_dir, const SectionSettings& settings) const override;
 };
 
