@@ -3,6 +3,7 @@
 
 #include "gpusched/validation/sections/apsp_timelines_section.h"
 #include "gpusched/validation/sections/curves_section.h"
+#include "gpusched/validation/sections/h200_section.h"
 #include "gpusched/validation/sections/placement_section.h"
 #include "gpusched/validation/sections/series_section.h"
 #include "gpusched/validation/sections/spmv_section.h"
@@ -24,6 +25,7 @@ std::vector<std::unique_ptr<ValidationSection>> make_sections() {
     s.push_back(std::make_unique<StreamclusterSection>());
     s.push_back(std::make_unique<ApspTimelinesSection>());
     s.push_back(std::make_unique<WhatIfSection>());
+    s.push_back(std::make_unique<H200Section>());
     return s;
 }
 
