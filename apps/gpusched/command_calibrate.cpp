@@ -6,8 +6,12 @@
 #include <optional>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "commands.h"
+#include "execution_flag.h"
 #include "output_file.h"
+#include "run_progress.h"
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/calibrate/interval_calibration.h"
 #include "gpusched/calibrate/key_fit.h"
@@ -45,7 +49,7 @@ struct CalibrateOptions {
     std::string time_column = "median_ms";
     std::string group;
     std::optional<std::int64_t> extrapolate;
-    std::string execution{sim::kDefaultExecutionModel};
+    std::optional<std::string> exec_flag;  ///< key: --exec, when given
 };
 
 std::string stats_cells(const calibrate::ErrorStats& s) {
@@ -64,6 +68,8 @@ void run_series(const CalibrateOptions& o) {
     check_not_an_input(o.out, "--out", {o.data, o.gpu});  // before the fit, not after it
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     calibrate::SeriesSimulator sim(gpu, o.policy, calibrate::read_series_measurements(o.data));
+    StepProgress progress(std::cerr, isatty(STDERR_FILENO) != 0, "calibrate series");
+    sim.on_simulation([&progress](std::size_t n) { progress.update("simulation " + std::to_string(n)); });
     if (sim.points().size() < 2)
         throw InputError(o.data + ": " + std::to_string(sim.points().size()) +
                          " measured point(s); fitting instr_per_term and term_latency_cycles needs at least 2");
@@ -80,6 +86,7 @@ void run_series(const CalibrateOptions& o) {
     }
     const calibrate::SeriesCalibration c =
         calibrate::calibrate_series(sim, static_cast<std::uint64_t>(o.extrapolate_blocks));
+    progress.finish();
     const auto& p = c.fit.params;
     std::cout << "binomial-series on " << gpu.name << " (" << o.policy << ", exec shared), " << sim.points().size()
               << " measured points of " << o.data << "\n"
@@ -201,10 +208,14 @@ void run_key(const CalibrateOptions& o) {
     options.hi = *hi;
     if (o.extrapolate && o.group.empty()) throw InputError("--extrapolate needs --group (the column it splits on)");
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
-    calibrate::KeySimulator sim(gpu, o.policy, o.execution, o.key,
+    const std::string execution = execution_for(o.exec_flag, gpu);
+    calibrate::KeySimulator sim(gpu, o.policy, execution, o.key,
                                 calibrate::read_key_measurements(o.data, o.kernel, o.time_column, o.group));
+    StepProgress progress(std::cerr, isatty(STDERR_FILENO) != 0, "calibrate key");
+    sim.on_simulation([&progress](std::size_t n) { progress.update("simulation " + std::to_string(n)); });
     const calibrate::KeyCalibration c = calibrate::calibrate_key(sim, options, o.extrapolate);
-    std::cout << o.key << " of " << o.kernel << " on " << gpu.name << " (" << o.policy << ", exec " << o.execution
+    progress.finish();
+    std::cout << o.key << " of " << o.kernel << " on " << gpu.name << " (" << o.policy << ", exec " << execution
               << "), " << sim.rows().size() << " measured rows of " << o.data << " (" << o.time_column << ")\n"
               << "  " << o.key << " = " << fixed(c.fit.value, 4) << " (searched " << o.range << ")\n"
               << "  in-sample |error| %      median / max / rms  " << stats_cells(c.in_sample) << "\n"
@@ -241,10 +252,24 @@ void add_calibrate_command(CLI::App& app) {
         {"gpu", "--gpu"}, {"policy", "--policy"}, {"exec", "--exec"}, {"kernel", "--kernel"}, {"range", "--range"}, {"key", "--key"}};
     auto* cmd = app.add_subcommand("calibrate", "Fit work-model keys or the interval model's f to measured run times");
     cmd->require_subcommand(1);
-    cmd->footer("Schema, method and the H100 numbers: docs/calibration.md");
+    cmd->footer("Schema, method and the H100 numbers: docs/calibration.md\n"
+                "Examples:\n"
+                "  gpusched calibrate series --data calibrate_series_small.csv --out binomial.calibration.yaml\n"
+                "  gpusched calibrate interval --data validation/data/h100/curves/apsp_minplus.csv --block 16 --out f.yaml");
     auto* series = cmd->add_subcommand("series", "binomial-series: fit instr_per_term and term_latency_cycles");
     auto* interval = cmd->add_subcommand("interval", "APSP: fit the interval paper's factor f (and a per-launch time)");
     auto* key = cmd->add_subcommand("key", "Any generator key (e.g. a latency floor): 1-D search over simulations");
+    series->footer("Examples (docs/calibration.md):\n"
+                   "  gpusched calibrate series --data calibrate_series_small.csv --points\n"
+                   "  gpusched calibrate series --data validation/data/h100/curves/binomial.csv --out binomial.calibration.yaml");
+    interval->footer("Examples (docs/calibration.md):\n"
+                     "  gpusched calibrate interval --data apsp_minplus_few.csv\n"
+                     "  gpusched calibrate interval --data validation/data/h100/curves/apsp_minplus.csv --block 16 \\\n"
+                     "                              --method factor-launch --out f.yaml");
+    key->footer("Examples (docs/calibration.md):\n"
+                "  gpusched calibrate key --data validation/data/h100/streamcluster/runs.csv \\\n"
+                "      --kernel streamcluster:points={points},dims={dims},rake={rake},regs=40 --key dim_latency_cycles \\\n"
+                "      --range 0:400 --out streamcluster.calibration.yaml");
     for (auto* sub : {series, interval, key}) {
         sub->add_option("--data", o->data, "Measured CSV (the runner's binomial.csv or apsp_minplus.csv)")->required();
         sub->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
@@ -275,7 +300,7 @@ void add_calibrate_command(CLI::App& app) {
     key->add_option("--group", o->group, "Integer column for --extrapolate");
     key->add_option("--extrapolate", o->extrapolate, "Also fit on rows with --group <= this, predict the rest");
     key->add_option("--policy", o->policy, "Dispatch policy of the simulations")->capture_default_str();
-    key->add_option("--exec", o->execution, "Execution model: auto, shared or fixed")->capture_default_str();
+    key->add_option("--exec", o->exec_flag, exec_flag_help());
     key->callback([o, flags] { naming_keys(flags, [&] { run_key(*o); }); });
 }
 

@@ -10,12 +10,14 @@
 #include <vector>
 
 #include "commands.h"
+#include "execution_flag.h"
 #include "gpu_what_if.h"
 #include "output_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/report/line_chart.h"
+#include "gpusched/report/time_unit.h"
 #include "gpusched/models/interval_model.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/simulation.h"
@@ -33,8 +35,6 @@ constexpr std::int64_t kMaxCurvePoints = 100000;
 /// Jumps of one kind (launches, blocks) are marked in the SVG only up to this many; beyond
 /// that they happen at nearly every n (apsp-fw's launches) and marks would hide the curves.
 constexpr std::size_t kMaxMarkedJumps = 20;
-/// Above this many microseconds the SVG plots milliseconds.
-constexpr double kMillisecondsAboveUs = 1e5;
 
 struct CurveOptions {
     std::string gpu = "h100";
@@ -43,7 +43,8 @@ struct CurveOptions {
     std::string range;
     std::int64_t step = 1;
     std::string policy = scheduler::default_policy();
-    std::string execution{sim::kDefaultExecutionModel};
+    std::optional<std::string> exec_flag;  ///< --exec, when given
+    std::string execution;                 ///< the model run: execution_for(exec_flag, GPU), then auto resolved
     bool models = false;
     std::string csv;
     std::string svg;
@@ -193,12 +194,12 @@ std::vector<report::VerticalMarker> jump_markers(const std::vector<CurvePoint>& 
 std::string curve_svg(const std::vector<CurvePoint>& points, const CurveOptions& o, const hw::GpuSpec& gpu) {
     double top_us = 0;
     for (const CurvePoint& p : points) top_us = std::max(top_us, static_cast<double>(p.makespan) / 1e6);
-    const bool ms = top_us > kMillisecondsAboveUs;
-    const double scale = ms ? 1e-3 : 1.0;
+    const report::TimeUnit unit = report::readable_time_unit(top_us * 1e3);
+    const double scale = 1e3 / unit.nanoseconds;  // us -> the unit
     report::LineChart chart;
     chart.title = o.kernel + " on " + gpu.name + " (" + o.policy + ", " + o.execution + ")";
     chart.x_label = "n (matrix size)";
-    chart.y_label = ms ? "time (ms)" : "time (us)";
+    chart.y_label = "time (" + unit.name + ")";
     report::LineSeries simulated{"simulated", {}, true, "", 2.5, 6};
     for (const CurvePoint& p : points)
         simulated.points.push_back({static_cast<double>(p.n), static_cast<double>(p.makespan) / 1e6 * scale});
@@ -241,13 +242,14 @@ void run_curve(const CurveOptions& options) {
     if (count > kMaxCurvePoints)
         throw InputError("--n/--step: " + std::to_string(count) + " points; at most " + std::to_string(kMaxCurvePoints) +
                          " (raise --step or narrow --n)");
+    const hw::GpuSpec gpu = resolve_gpu_what_if(o.gpu, o.what_if);
+    o.execution = execution_for(o.exec_flag, gpu);
     if (o.execution != "auto" && o.execution != "shared" && o.execution != "fixed")
         throw InputError("--exec: expected auto, shared or fixed, got '" + o.execution + "'");
     const workloads::KernelSpec kernel = check_kernel(o.kernel);
     // Spec errors (and n beyond the generator's range) before any simulation runs.
     o.execution = sim::resolve_execution_model(o.execution, workloads::build_application({spec_at(kernel, first)}));
     workloads::build_kernel_launches(spec_at(kernel, first + (count - 1) * o.step));
-    const hw::GpuSpec gpu = resolve_gpu_what_if(o.gpu, o.what_if);
     const auto policy = scheduler::make_policy(o.policy);
 
     std::vector<CurvePoint> points;
@@ -277,7 +279,7 @@ void add_curve_command(CLI::App& app) {
     cmd->footer(
         "Each n runs the same simulation as `gpusched simulate --kernel SPEC,n=N`; --models adds the\n"
         "interval paper's Min/Sorted/Full/Buckets (as `gpusched predict`). CSV columns: docs/outputs.md.\n"
-        "Example:\n"
+        "Examples:\n"
         "  gpusched curve --gpu c2075 --kernel apsp-minplus:block=8 --n 50..100 --models \\\n"
         "                 --csv c2075-8.csv --svg c2075-8.svg\n"
         "The SVG marks where the launch count or the blocks per launch change (at most 20 marks of each kind).");
@@ -288,7 +290,7 @@ void add_curve_command(CLI::App& app) {
     cmd->add_option("--n", o->range, "Matrix sizes FIRST..LAST (inclusive, n >= 2), e.g. 50..100")->required();
     cmd->add_option("--step", o->step, "Step between sizes")->capture_default_str();
     cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies)")->capture_default_str();
-    cmd->add_option("--exec", o->execution, "Execution model: auto (shared when the kernel gives per-warp work, else fixed), shared or fixed")->capture_default_str();
+    cmd->add_option("--exec", o->exec_flag, exec_flag_help());
     cmd->add_flag("--models", o->models, "Add the interval model's four closed forms per n");
     cmd->add_option("--csv", o->csv, "Write the curve as CSV (then no table on stdout)");
     cmd->add_option("--svg", o->svg, "Write the curve as an SVG plot");

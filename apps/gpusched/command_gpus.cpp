@@ -34,13 +34,25 @@ void list_gpus() {
 void add_gpu_commands(CLI::App& app) {
     auto* list = app.add_subcommand("list", "List built-in presets and registries");
     list->require_subcommand(1);
-    list->add_subcommand("gpus", "Table of the built-in GPU presets")->callback(list_gpus);
+    list->footer("Examples:\n"
+                 "  gpusched list gpus\n"
+                 "  gpusched list policies\n"
+                 "  gpusched list workloads");
+    list->add_subcommand("gpus", "Table of the built-in GPU presets")
+        ->callback(list_gpus)
+        ->footer("Examples:\n  gpusched list gpus\n  gpusched show gpu h100");
     add_registry_lists(*list);
 
     auto* show = app.add_subcommand("show", "Print one built-in item in full");
     show->require_subcommand(1);
+    show->footer("Examples:\n"
+                 "  gpusched show gpu h100\n"
+                 "  gpusched show work binomial-series:blocks=132,threads=128 --gpu h100");
     auto* gpu = show->add_subcommand("gpu", "Print a GPU spec as YAML (a preset name or a YAML file)");
     auto name = std::make_shared<std::string>();
+    gpu->footer("Examples:\n"
+                "  gpusched show gpu c2075\n"
+                "  gpusched show gpu examples/half-h100.yaml");
     gpu->add_option("NAME", *name, "Preset name (see `gpusched list gpus`) or path to a GPU YAML file")
         ->required();
     gpu->callback([name] {  // NAME is positional: an unknown one is named in the message itself

@@ -65,14 +65,14 @@ std::string pick_preset(const TraceImportOptions& o, const importers::ImportedTr
     const auto info = std::find_if(trace.devices.begin(), trace.devices.end(), [&](const auto& d) { return d.id == device; });
     if (info != trace.devices.end()) source.device = info->name, source.sm_count = info->sm_count;
     if (!o.gpu.empty()) {
-        const auto& names = hw::preset_names();
-        if (std::find(names.begin(), names.end(), o.gpu) == names.end()) {
+        const auto preset = hw::canonical_preset_name(o.gpu);
+        if (!preset) {
             std::string list;
-            for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+            for (const auto& n : hw::preset_names()) list += (list.empty() ? "" : ", ") + n;
             throw InputError("--gpu: unknown GPU preset '" + o.gpu + "' (presets: " + list + ")");
         }
-        if (source.device.empty()) source.device = o.gpu;
-        return o.gpu;
+        if (source.device.empty()) source.device = *preset;
+        return *preset;
     }
     if (info == trace.devices.end())
         throw InputError(trace.path + ": no deviceProperties entry for device " + std::to_string(device) +
@@ -149,6 +149,10 @@ void add_trace_import(CLI::App& import, const std::string& tool, const std::stri
 void add_import_command(CLI::App& app) {
     auto* import = app.add_subcommand("import", "Import profiler traces, CUPTI recordings and Nsight Compute metrics as workloads");
     import->require_subcommand(1);
+    import->footer("Examples (docs/importing.md):\n"
+                   "  gpusched import torch trace.json.gz --out model.yaml\n"
+                   "  gpusched import cupti recording.json.gz --out app.yaml --timeline measured.csv\n"
+                   "  gpusched import ncu report.csv --workload model.yaml --out model-ncu.yaml");
     add_trace_import(*import, "torch", "a PyTorch profiler (Kineto) trace",
                      "  gpusched import torch trace.json.gz --out model.yaml\n"
                      "  gpusched import torch trace.json --steps 2-3 --out steps.yaml --timeline measured.csv\n"

@@ -133,6 +133,10 @@ void run_occupancy(const OccupancyOptions& o) {
 void add_occupancy_command(CLI::App& app) {
     auto o = std::make_shared<OccupancyOptions>();
     auto* cmd = app.add_subcommand("occupancy", "Blocks per SM and the limiting factor for one kernel shape");
+    cmd->footer("Examples (docs/gpu-spec.md):\n"
+                "  gpusched occupancy --gpu h100 --threads 256 --regs 32\n"
+                "  gpusched occupancy --gpu c2075 --threads 64 --smem 512 --json\n"
+                "  gpusched occupancy --gpu h100 --threads 1024 --cluster 4");
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
     add_gpu_what_if_options(cmd, o->what_if);
     cmd->add_option("--threads", o->threads, "Threads per block")->required();

@@ -34,6 +34,25 @@ std::vector<std::string> split_commas(const std::string& text) {
     return out;
 }
 
+/// What a line chart shows, for the note on stderr: "3 lines, 27 points: makespan (ms) over n".
+std::string line_chart_contents(const report::LineChart& chart) {
+    std::size_t points = 0;
+    for (const auto& line : chart.series) points += line.points.size();
+    return std::to_string(chart.series.size()) + (chart.series.size() == 1 ? " line, " : " lines, ") +
+           std::to_string(points) + (points == 1 ? " point: " : " points: ") + chart.y_label + " over " + chart.x_label +
+           (chart.log_y ? " (log y)" : "");
+}
+
+/// What a heatmap shows: "heatmap of makespan (ms) over block x n, 3 x 4 cells, 10 with a value".
+std::string heatmap_contents(const report::HeatmapChart& chart) {
+    std::size_t filled = 0;
+    for (const auto& row : chart.values)
+        for (const auto& v : row) filled += v ? 1 : 0;
+    return "heatmap of " + chart.value_label + " over " + chart.x_label + " (columns) x " + chart.y_label + " (rows), " +
+           std::to_string(chart.x_labels.size()) + " x " + std::to_string(chart.y_labels.size()) + " cells, " +
+           std::to_string(filled) + " with a value" + (chart.log_scale ? " (log colours)" : "");
+}
+
 void run_plot(PlotOptions o) {
     check_not_an_input(o.out, "--out", {o.results});  // before any work: the run would end by destroying it
     sweep::ResultsReader results(o.results);  // read record by record while the chart's rows are gathered
@@ -45,13 +64,17 @@ void run_plot(PlotOptions o) {
     }
     const bool html = o.out.ends_with(".html");
     if (!html && !o.out.ends_with(".svg")) throw InputError("--out: expected a .svg or .html file, got '" + o.out + "'");
-    std::string svg;
+    std::string svg, what;
     if (o.heatmap) {
         if (o.request.value.empty()) throw InputError("--heatmap needs --value COLUMN (the colour)");
-        svg = report::render_svg(sweep::heatmap_from_results(results, o.request));
+        const report::HeatmapChart chart = sweep::heatmap_from_results(results, o.request);
+        svg = report::render_svg(chart);
+        what = heatmap_contents(chart);
     } else {
         if (!o.request.value.empty()) throw InputError("--value is for --heatmap; curves plot --y over --x");
-        svg = report::render_svg(sweep::line_chart_from_results(results, o.request));
+        const report::LineChart chart = sweep::line_chart_from_results(results, o.request);
+        svg = report::render_svg(chart);
+        what = line_chart_contents(chart);
     }
     OutputFile out(o.out, "--out", {o.results});
     std::ostream& file = out.stream();
@@ -61,6 +84,8 @@ void run_plot(PlotOptions o) {
     else
         file << svg;
     out.commit();
+    std::cerr << "gpusched plot: wrote " << o.out << (html ? " (an HTML page holding the SVG)" : " (SVG)") << ": " << what
+              << "\n";
 }
 
 }  // namespace
@@ -69,6 +94,7 @@ void add_plot_command(CLI::App& app) {
     auto o = std::make_shared<PlotOptions>();
     auto* cmd = app.add_subcommand("plot", "Plot sweep results: curves of a metric over one column, or a heatmap");
     cmd->footer("Examples (docs/sweep.md):\n"
+                "  gpusched plot sweep_small_results.csv --x blocks --y makespan_ns --series threads --out small.svg\n"
                 "  gpusched plot apsp.csv --x n --y makespan_ns --series gpu,block --out curves.svg\n"
                 "  gpusched plot apsp.csv --heatmap --x block --y n --value makespan_ns --where gpu=h100 --out heat.html");
     cmd->add_option("results", o->results, "Results CSV of gpusched sweep or merge")->required();

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "execution_flag.h"
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
@@ -36,7 +37,8 @@ struct PredictOptions {
     std::optional<double> measured_ms;
     std::optional<std::int64_t> at;
     std::optional<double> tau_us;
-    std::string execution{sim::kDefaultExecutionModel};
+    std::optional<std::string> exec_flag;  ///< --exec, when given
+    std::string execution;                 ///< strip, rake: the model run, execution_for(exec_flag, GPU) with auto resolved
     std::string calibration;
     double delta = 0.01;
     std::string rakes;
@@ -136,9 +138,10 @@ std::string resolved_execution(const std::string& name, const workloads::SpecLau
 void run_strip(const PredictOptions& options) {
     PredictOptions o = options;
     if (o.measured_ms || o.at || o.tau_us) throw InputError("--measured, --at and --tau-us do not apply to --model strip");
+    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    o.execution = execution_for(o.exec_flag, gpu);
     if (o.execution != "auto" && o.execution != "shared" && o.execution != "fixed")
         throw InputError("--exec: expected auto, shared or fixed, got '" + o.execution + "'");
-    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const workloads::SpecLaunches parsed = workloads::parse_kernel_spec_launches(o.kernel, "--kernel");
     const auto* target = dynamic_cast<const workloads::SpmvWork*>(parsed.launch.work.get());
     if (target == nullptr) throw InputError("--kernel: --model strip needs an spmv kernel, got '" + parsed.launch.name + "'");
@@ -252,9 +255,10 @@ std::vector<std::uint64_t> parse_rakes(const std::string& text, std::uint64_t po
 void run_rake(const PredictOptions& options) {
     PredictOptions o = options;
     if (o.measured_ms || o.at || o.tau_us) throw InputError("--measured, --at and --tau-us do not apply to --model rake");
+    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+    o.execution = execution_for(o.exec_flag, gpu);
     if (o.execution != "auto" && o.execution != "shared" && o.execution != "fixed")
         throw InputError("--exec: expected auto, shared or fixed, got '" + o.execution + "'");
-    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const workloads::KernelSpec spec = workloads::KernelSpec::parse(o.kernel, "--kernel");
     const workloads::SpecLaunches parsed = workloads::build_kernel_launches(spec);
     if (dynamic_cast<const workloads::StreamclusterWork*>(parsed.launch.work.get()) == nullptr)
@@ -413,6 +417,10 @@ void run_predict(const PredictOptions& o) {
 void add_predict_command(CLI::App& app) {
     auto o = std::make_shared<PredictOptions>();
     auto* cmd = app.add_subcommand("predict", "Closed-form predictions of the source papers' models");
+    cmd->footer("Examples (docs/scheduling.md, docs/calibration.md):\n"
+                "  gpusched predict --model interval --gpu c2075 --kernel apsp-minplus:n=121,block=8\n"
+                "  gpusched predict --model interval --kernel apsp-minplus:n=1000,block=16 --measured 20.5 --at 1000\n"
+                "  gpusched predict --model compute-bound --gpu h100 --kernel binomial-series:blocks=264,threads=256 --json");
     cmd->add_option("--model", o->model,
                     "Closed-form model: interval (APSP paper: Min/Sorted/Full/Buckets) or compute-bound "
                     "(series paper: xi_rb, xi_rw, kappa) or strip (SpMV paper, calibrated on simulated benchmark "
@@ -430,8 +438,7 @@ void add_predict_command(CLI::App& app) {
     cmd->add_option("--delta", o->delta, "rake: threshold delta of eq. 10 (the paper's 1%)")->capture_default_str();
     cmd->add_option("--rakes", o->rakes, "rake: R values to simulate, R,R,... or LO-HI (default: powers of two and a, b)")
         ->each([o](const std::string&) { o->rakes_given = true; });
-    cmd->add_option("--exec", o->execution, "strip, rake: execution model of the simulations, auto (shared when the kernel gives per-warp work), shared or fixed")
-        ->capture_default_str();
+    cmd->add_option("--exec", o->exec_flag, exec_flag_help("strip, rake: "));
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->callback([o] {
         naming_keys({{"gpu", "--gpu"}, {"kernel", "--kernel"}, {"exec", "--exec"}, {"delta", "--delta"}},

@@ -29,8 +29,12 @@ void list_workloads() {
 }  // namespace
 
 void add_registry_lists(CLI::App& list) {
-    list.add_subcommand("policies", "Dispatch policies with their descriptions")->callback(list_policies);
-    list.add_subcommand("workloads", "Kernel generators for --kernel and workload files")->callback(list_workloads);
+    list.add_subcommand("policies", "Dispatch policies with their descriptions")
+        ->callback(list_policies)
+        ->footer("Examples:\n  gpusched list policies\n  gpusched simulate --policy round-robin");
+    list.add_subcommand("workloads", "Kernel generators for --kernel and workload files")
+        ->callback(list_workloads)
+        ->footer("Examples:\n  gpusched list workloads\n  gpusched show work apsp-minplus:n=1000,block=16 --gpu h100");
 }
 
 }  // namespace gpusched::cli

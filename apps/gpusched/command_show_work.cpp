@@ -69,6 +69,9 @@ void show_work(const ShowWorkOptions& o) {
 void add_show_work_command(CLI::App& show) {
     auto o = std::make_shared<ShowWorkOptions>();
     auto* cmd = show.add_subcommand("work", "Print a kernel's derived per-warp work on a GPU and where each number comes from");
+    cmd->footer("Examples (docs/latency-sources.md):\n"
+                "  gpusched show work binomial-series:blocks=132,threads=128 --gpu h100\n"
+                "  gpusched show work apsp-minplus:n=1000,block=16 --gpu c2075");
     cmd->add_option("SPEC", o->spec, "One-line kernel spec, e.g. binomial-series:blocks=132,threads=128")->required();
     cmd->add_option("--gpu", o->gpu, "Preset name (gpusched list gpus) or GPU YAML file")->capture_default_str();
     cmd->callback([o] { naming_keys({{"gpu", "--gpu"}}, [&] { show_work(*o); }); });

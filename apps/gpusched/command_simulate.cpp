@@ -171,7 +171,11 @@ void add_simulate_command(CLI::App& app) {
     auto o = std::make_shared<SimulateOptions>();
     auto* cmd = app.add_subcommand("simulate", "Simulate block scheduling of a workload on a GPU");
     cmd->footer(std::string("With no workload option, runs the built-in default: --kernel ") + kDefaultKernel +
-                "\nKernel spec syntax and workload files: docs/workloads.md; outputs: docs/outputs.md");
+                "\nKernel spec syntax and workload files: docs/workloads.md; outputs: docs/outputs.md\n"
+                "Examples:\n"
+                "  gpusched simulate --gpu h100 --kernel synthetic:blocks=265,threads=1024,duration=60us\n"
+                "  gpusched simulate --gpu c2075 --kernel apsp-minplus:n=121,block=8 --json\n"
+                "  gpusched simulate --workload examples/copy-overlap.yaml --timeline blocks.csv --trace run.json");
     cmd->add_option("--gpu", o->gpu, "Preset name (gpusched list gpus) or GPU YAML file")->capture_default_str();
     add_gpu_what_if_options(cmd, o->what_if);
     cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies); default: the GPU's defaults.policy, else most-room")

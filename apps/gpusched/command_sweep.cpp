@@ -89,7 +89,10 @@ void run_merge(const MergeOptions& o) {
 void add_sweep_commands(CLI::App& app) {
     auto o = std::make_shared<SweepCommandOptions>();
     auto* cmd = app.add_subcommand("sweep", "Run a what-if study: a grid, list or random sample of points, one CSV row each");
-    cmd->footer("Study schema, examples, sharding and Slurm: docs/sweep.md; example: examples/sweep-apsp.yaml");
+    cmd->footer("Study schema, examples, sharding and Slurm: docs/sweep.md\n"
+                "Examples:\n"
+                "  gpusched sweep examples/sweep-apsp.yaml -j 2 --out apsp.csv\n"
+                "  gpusched sweep examples/sweep-apsp.yaml --shard 0/4 --out apsp.part0.csv --quiet");
     cmd->add_option("study", o->study, "Study YAML file")->required();
     cmd->add_option("-j", o->threads, "Worker threads (default: the machine's hardware threads); results do not depend on it");
     cmd->add_option("--shard", o->shard,
@@ -103,7 +106,11 @@ void add_sweep_commands(CLI::App& app) {
 
     auto m = std::make_shared<MergeOptions>();
     auto* merge = app.add_subcommand("merge", "Join the shard parts of a sweep into the file a one-process sweep writes");
-    merge->footer("Checks that the parts come from one study and that every shard and point is there once: docs/sweep.md");
+    merge->footer("Checks that the parts come from one study and that every shard and point is there once: docs/sweep.md\n"
+                  "Examples (a study run in two shards, then joined):\n"
+                  "  gpusched sweep examples/sweep-apsp.yaml --shard 0/2 --out apsp.part0.csv --quiet\n"
+                  "  gpusched sweep examples/sweep-apsp.yaml --shard 1/2 --out apsp.part1.csv --quiet\n"
+                  "  gpusched merge apsp.part0.csv apsp.part1.csv --out apsp.csv");
     merge->add_option("parts", m->parts, "Results CSV files of the shards")->required();
     merge->add_option("--out", m->out, "Merged results CSV")->required();
     merge->callback([m] { run_merge(*m); });

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "execution_flag.h"
 #include "gpu_what_if.h"
 #include "output_file.h"
 #include "gpusched/calibrate/calibration_file.h"
@@ -19,6 +20,7 @@
 #include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/report/line_chart.h"
+#include "gpusched/report/time_unit.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/execution_model.h"
 #include "gpusched/workloads/kernel_spec.h"
@@ -35,7 +37,7 @@ struct TuneOptions {
     std::string gpu = "h100";
     GpuWhatIf what_if;  ///< --sms, --set
     std::string policy = scheduler::default_policy();
-    std::string execution{sim::kDefaultExecutionModel};
+    std::optional<std::string> exec_flag;  ///< --exec, when given
     std::vector<std::string> calibrations;
     std::optional<std::int64_t> total_threads;  ///< signed so that -1 is refused, not wrapped
     std::string csv;
@@ -132,14 +134,19 @@ void write_outputs(const TuneOptions& o, const std::string& key, const calibrate
         report::LineChart chart;
         chart.title = "gpusched tune: " + o.kernel + " over " + key;
         chart.x_label = key;
-        chart.y_label = "simulated run time (us)";
+        chart.y_from_zero = true;  // candidates compared by height
+        double largest_us = 0;
+        for (const auto& c : r.candidates)
+            if (c.makespan_us) largest_us = std::max(largest_us, *c.makespan_us);
+        const report::TimeUnit unit = report::readable_time_unit(largest_us * 1e3);
+        chart.y_label = "simulated run time (" + unit.name + ")";
         report::LineSeries s;
         s.name = "simulated";
         s.markers = true;
         for (const auto& c : r.candidates) {
             const auto x = gpusched::parse_number(c.value);
             if (!x) throw InputError("--svg: the values of --param must be numbers to plot, got '" + c.value + "'");
-            s.points.push_back({*x, c.makespan_us ? *c.makespan_us : std::nan("")});
+            s.points.push_back({*x, c.makespan_us ? *c.makespan_us * 1e3 / unit.nanoseconds : std::nan("")});
         }
         chart.series.push_back(s);
         if (r.best) chart.markers.push_back({s.points[*r.best].x, "best " + r.candidates[*r.best].value});
@@ -161,7 +168,8 @@ void run_tune(const TuneOptions& o) {
                          std::to_string(calibrate::kMaxTotalThreads) + "]");
     std::optional<std::uint64_t> total_threads;
     if (o.total_threads) total_threads = static_cast<std::uint64_t>(*o.total_threads);
-    calibrate::TuneRequest request{spec, key, values, o.policy, o.execution, total_threads};
+    const std::string execution = execution_for(o.exec_flag, gpu);
+    calibrate::TuneRequest request{spec, key, values, o.policy, execution, total_threads};
     const calibrate::TuneResult r = calibrate::tune(gpu, request);
     const Guideline g = guideline(gpu, spec, key, r);
     write_outputs(o, key, r);
@@ -185,7 +193,7 @@ void run_tune(const TuneOptions& o) {
         std::cout << j.dump(2) << "\n";
         return;
     }
-    std::cout << "tune " << key << " of " << spec << " on " << gpu.name << " (" << o.policy << ", exec " << o.execution
+    std::cout << "tune " << key << " of " << spec << " on " << gpu.name << " (" << o.policy << ", exec " << execution
               << ")\n";
     TextTable t({key, "makespan_us", "vs_best_%", "blocks/SM", "warps/SM", "occupancy_%", ""},
                 {true, true, true, true, true, true, false});
@@ -215,7 +223,11 @@ void run_tune(const TuneOptions& o) {
 void add_tune_command(CLI::App& app) {
     auto o = std::make_shared<TuneOptions>();
     auto* cmd = app.add_subcommand("tune", "Pick a block size, rake, concurrency degree or carveout by simulated search");
-    cmd->footer("Guidelines and the H100 check: docs/calibration.md");
+    cmd->footer("Guidelines and the H100 check: docs/calibration.md\n"
+                "Examples:\n"
+                "  gpusched tune --kernel binomial-series:blocks=264 --param threads=64,128,256,512\n"
+                "  gpusched tune --kernel streamcluster:points=65536,dims=256,regs=40,dim_latency_cycles=174 \\\n"
+                "                --param rake=1,2,4,8,16,32 --csv rake.csv --svg rake.svg");
     cmd->add_option("--kernel", o->kernel, "Kernel spec to tune, e.g. sssp:graph=g.txt,sources=32")->required();
     cmd->add_option("--param", o->param, "KEY=V1,V2,...: the spec key to search and its candidates, e.g. "
                                          "threads=64,128,256 or rake=1,2,4 or streams=1,2,4,8")
@@ -223,7 +235,7 @@ void add_tune_command(CLI::App& app) {
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
     add_gpu_what_if_options(cmd, o->what_if);
     cmd->add_option("--policy", o->policy, "Dispatch policy")->capture_default_str();
-    cmd->add_option("--exec", o->execution, "Execution model: auto, shared or fixed")->capture_default_str();
+    cmd->add_option("--exec", o->exec_flag, exec_flag_help());
     cmd->add_option("--calibration", o->calibrations, "Calibration YAML whose keys become defaults of the spec");
     cmd->add_option("--total-threads", o->total_threads,
                     "Block-size search at a fixed problem size: blocks = ceil(N / threads) for each candidate");

@@ -6,10 +6,13 @@
 #include <iostream>
 #include <memory>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "output_file.h"
+#include "run_progress.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/support/input_error.h"
@@ -135,10 +138,20 @@ void run_validate(ValidateOptions o) {
     std::optional<OutputFile> report_file;
     if (!o.report.empty()) report_file.emplace(o.report, "--report", validate_inputs(o, o.dir));
     std::vector<std::unique_ptr<validation::SectionView>> views;
-    for (const auto& section : validation::validation_sections()) {
-        auto view = run_section(o, *section) ? section->run(o.dir, settings) : section->view_when_skipped();
+    StepProgress progress(std::cerr, isatty(STDERR_FILENO) != 0, "validate");
+    const auto& sections = validation::validation_sections();
+    const auto asked = static_cast<std::size_t>(
+        std::count_if(sections.begin(), sections.end(), [&](const auto& s) { return wanted(o, s->name()); }));
+    std::size_t started = 0;
+    for (const auto& section : sections) {
+        const bool run = run_section(o, *section);  // may print a note: before the progress line is drawn
+        if (run)
+            progress.update("section " + std::to_string(++started) + " of " + std::to_string(asked) + ": " +
+                            section->name());
+        auto view = run ? section->run(o.dir, settings) : section->view_when_skipped();
         if (view) views.push_back(std::move(view));
     }
+    progress.finish();
     if (!o.report.empty()) {
         std::vector<std::string> parts;
         for (const auto& v : views) parts.push_back(v->report_part());
@@ -197,7 +210,12 @@ void add_validate_command(CLI::App& app) {
         ->each([o](const std::string&) { o->sections_given = true; });
     cmd->add_option("--report", o->report,
                     "Also write a self-contained HTML report (tables, measured vs simulated per-SM Gantt charts, curves)");
-    cmd->footer(section_help());
+    cmd->footer(section_help() +
+                "Examples (docs/validation.md, docs/own-kernels.md):\n"
+                "  gpusched validate validation/data/h100\n"
+                "  gpusched validate validation/data/h100 --sections occupancy,placement --report h100.html\n"
+                "  gpusched validate --timelines own_timelines --json\n"
+                "  gpusched validate --timelines my-timelines/ --gpu h100 --report mine.html");
     cmd->callback([o] { naming_keys({{"gpu", "--gpu"}, {"policy", "--policy"}}, [&] { run_validate(*o); }); });
 }
 

@@ -4,11 +4,13 @@
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
 #include "run_progress.h"
+#include "unknown_names.h"
 #include "gpusched/support/input_error.h"
 
 namespace {
@@ -34,6 +36,10 @@ int run(int argc, char** argv) {
                  "Docs: README.md and docs/ in the source tree.",
                  "gpusched"};
     app.set_version_flag("--version", "gpusched " GPUSCHED_VERSION);
+    app.footer("Examples (gpusched COMMAND --help has more):\n"
+               "  gpusched simulate --gpu h100 --kernel apsp-minplus:n=1000,block=16,regs=32\n"
+               "  gpusched occupancy --gpu c2075 --threads 64\n"
+               "  gpusched list gpus");
     app.require_subcommand(1);
     gpusched::cli::add_simulate_command(app);
     gpusched::cli::add_predict_command(app);
@@ -56,12 +62,15 @@ int run(int argc, char** argv) {
     if (argc > 1 && argv[1][0] != '-') {
         bool known = false;
         std::string names;
+        std::vector<std::string> commands;
         for (const auto* sub : app.get_subcommands({})) {
             known = known || sub->get_name() == argv[1];
             names += (names.empty() ? "" : ", ") + sub->get_name();
+            commands.push_back(sub->get_name());
         }
         if (!known) {
-            std::cerr << "gpusched: unknown command '" << argv[1] << "' (commands: " << names << ")\n";
+            std::cerr << "gpusched: unknown command '" << argv[1] << "'" << gpusched::cli::did_you_mean(argv[1], commands)
+                      << " (commands: " << names << ")\n";
             return 2;
         }
         // A command made of subcommands (list, show, calibrate): its second word must be one of them.
@@ -70,13 +79,15 @@ int run(int argc, char** argv) {
         if (argc > 2 && argv[2][0] != '-' && !subs.empty()) {
             bool known_sub = false;
             std::string sub_names;
+            std::vector<std::string> sub_list;
             for (const auto* sub : subs) {
                 known_sub = known_sub || sub->get_name() == argv[2];
                 sub_names += (sub_names.empty() ? "" : ", ") + sub->get_name();
+                sub_list.push_back(sub->get_name());
             }
             if (!known_sub) {
-                std::cerr << "gpusched " << argv[1] << ": unknown subcommand '" << argv[2] << "' (expected " << sub_names
-                          << ")\n";
+                std::cerr << "gpusched " << argv[1] << ": unknown subcommand '" << argv[2] << "'"
+                          << gpusched::cli::did_you_mean(argv[2], sub_list) << " (expected " << sub_names << ")\n";
                 return 2;
             }
         }
@@ -90,7 +101,9 @@ int run(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "gpusched: " << e.what() << "\n(run with --help for usage)\n";
+        // A misspelt flag explains the rest (a "required" flag missing is often that one, misspelt).
+        const auto unknown = gpusched::cli::unknown_flag_message(app);
+        std::cerr << (unknown ? *unknown : "gpusched: " + std::string(e.what()) + "\n(run with --help for usage)") << "\n";
         return 2;
     } catch (const gpusched::InputError& e) {
         std::cerr << "gpusched: " << e.what() << "\n";

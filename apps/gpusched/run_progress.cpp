@@ -1,9 +1,10 @@
-// A simulation's progress bar, up-front size and Ctrl-C stop (terminal only for what is drawn).
+// Progress bars of a simulation and of a long command's steps, a run's up-front size and Ctrl-C stop (terminal only for what is drawn).
 #include "run_progress.h"
 
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <utility>
 
 namespace gpusched::cli {
 
@@ -132,6 +133,30 @@ std::string RunProgress::bar(std::uint64_t done, std::uint64_t total, double ela
                   count_text(total).c_str(), 100 * fraction, rate / 1e6,
                   rate > 0 ? duration_text(static_cast<double>(total - std::min(done, total)) / rate).c_str() : "?");
     return buf;
+}
+
+StepProgress::StepProgress(std::ostream& out, bool terminal, std::string command)
+    : out_(out), terminal_(terminal), command_(std::move(command)), started_(std::chrono::steady_clock::now()) {}
+
+StepProgress::~StepProgress() { finish(); }
+
+void StepProgress::update(const std::string& step) {
+    if (!terminal_) return;
+    const double elapsed = seconds_since(started_);
+    if (drawn_ && elapsed - last_draw_s_ < 0.25) return;
+    last_draw_s_ = elapsed;
+    out_ << "\r" << line(command_, step, elapsed) << "\033[K" << std::flush;
+    drawn_ = true;
+}
+
+void StepProgress::finish() {
+    if (!drawn_) return;
+    out_ << "\r\033[K" << std::flush;
+    drawn_ = false;
+}
+
+std::string StepProgress::line(const std::string& command, const std::string& step, double elapsed_s) {
+    return "gpusched " + command + ": " + step + "  " + duration_text(elapsed_s);
 }
 
 void announce_size(std::ostream& out, bool terminal, const workloads::Application& app, std::uint64_t threshold) {

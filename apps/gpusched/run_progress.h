@@ -1,4 +1,4 @@
-// RunProgress: a simulation's progress on a terminal, its up-front size, and a clean stop on Ctrl-C.
+// Progress on a terminal (one simulation's blocks, or a long command's steps), a run's up-front size, and a clean stop on Ctrl-C.
 #pragma once
 
 #include <chrono>
@@ -72,6 +72,34 @@ private:
     std::size_t done_launches_ = 0;
     std::uint64_t next_check_ = kCheckEvery;
     Time now_ = 0;
+    double last_draw_s_ = -1;
+    bool drawn_ = false;
+};
+
+/// The steps of a long command made of many simulations (validate's sections, calibrate's search)
+/// on a terminal: "gpusched validate: section 3 of 12: placement  0:04", drawn at the first step,
+/// then redrawn in place at most every 0.25 s, and erased when the command is done (or stops with an
+/// error). Nothing off a terminal, so piped and redirected output stays as it was.
+class StepProgress {
+public:
+    StepProgress(std::ostream& out, bool terminal, std::string command);
+    StepProgress(const StepProgress&) = delete;
+    StepProgress& operator=(const StepProgress&) = delete;
+    ~StepProgress();
+
+    /// The current step, e.g. "section 3 of 12: placement" or "simulation 42".
+    void update(const std::string& step);
+    /// Erases the line (before the command prints its result).
+    void finish();
+
+    /// The line drawn: "gpusched validate: section 3 of 12: placement  0:04".
+    static std::string line(const std::string& command, const std::string& step, double elapsed_s);
+
+private:
+    std::ostream& out_;
+    bool terminal_;
+    std::string command_;
+    std::chrono::steady_clock::time_point started_;
     double last_draw_s_ = -1;
     bool drawn_ = false;
 };

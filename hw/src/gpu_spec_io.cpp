@@ -322,7 +322,8 @@ GpuSpec load_gpu_spec_file(const std::string& path) {
 }
 
 GpuSpec resolve_gpu(const std::string& name_or_path) {
-    if (auto yaml = preset_yaml(name_or_path)) return parse_gpu_spec(std::string(*yaml), "preset " + name_or_path);
+    if (auto yaml = preset_yaml(name_or_path))
+        return parse_gpu_spec(std::string(*yaml), "preset " + *canonical_preset_name(name_or_path));
     const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
                                  name_or_path.ends_with(".yaml") || name_or_path.ends_with(".yml");
     if (looks_like_path) return load_gpu_spec_file(name_or_path);

@@ -31,9 +31,22 @@ const std::vector<std::string>& preset_names() {
     return names;
 }
 
+namespace {
+bool same_ignoring_case(std::string_view a, std::string_view b) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return lower(x) == lower(y); });
+}
+}  // namespace
+
+std::optional<std::string> canonical_preset_name(std::string_view name) {
+    for (const auto& [preset, text] : detail::embedded_presets)
+        if (same_ignoring_case(preset, name)) return std::string(preset);
+    return std::nullopt;
+}
+
 std::optional<std::string_view> preset_yaml(std::string_view name) {
     for (const auto& [preset, text] : detail::embedded_presets)
-        if (preset == name) return text;
+        if (same_ignoring_case(preset, name)) return text;
     return std::nullopt;
 }
 

@@ -19,6 +19,8 @@ gpusched_cli_test(occupancy_text 0 stdout "Blocks per SM  8" occupancy --gpu h10
 gpusched_cli_test(occupancy_json 0 stdout "\"blocks_per_sm\": 8,.*\"limited_by\": \\[[^]]*\"warps\""
                   occupancy --gpu h100 --threads 256 --regs 32 --json)
 gpusched_cli_test(occupancy_file_gpu 0 stdout "Blocks per SM  2" occupancy --gpu tiny_gpu.yaml --threads 256)
+# Help examples, unknown-flag suggestions, case-insensitive presets, one --exec default, chart units, plot notes:
+include(${CMAKE_CURRENT_LIST_DIR}/cli_usability_tests.cmake)
 
 # --- bad input: exit code 2 and a message naming what and where ---
 gpusched_cli_test(no_command 2 stderr "subcommand")
@@ -203,7 +205,7 @@ gpusched_cli_test(validate_timelines_other_gpu 2 stderr "b2b132x5.csv: recorded 
                   validate --timelines ./own_timelines --gpu a100)
 
 # --- curve ---
-gpusched_cli_test(curve_help 0 stdout "Example:.*--n 50\\.\\.100" curve --help)
+gpusched_cli_test(curve_help 0 stdout "Examples:.*--n 50\\.\\.100" curve --help)
 # C2075, 8x8 blocks: the 7th launch comes at n = 66 (ceil(log2(n-1))), the 9x9 grid at n = 65.
 gpusched_cli_test(curve_table 0 stdout "simulated_us\n64 +6 +64 [^\n]*\n65 +6 +81 [^\n]*\n66 +7 +81 "
                   curve --gpu c2075 --kernel apsp-minplus:block=8 --n 64..66)
@@ -476,7 +478,7 @@ gpusched_cli_test(predict_measured_huge 2 stderr "--measured: expected a positiv
                   predict --gpu c2075 --kernel apsp-minplus:n=81,block=8 --measured 1e308 --at 81)
 gpusched_cli_test(list_unknown 2 stderr "gpusched list: unknown subcommand 'nope' \\(expected gpus, policies, workloads\\)"
                   list nope)
-gpusched_cli_test(show_unknown_subcommand 2 stderr "gpusched show: unknown subcommand 'cpu' \\(expected gpu, work\\)" show cpu h100)
+gpusched_cli_test(show_unknown_subcommand 2 stderr "gpusched show: unknown subcommand 'cpu' \\(did you mean gpu\\?\\) \\(expected gpu, work\\)" show cpu h100)
 gpusched_cli_test(validate_named_section_without_data 2 stderr "--sections curves: no measurements at '.*curves'"
                   validate ${CMAKE_CURRENT_SOURCE_DIR}/cli --sections curves)
 gpusched_input_kept_test(tune_csv tiny_gpu.yaml "--csv: 'tiny_gpu.yaml' is also an input"

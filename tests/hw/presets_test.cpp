@@ -27,3 +27,17 @@ TEST_CASE("all required presets are embedded with the expected identity") {
     }
     CHECK(hw::preset_names().size() >= 11);
 }
+
+TEST_CASE("preset names are matched without regard to case and keep their canonical spelling") {
+    // "H100" and "GtX480" name the presets h100 and gtx480; the spec read is the preset's, named as the file names it.
+    CHECK(hw::canonical_preset_name("H100") == std::optional<std::string>("h100"));
+    CHECK(hw::canonical_preset_name("GtX480") == std::optional<std::string>("gtx480"));
+    CHECK(hw::canonical_preset_name("h100") == std::optional<std::string>("h100"));
+    CHECK_FALSE(hw::canonical_preset_name("h1000").has_value());
+    CHECK_FALSE(hw::canonical_preset_name("").has_value());
+    REQUIRE(hw::preset_yaml("C2075").has_value());
+    CHECK(*hw::preset_yaml("C2075") == *hw::preset_yaml("c2075"));
+    const hw::GpuSpec upper = hw::resolve_gpu("H100");
+    CHECK(upper.name == "h100");
+    CHECK(upper == hw::resolve_gpu("h100"));
+}

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -146,4 +147,40 @@ TEST_CASE("line chart size limits") {
     chart.width = 1200;
     chart.height = 800;
     CHECK(render_svg(chart).find("width=\"1200\" height=\"800\"") != std::string::npos);
+}
+
+TEST_CASE("a series of steps is drawn as a staircase: a level per point, vertical risers halfway between") {
+    LineChart chart;
+    chart.title = "blocks per SM";
+    chart.y_from_zero = true;
+    LineSeries s{"blocks", {{0, 2}, {1, 3}, {2, 1}}, true, "", 1, std::nullopt};
+    s.steps = true;
+    chart.series = {s};
+    const std::string svg = render_svg(chart);
+    CHECK(xml_problem(svg) == "");
+    // 3 points: start, (riser at x=0.5: old level, new level), (riser at 1.5: two), end = 6 vertices.
+    const auto at = svg.find("<polyline");
+    REQUIRE(at != std::string::npos);
+    const auto open = svg.find("points=\"", at) + 8;
+    const std::string points = svg.substr(open, svg.find('"', open) - open);
+    CHECK(count_occurrences(points, ",") == 6);
+    // Each riser keeps its x: vertices 2 and 3 share one x, vertices 4 and 5 another.
+    std::vector<std::string> xs;
+    for (std::size_t i = 0; i < points.size();) {
+        const auto comma = points.find(',', i);
+        xs.push_back(points.substr(i, comma - i));
+        const auto space = points.find(' ', comma);
+        i = space == std::string::npos ? points.size() : space + 1;
+    }
+    REQUIRE(xs.size() == 6);
+    CHECK(xs[1] == xs[2]);
+    CHECK(xs[3] == xs[4]);
+    CHECK(xs[0] != xs[1]);
+    CHECK(count_occurrences(svg, "<circle") == 4);  // the 3 points' dots stay on the points, and the legend's
+
+    s.steps = false;
+    chart.series = {s};
+    const std::string line = render_svg(chart);
+    const auto line_at = line.find("points=\"", line.find("<polyline")) + 8;
+    CHECK(count_occurrences(line.substr(line_at, line.find('"', line_at) - line_at), ",") == 3);
 }

@@ -83,3 +83,40 @@ TEST_CASE("bad plot requests name the request's field (x, y, ...) and the column
     CHECK_THROWS_WITH_AS(sweep::line_chart_from_results(kResults, "r.csv", r), doctest::Contains("no rows to plot"),
                          InputError);
 }
+
+TEST_CASE("time columns are plotted in the unit a person reads, named by their quantity; curves start at zero") {
+    // makespan_ns up to 2.5e7 ns = 25 ms: the axis is "makespan (ms)" and 2.5e7 ns is drawn at 25.
+    const char* const results =
+        "# gpusched sweep results\n# study s digest 0 points 3\n"
+        "point,n,span_us,makespan_ns,waves,error\n"
+        "0,100,0.5,1500000,1,\n"
+        "1,200,0.75,25000000,2,\n"
+        "2,300,0.9,4000,3,\n";
+    sweep::PlotRequest r;
+    r.x = "n";
+    r.y = "makespan_ns";
+    const auto chart = sweep::line_chart_from_results(results, "r.csv", r);
+    CHECK(chart.y_label == "makespan (ms)");
+    CHECK(chart.x_label == "n");
+    CHECK(chart.y_from_zero);
+    REQUIRE(chart.series.size() == 1);
+    REQUIRE(chart.series[0].points.size() == 3);
+    CHECK(chart.series[0].points[0].y == doctest::Approx(1.5));    // 1.5e6 ns
+    CHECK(chart.series[0].points[1].y == doctest::Approx(25));     // 2.5e7 ns
+    CHECK(chart.series[0].points[2].y == doctest::Approx(0.004));  // 4000 ns
+    // span_us at most 0.9 us = 900 ns: nanoseconds.
+    r.y = "span_us";
+    const auto span = sweep::line_chart_from_results(results, "r.csv", r);
+    CHECK(span.y_label == "span (ns)");
+    CHECK(span.series[0].points[2].y == doctest::Approx(900));
+    // Not a time: as it is.
+    r.y = "waves";
+    CHECK(sweep::line_chart_from_results(results, "r.csv", r).y_label == "waves");
+    // Heatmap colours: the value column the same way.
+    r.x = "waves";
+    r.y = "n";
+    r.value = "makespan_ns";
+    const auto heat = sweep::heatmap_from_results(results, "r.csv", r);
+    CHECK(heat.value_label == "makespan (ms)");
+    CHECK(heat.values[1][1] == doctest::Approx(25));
+}

@@ -65,3 +65,18 @@ TEST_CASE("bad studies are errors naming the file, line and key") {
     throws("study: t\nworkloads:\n  w: \"warp:blocks=1\"\npoints:\n  - list: [{threads: 1}]\n", "does not name a known kernel");
     throws(with_points("  - list: [{threads: 32}]\nextra: 1\n"), "unknown key 'extra'");
 }
+
+TEST_CASE("GPU preset names in any case become the preset's own name, in every kind of point set") {
+    // fixed H100, a grid axis [C2075, a100], a list row GTX480, a random choice V100: all written as the presets spell them.
+    const auto s = study_from("study: t\nworkloads:\n  w: \"synthetic:blocks=4,threads=32,duration=1us\"\n"
+                              "fixed: {gpu: H100}\npoints:\n  - grid: {gpu: [C2075, a100]}\n  - list: [{gpu: GTX480}]\n"
+                              "  - random: {count: 1, seed: 1, axes: {gpu: [V100]}}\n");
+    CHECK(s.fixed[sweep::kGpuParam] == "h100");
+    REQUIRE(s.sets.size() == 3);
+    CHECK(s.sets[0].axes.at(0).values == std::vector<std::string>{"c2075", "a100"});
+    CHECK(s.sets[1].rows.at(0).at(0).second == "gtx480");
+    CHECK(s.sets[2].random_axes.at(0).choices == std::vector<std::string>{"v100"});
+    // A GPU file's name is not a preset's: kept as written.
+    const auto file = study_from(with_points("  - list: [{gpu: ./My.yaml}]\n"));
+    CHECK(file.sets[0].rows.at(0).at(0).second == "./My.yaml");
+}

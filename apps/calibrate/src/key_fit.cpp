@@ -92,6 +92,7 @@ double KeySimulator::simulate_us(std::size_t i, double value) {
         const workloads::Application app = workloads::build_application({specs_[i].with(key_, exact_number(value))});
         row[i] = static_cast<double>(sweep::simulate_summary(gpu_, app, policy_, execution_).summary.makespan) / 1e6;
         ++simulations_;
+        if (observer_) observer_(simulations_);
     }
     return *row[i];
 }

@@ -37,6 +37,7 @@ double SeriesSimulator::simulate_us(std::size_t i, const SeriesParams& p) {
     const workloads::Application app = workloads::application_from_specs({series_spec(points_.at(i), p)});
     sim::Simulation simulation(gpu_, app, *policy, "shared");
     ++simulations_;
+    if (observer_) observer_(simulations_);
     return static_cast<double>(simulation.run().makespan) / 1e6;
 }
 

@@ -2,12 +2,14 @@
 #include "gpusched/sweep/plot_data.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/report/svg_format.h"
+#include "gpusched/report/time_unit.h"
 #include "gpusched/sweep/csv.h"
 #include "gpusched/sweep/results_reader.h"
 
@@ -16,6 +18,36 @@ namespace gpusched::sweep {
 namespace {
 
 constexpr std::size_t kMaxSeries = 64;
+
+/// A time column (makespan_ns, span_us, time_ms): its name without the unit and the ns in one of its unit.
+struct TimeColumn {
+    std::string quantity;
+    double nanoseconds = 1;
+};
+
+std::optional<TimeColumn> time_column(const std::string& column) {
+    for (const auto& [suffix, ns] : {std::pair<const char*, double>{"_ns", 1}, {"_us", 1e3}, {"_ms", 1e6}}) {
+        const std::string tail = suffix;
+        if (column.size() > tail.size() && column.ends_with(tail))
+            return TimeColumn{column.substr(0, column.size() - tail.size()), ns};
+    }
+    return std::nullopt;
+}
+
+/// An axis of column `column` whose values are `values`: time columns shown in the unit a person
+/// reads (makespan_ns of 2.5e7 becomes "makespan (ms)", values / 1e6); other columns as they are.
+/// Returns the axis label; scales the values in place.
+std::string readable_axis(const std::string& column, const std::vector<double*>& values) {
+    const auto time = time_column(column);
+    if (!time) return column;
+    double largest = 0;
+    for (const double* v : values)
+        if (std::isfinite(*v)) largest = std::max(largest, std::abs(*v) * time->nanoseconds);
+    const report::TimeUnit unit = report::readable_time_unit(largest);
+    const double scale = time->nanoseconds / unit.nanoseconds;
+    for (double* v : values) *v *= scale;
+    return time->quantity + " (" + unit.name + ")";
+}
 
 /// How messages name a field of the request: the caller's name for it, else the field's own.
 std::string field(const PlotRequest& request, const std::string& name) {
@@ -151,9 +183,8 @@ report::LineChart line_chart(const ResultsRecordSource& next, const std::string&
     }
     report::LineChart chart;
     chart.title = request.title.empty() ? request.y + " over " + request.x : request.title;
-    chart.x_label = request.x;
-    chart.y_label = request.y;
     chart.log_y = request.log;
+    chart.y_from_zero = true;  // amounts compared between points: bars' rule (a log axis ignores it)
     for (const auto& name : names) {
         report::LineSeries line;
         line.name = name;
@@ -164,6 +195,11 @@ report::LineChart line_chart(const ResultsRecordSource& next, const std::string&
         }
         chart.series.push_back(std::move(line));
     }
+    std::vector<double*> xs, ys;
+    for (auto& line : chart.series)
+        for (auto& p : line.points) xs.push_back(&p.x), ys.push_back(&p.y);
+    chart.x_label = readable_axis(request.x, xs);
+    chart.y_label = readable_axis(request.y, ys);
     return chart;
 }
 
@@ -197,7 +233,11 @@ report::HeatmapChart heatmap(const ResultsRecordSource& next, const std::string&
     chart.title = request.title.empty() ? request.value + " over " + request.x + " x " + request.y : request.title;
     chart.x_label = request.x;
     chart.y_label = request.y;
-    chart.value_label = request.value;
+    std::vector<double*> values;
+    for (auto& row : chart.values)
+        for (auto& v : row)
+            if (v) values.push_back(&*v);
+    chart.value_label = readable_axis(request.value, values);
     chart.log_scale = request.log;
     return chart;
 }

@@ -9,6 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "gpusched/hw/presets.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/sweep/gpu_variants.h"
@@ -56,6 +57,26 @@ public:
         top.finish();
         s_.fixed.resize(s_.params.size());
         check_workloads_needed();
+        canonical_gpu_names();
+    }
+
+    /// GPU preset names as the preset spells them ("H100" -> "h100"), so results name a GPU one way.
+    void canonical_gpu_names() {
+        const auto canonical = [](std::string& value) {
+            if (auto name = hw::canonical_preset_name(value)) value = *name;
+        };
+        if (!s_.fixed[kGpuParam].empty()) canonical(s_.fixed[kGpuParam]);
+        for (auto& set : s_.sets) {
+            for (auto& axis : set.axes)
+                if (axis.param == kGpuParam)
+                    for (auto& value : axis.values) canonical(value);
+            for (auto& row : set.rows)
+                for (auto& [param, value] : row)
+                    if (param == kGpuParam) canonical(value);
+            for (auto& axis : set.random_axes)
+                if (axis.param == kGpuParam)
+                    for (auto& value : axis.choices) canonical(value);
+        }
     }
 
 private:

@@ -185,6 +185,7 @@ std::string UserTimelinesView::report_part() const {
             report::LineSeries s;
             s.name = which == &r.measured_per_sm ? "measured" : "simulated";
             s.markers = true;
+            s.steps = true;  // a count per SM: level across each SM, not a slope between neighbours
             if (which == &r.simulated_per_sm) s.dash = "6 3";
             const auto counts = per_sm_array(*which, sm_count_);
             for (std::size_t sm = 0; sm < counts.size(); ++sm)

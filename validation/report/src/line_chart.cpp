@@ -83,6 +83,23 @@ std::vector<std::vector<Pixel>> pieces_of(const LineSeries& s, const Frame& f) {
     return pieces;
 }
 
+/// A piece as a staircase: each point's level runs from halfway to the previous point to halfway
+/// to the next (the first from its own x, the last to its own x), joined by vertical risers.
+std::vector<Pixel> staircase(const std::vector<Pixel>& piece) {
+    std::vector<Pixel> out;
+    for (std::size_t i = 0; i < piece.size(); ++i) {
+        if (i == 0) {
+            out.push_back(piece[0]);
+            continue;
+        }
+        const double middle = (piece[i - 1].first + piece[i].first) / 2;
+        out.emplace_back(middle, piece[i - 1].second);
+        out.emplace_back(middle, piece[i].second);
+    }
+    if (piece.size() > 1) out.push_back(piece.back());
+    return out;
+}
+
 struct PlacedLabel {
     double x = 0;      ///< marker position, px
     double centre = 0; ///< label centre, px (clamped into the chart)
@@ -230,7 +247,7 @@ std::string render_svg(const LineChart& chart) {
         const auto pieces = pieces_of(s, f);
         std::size_t drawn = 0;
         for (const auto& piece : pieces) {
-            svg.polyline(piece, colour, s.line_width, s.dash);
+            svg.polyline(s.steps ? staircase(piece) : piece, colour, s.line_width, s.dash);
             drawn += piece.size();
         }
         if (!s.markers || static_cast<double>(drawn) * 4 > f.right - f.left) continue;

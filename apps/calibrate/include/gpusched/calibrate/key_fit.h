@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -43,6 +44,8 @@ public:
     /// value is refused, the spec's own error (the spec, not the search, is wrong).
     void check_values(const std::vector<double>& values, double lo, double hi) const;
     [[nodiscard]] std::size_t simulations() const { return simulations_; }
+    /// `observer` is called with simulations() after each simulation (a progress display); none by default.
+    void on_simulation(std::function<void(std::size_t)> observer) { observer_ = std::move(observer); }
 
 private:
     hw::GpuSpec gpu_;
@@ -53,6 +56,7 @@ private:
     std::vector<workloads::KernelSpec> specs_;  ///< rows_[i].spec, parsed
     std::map<double, std::vector<std::optional<double>>> memo_;
     std::size_t simulations_ = 0;
+    std::function<void(std::size_t)> observer_;
 };
 
 /// Search: `grid` evenly spaced values on [lo, hi], then golden-section steps between the best

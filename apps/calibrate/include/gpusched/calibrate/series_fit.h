@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -41,6 +42,8 @@ public:
     double overhead_us(std::size_t i);
     double work_us(std::size_t i, double ratio);
     [[nodiscard]] std::size_t simulations() const { return simulations_; }
+    /// `observer` is called with simulations() after each simulation (a progress display); none by default.
+    void on_simulation(std::function<void(std::size_t)> observer) { observer_ = std::move(observer); }
 
 private:
     hw::GpuSpec gpu_;
@@ -50,6 +53,7 @@ private:
     std::vector<std::optional<double>> overhead_;
     std::map<double, std::vector<std::optional<double>>> work_;
     std::size_t simulations_ = 0;
+    std::function<void(std::size_t)> observer_;
 };
 
 /// Search range of the ratio r = term_latency_cycles / instr_per_term: r = 0 and a geometric

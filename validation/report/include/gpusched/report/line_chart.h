@@ -22,6 +22,8 @@ struct LineSeries {
     std::string dash;                      ///< SVG stroke-dasharray ("6 3"); empty: solid
     double line_width = 1.5;
     std::optional<std::size_t> colour;     ///< palette index (palette.h); default: the series' position
+    bool steps = false;                    ///< a value per x (a count per SM): drawn as a staircase, each value
+                                           ///< level from halfway to the previous x to halfway to the next
 };
 
 /// A labelled vertical line across the plot, e.g. where a curve jumps. Labels sit above the
