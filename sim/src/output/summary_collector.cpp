@@ -235,6 +235,7 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
     }
     j.member("per_sm_blocks", s.per_sm_blocks);
     j.array("per_sm_busy_ns", s.per_sm_busy.size(), [&s](std::size_t i) { return ns_json(s.per_sm_busy[i]); });
+    if (s.account) j.member("time_account", nlohmann::ordered_json::parse(time_account_json(*s.account)));
     j.close();
     out << '\n';
 }

@@ -153,6 +153,7 @@ std::string render_svg(const GanttChart& chart) {
             out.text(left - 6, y + rh / 2 + 4, row.label, {kRowLabelSize, "end", false, "#222222", 0});
         const std::vector<Column> grid = rasterise(row, x.lo, scale, columns);
         std::map<std::size_t, std::string> paths;     // colour -> path data of merged segments
+        std::string marks;                            // underlines of marked bars
         std::map<std::size_t, double> path_end;       // colour -> x where its last segment ended
         for (std::size_t c = 0; c < columns;) {
             if (grid[c].coverage < 0) {
@@ -170,6 +171,17 @@ std::string render_svg(const GanttChart& chart) {
                 ++e;
             const double x0 = left + static_cast<double>(c);
             const double w = static_cast<double>(e - c);
+            for (std::size_t m = c; m < e;) {  // underline the columns whose bar is marked
+                if (!row.bars[grid[m].bar].marked) {
+                    ++m;
+                    continue;
+                }
+                std::size_t n = m + 1;
+                while (n < e && row.bars[grid[n].bar].marked) ++n;
+                marks += "M" + format_number(left + static_cast<double>(m), 2) + " " + format_number(y + rh - 1.5, 2) +
+                         "h" + format_number(static_cast<double>(n - m), 2);
+                m = n;
+            }
             if (detailed) {
                 out.rect(x0, y + 1, w, rh - 2, palette_colour(bar.colour), "#ffffff", bar_tooltip(bar));
                 if (!bar.label.empty() && rh >= 11 && SvgCanvas::text_width(bar.label, kBarLabelSize) + 4 <= w)
@@ -188,6 +200,13 @@ std::string render_svg(const GanttChart& chart) {
             c = e;
         }
         for (const auto& [colour, d] : paths) out.stroked_path(d, palette_colour(colour), rh - 2, true);
+        if (!marks.empty()) out.stroked_path(marks, "#000000", std::min(2.0, rh / 3), true);
+    }
+    for (const GanttMarker& m : chart.markers) {
+        if (!std::isfinite(m.at_us) || m.at_us < x.lo || m.at_us > x.hi) continue;
+        const double px = left + (m.at_us - x.lo) * scale;
+        out.line(px, top - 2, px, bottom, "#444444", 1, "4 3");
+        if (!m.label.empty()) out.text(px + 2, top - 4, m.label, {kBarLabelSize, "start", false, "#444444", 0});
     }
 
     for (std::size_t i = 0; i < chart.colour_names.size(); ++i) {

@@ -10,6 +10,7 @@
 #include "gpusched/support/time.h"
 #include "gpusched/sim/observer.h"
 #include "gpusched/sim/output/launch_binding.h"
+#include "gpusched/sim/output/time_account.h"
 
 namespace gpusched::sim {
 
@@ -111,6 +112,9 @@ struct RunSummary {
     /// data (a GPU number a rule gives, a preset's ruled default, workloads::application_notes).
     /// Printed only when not empty.
     std::vector<std::string> notes;
+    /// Set by the caller, not the collector (a TimeAccountCollector's account): where the time went.
+    /// Written to JSON as "time_account" only when set.
+    std::optional<TimeAccount> account;
 
     [[nodiscard]] std::size_t kernel_count() const { return kernel_times.size(); }
     /// Launch i's row; std::out_of_range past the last launch.
