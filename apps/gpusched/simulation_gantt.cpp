@@ -17,7 +17,9 @@ constexpr std::size_t kMaxMarkers = 40;
 }  // namespace
 
 void SimulationGantt::on_begin(const sim::RunInfo& info) {
-    info_ = &info;
+    sm_count_ = info.gpu ? info.gpu->sm_count : 0;
+    app_ = info.app;
+    occupancy_ = info.occupancy;  // RunInfo lives only during on_begin
     bars_.clear();
 }
 
@@ -29,11 +31,11 @@ std::string SimulationGantt::svg(const std::string& title) const {
     report::GanttChart chart;
     chart.title = title;
     chart.width = 1280;
-    const int sms = info_ && info_->gpu ? info_->gpu->sm_count : 0;
+    const int sms = sm_count_;
     chart.row_height = sms > 64 ? 5 : 10;
     chart.detail_px = sms > 64 ? 1000 : 3;  // 132 SMs: merged per-row paths keep the file small
     for (int sm = 0; sm < sms; ++sm) chart.rows.push_back({"SM " + std::to_string(sm), {}});
-    const workloads::Application* app = info_ ? info_->app : nullptr;
+    const workloads::Application* app = app_;
     std::map<std::string, std::size_t> colour_of_name;
     std::map<int, std::size_t> colour_of_stream;
     if (app)
@@ -54,7 +56,7 @@ std::string SimulationGantt::svg(const std::string& title) const {
     for (const Bar& bar : ordered) {
         if (bar.sm < 0 || bar.sm >= sms || !app) continue;
         const workloads::KernelLaunch& launch = app->launches.at(bar.launch);
-        const int wpb = bar.launch < info_->occupancy.size() ? info_->occupancy[bar.launch].warps_per_block : 0;
+        const int wpb = bar.launch < occupancy_.size() ? occupancy_[bar.launch].warps_per_block : 0;
         const bool partial = launch.work && launch.work->active_warps(bar.block, wpb) < wpb;
         const std::size_t colour =
             colouring_ == GanttColouring::kernel ? colour_of_name.at(launch.name) : colour_of_stream.at(launch.stream);
@@ -63,7 +65,7 @@ std::string SimulationGantt::svg(const std::string& title) const {
              launch.name + " launch " + std::to_string(bar.launch) + " block " + std::to_string(bar.block) +
                  (partial ? " (partial)" : ""),
              partial});
-        const int per_sm = bar.launch < info_->occupancy.size() ? info_->occupancy[bar.launch].blocks_per_sm : 0;
+        const int per_sm = bar.launch < occupancy_.size() ? occupancy_[bar.launch].blocks_per_sm : 0;
         const std::uint64_t per_wave = static_cast<std::uint64_t>(std::max(per_sm, 1)) * static_cast<std::uint64_t>(sms);
         if (bar.block % per_wave == 0) wave_start.try_emplace({bar.launch, bar.block / per_wave}, bar.start);
     }

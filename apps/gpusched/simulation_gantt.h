@@ -35,7 +35,9 @@ private:
         std::uint64_t block = 0;
     };
     GanttColouring colouring_;
-    const sim::RunInfo* info_ = nullptr;
+    int sm_count_ = 0;
+    const workloads::Application* app_ = nullptr;  ///< the run's (it outlives the run)
+    sim::OccupancyTable occupancy_;
     std::vector<Bar> bars_;
 };
 

@@ -72,7 +72,12 @@ LaunchTerms compute(const hw::GpuSpec& gpu, const workloads::KernelLaunch& launc
 }  // namespace
 
 LaunchBindings::LaunchBindings(const RunInfo& info) {
-    if (!info.gpu || !info.app) return;
+    if (!info.app) return;
+    if (!info.gpu) {  // nothing to compute terms with: every launch `duration`
+        distinct_.assign(1, LaunchTerms{});
+        of_launch_.assign(info.app->launches.size(), 0);
+        return;
+    }
     const hw::GpuSpec& gpu = *info.gpu;
     const auto& launches = info.app->launches;
     launch_overhead_ = overhead_ps(gpu.kernel_launch_ns);

@@ -73,8 +73,8 @@ void explain_kernel(std::ostream& out, const ExplainInput& in, const KernelKind&
     out << "  waves: " << plural(full, "full wave") << " of " << per_wave << " blocks";
     if (rest > 0) {
         const std::uint64_t busy_sms = std::min<std::uint64_t>(rest, static_cast<std::uint64_t>(sms));
-        out << ", then a partial wave of " << plural(rest, "block") << " (" << fixed3(rest * 100000 / per_wave, 1000)
-            << "% of a wave): its SMs' free slots are the tail";
+        out << ", then a partial wave of " << plural(rest, "block") << " ("
+            << percent1(static_cast<double>(rest) / static_cast<double>(per_wave)) << "% of a wave): its SMs' free slots are the tail";
         if (busy_sms < static_cast<std::uint64_t>(sms)) out << ", and " << (sms - static_cast<int>(busy_sms)) << " SMs get no block in it";
     }
     out << ".\n";
@@ -93,8 +93,10 @@ void explain_kernel(std::ostream& out, const ExplainInput& in, const KernelKind&
         out << "none (every warp of every block works)";
     else
         out << partial << " of " << counted << " blocks" << (counted < launch.blocks() ? " counted" : "") << " have "
-            << plural(inactive, "inactive warp") << " in all (" << fixed3(inactive * 100000 / (counted * static_cast<std::uint64_t>(std::max(occ.warps_per_block, 1))), 1000)
-            << "% of their warps): they hold warp slots and do nothing";
+            << plural(inactive, "inactive warp") << " in all ("
+            << percent1(static_cast<double>(inactive) /
+                        static_cast<double>(counted * static_cast<std::uint64_t>(std::max(occ.warps_per_block, 1))))
+            << "% of the warps): they hold warp slots and do nothing";
     out << ".\n";
 }
 

@@ -38,7 +38,6 @@ Time TimeAccount::sum() const {
 }
 
 void TimeAccountCollector::on_begin(const RunInfo& info) {
-    info_ = &info;
     app_ = info.app;
     account_ = TimeAccount{};
     const int sms = info.gpu ? info.gpu->sm_count : 0;

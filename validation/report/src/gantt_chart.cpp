@@ -171,17 +171,6 @@ std::string render_svg(const GanttChart& chart) {
                 ++e;
             const double x0 = left + static_cast<double>(c);
             const double w = static_cast<double>(e - c);
-            for (std::size_t m = c; m < e;) {  // underline the columns whose bar is marked
-                if (!row.bars[grid[m].bar].marked) {
-                    ++m;
-                    continue;
-                }
-                std::size_t n = m + 1;
-                while (n < e && row.bars[grid[n].bar].marked) ++n;
-                marks += "M" + format_number(left + static_cast<double>(m), 2) + " " + format_number(y + rh - 1.5, 2) +
-                         "h" + format_number(static_cast<double>(n - m), 2);
-                m = n;
-            }
             if (detailed) {
                 out.rect(x0, y + 1, w, rh - 2, palette_colour(bar.colour), "#ffffff", bar_tooltip(bar));
                 if (!bar.label.empty() && rh >= 11 && SvgCanvas::text_width(bar.label, kBarLabelSize) + 4 <= w)
@@ -200,6 +189,17 @@ std::string render_svg(const GanttChart& chart) {
             c = e;
         }
         for (const auto& [colour, d] : paths) out.stroked_path(d, palette_colour(colour), rh - 2, true);
+        // Marked bars are underlined over their own extent (whichever bar shows in those columns).
+        std::vector<std::pair<double, double>> spans;
+        for (const GanttBar& bar : row.bars)
+            if (bar.marked && usable(bar))
+                spans.emplace_back(std::floor((bar.start_us - x.lo) * scale), std::ceil((bar.end_us - x.lo) * scale));
+        std::sort(spans.begin(), spans.end());
+        for (std::size_t i = 0; i < spans.size();) {
+            double a = spans[i].first, b = std::max(spans[i].second, a + 1);
+            for (++i; i < spans.size() && spans[i].first <= b; ++i) b = std::max(b, spans[i].second);
+            marks += "M" + format_number(left + a, 2) + " " + format_number(y + rh - 1.5, 2) + "h" + format_number(b - a, 2);
+        }
         if (!marks.empty()) out.stroked_path(marks, "#000000", std::min(2.0, rh / 3), true);
     }
     for (const GanttMarker& m : chart.markers) {

@@ -51,7 +51,7 @@ struct LaunchTerms {
 /// SMs. A million launches of one kernel cost one computation.
 class LaunchBindings {
 public:
-    /// Needs info.gpu and info.app (else every launch is `duration`).
+    /// Reads info.app (no launches without it) and info.gpu (without it every launch is `duration`).
     explicit LaunchBindings(const RunInfo& info);
     /// Launch i's terms; std::out_of_range past the last launch.
     [[nodiscard]] const LaunchTerms& of(std::size_t launch) const { return distinct_.at(of_launch_.at(launch)); }

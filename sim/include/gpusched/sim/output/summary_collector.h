@@ -164,7 +164,7 @@ private:
 ///
 ///     launch  kernel     stream  blocks  threads  blocks/SM  waves  ready_us  start_us   end_us  binds
 ///          0  synthetic       0     265     1024          2      2     0.000     0.000  100.000  duration
-///          1  tail            1      10      256          8      1     0.000    50.000   50.250  duration
+///          1  tail            1      10      256          8      1     0.000    50.000   50.250  launch
 ///
 /// `binds` is what limited the launch (Binding, binding_name; "-" for one that never completed).
 /// Launches alike in kernel, shape, stream and binding are grouped into one row (first launch,

@@ -92,7 +92,6 @@ private:
     void close_gap(Time when, bool launch_follows);
 
     bool warp_units_;
-    const RunInfo* info_ = nullptr;
     const workloads::Application* app_ = nullptr;
     int max_warps_ = 0;
     Time launch_overhead_ = 0;

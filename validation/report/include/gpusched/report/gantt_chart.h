@@ -14,7 +14,7 @@ struct GanttBar {
     double end_us = 0;
     std::size_t colour = 0;
     std::string label;
-    bool marked = false;  ///< underlined in black (e.g. a partial block whose warps are not all active)
+    bool marked = false;  ///< underlined in black over its extent (e.g. a partial block whose warps are not all active)
 };
 
 /// A vertical dashed line across every row at `at_us`, labelled above the plot (e.g. a wave's start).
