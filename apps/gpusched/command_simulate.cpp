@@ -212,7 +212,7 @@ void run_simulation(const SimulateOptions& given) {
     }
     if (gantt) {
         const std::string title = "gpusched simulate: " + app.description + " on " + gpu.name;
-        gantt_file->stream() << (gantt_html ? gantt->html(title, explanation) : gantt->svg(title));
+        gantt_file->stream() << (gantt_html ? gantt->html(title, explanation, account->account()) : gantt->svg(title));
     }
     if (trace && trace->truncated())
         std::cerr << "gpusched: --trace: the trace shows " << trace->blocks_written() << " of " << trace->blocks_total()

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gpusched/sim/observer.h"
+#include "gpusched/sim/output/time_account.h"
 
 namespace gpusched::cli {
 
@@ -22,9 +23,10 @@ public:
 
     /// The chart as one SVG document.
     [[nodiscard]] std::string svg(const std::string& title) const;
-    /// A self-contained HTML page (no external resources; a zoom control): the chart, and beside it
-    /// `explanation` (plain text) in a <pre>.
-    [[nodiscard]] std::string html(const std::string& title, const std::string& explanation) const;
+    /// A self-contained HTML page (no external resources; a zoom control): the chart, below it the
+    /// account as a bar (account_svg), and beside them `explanation` (plain text) in a <pre>.
+    [[nodiscard]] std::string html(const std::string& title, const std::string& explanation,
+                                   const sim::TimeAccount& account) const;
 
 private:
     struct Bar {
@@ -40,5 +42,9 @@ private:
     sim::OccupancyTable occupancy_;
     std::vector<Bar> bars_;
 };
+
+/// Where the SM-time went as one SVG: a bar of the total split into the account's categories (busy
+/// ones first), each with its share in a legend.
+std::string account_svg(const sim::TimeAccount& account);
 
 }  // namespace gpusched::cli
