@@ -98,6 +98,16 @@ TEST_CASE("time account: host-issued launches wait for the host beyond the launc
                    {TimeCategory::host_bound, 18 * kUs}});
 }
 
+TEST_CASE("time account: an SM outside a waiting launch's stream mask is in the tail, not waiting") {
+    // 2 SMs; the launch's stream may use SM 0 only. 3 blocks of 32 warps for 10 us: SM 0 holds 2 for
+    // [0, 10) (10 us active) and 1 for [10, 20) (5 active, 5 tail). SM 1 never may take a block: 20 us tail,
+    // although block 2 waits during [0, 10). Total 40 us: 15 active, 25 tail.
+    auto app = test::app_of({test::launch(3, 1024, 10 * kUs, 1)});
+    app.streams.push_back({1, workloads::StreamPriority::normal, {0}});
+    const auto a = account_of(test::small_gpu(2), app);
+    check_only(a, {{TimeCategory::active_warps, 15 * kUs}, {TimeCategory::tail, 25 * kUs}});
+}
+
 TEST_CASE("time account: the categories add up exactly over many random workloads") {
     // Seeded: 300 workloads of 1-6 launches on 1-3 streams (1-300 blocks of 64-1024 threads, durations of
     // 1-5 us, some partial blocks), on 1-8 SMs with random overheads, under four policies. With the
@@ -131,6 +141,8 @@ TEST_CASE("time account: the categories add up exactly over many random workload
         }
         auto app = test::app_of(launches);
         if (overheads && rng() % 2 == 0) app.host_issue = workloads::HostIssue::calls;
+        if (rng() % 3 == 0) app.streams.push_back({1, workloads::StreamPriority::high, {0}});  // stream 1: SM 0 only
+        if (rng() % 3 == 0) app.streams.push_back({2, workloads::StreamPriority::normal, {}});
         const std::string& policy = policies[rng() % policies.size()];
         CAPTURE(trial);
         CAPTURE(policy);

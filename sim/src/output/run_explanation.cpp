@@ -60,7 +60,11 @@ struct KernelKind {
 void explain_kernel(std::ostream& out, const ExplainInput& in, const KernelKind& kind) {
     const workloads::KernelLaunch& launch = in.app.launches[kind.first];
     const hw::OccupancyResult& occ = in.occupancy.at(kind.first);
-    const int sms = in.gpu.sm_count;
+    int sms = in.gpu.sm_count;  // the SMs its stream may use
+    for (const auto& stream : in.app.streams)
+        if (stream.id == launch.stream && !stream.sm_mask.empty())
+            sms = static_cast<int>(std::count_if(stream.sm_mask.begin(), stream.sm_mask.end(),
+                                                 [&](int sm) { return sm >= 0 && sm < in.gpu.sm_count; }));
     out << "* " << launch.name << " (" << plural(kind.launches, "launch") << ", first launch " << kind.first << "): "
         << launch.blocks() << " blocks of " << launch.threads_per_block() << " threads ("
         << plural(static_cast<std::uint64_t>(occ.warps_per_block), "warp") << ")\n";
@@ -70,12 +74,21 @@ void explain_kernel(std::ostream& out, const ExplainInput& in, const KernelKind&
     if (const std::string lift = occupancy_lift(in.gpu, launch, occ); !lift.empty()) out << "  to lift it: " << lift << "\n";
     const std::uint64_t per_wave = static_cast<std::uint64_t>(std::max(occ.blocks_per_sm, 1)) * static_cast<std::uint64_t>(sms);
     const std::uint64_t full = launch.blocks() / per_wave, rest = launch.blocks() % per_wave;
-    out << "  waves: " << plural(full, "full wave") << " of " << per_wave << " blocks";
-    if (rest > 0) {
-        const std::uint64_t busy_sms = std::min<std::uint64_t>(rest, static_cast<std::uint64_t>(sms));
-        out << ", then a partial wave of " << plural(rest, "block") << " ("
-            << percent1(static_cast<double>(rest) / static_cast<double>(per_wave)) << "% of a wave): its SMs' free slots are the tail";
-        if (busy_sms < static_cast<std::uint64_t>(sms)) out << ", and " << (sms - static_cast<int>(busy_sms)) << " SMs get no block in it";
+    const std::string mask =
+        sms < in.gpu.sm_count ? " (its stream may use " + std::to_string(sms) + " of the " + std::to_string(in.gpu.sm_count) + " SMs)" : "";
+    const std::uint64_t busy_sms = std::min<std::uint64_t>(rest, static_cast<std::uint64_t>(sms));
+    const std::string share = percent1(static_cast<double>(rest) / static_cast<double>(per_wave)) + "%";
+    if (full == 0) {
+        out << "  waves: one partial wave, " << rest << " of the " << per_wave << " blocks a wave holds" << mask << " ("
+            << share << "): its free slots are the tail";
+        if (busy_sms < static_cast<std::uint64_t>(sms)) out << ", and " << (sms - static_cast<int>(busy_sms)) << " SMs get no block";
+    } else {
+        out << "  waves: " << plural(full, "full wave") << " of " << per_wave << " blocks" << mask;
+        if (rest > 0) {
+            out << ", then a partial wave of " << plural(rest, "block") << " (" << share
+                << " of a wave): its SMs' free slots are the tail";
+            if (busy_sms < static_cast<std::uint64_t>(sms)) out << ", and " << (sms - static_cast<int>(busy_sms)) << " SMs get no block in it";
+        }
     }
     out << ".\n";
     const std::uint64_t counted = std::min<std::uint64_t>(launch.blocks(), 1000000);

@@ -46,8 +46,29 @@ void TimeAccountCollector::on_begin(const RunInfo& info) {
     launch_overhead_ = info.gpu ? overhead_ps(info.gpu->kernel_launch_ns) : 0;
     host_calls_ = app_ && app_->host_issue == workloads::HostIssue::calls;
     sms_.assign(static_cast<std::size_t>(std::max(sms, 0)), SmState{});
-    timeline_.assign(1, {Time{0}, GpuState::gap_open});
     waiting_ = draining_ = 0;
+    // Classes of SMs alike in which masked streams allow them.
+    stream_classes_.clear();
+    std::map<std::vector<bool>, std::size_t> class_of;
+    std::vector<const workloads::StreamConfig*> masked;
+    if (app_)
+        for (const auto& stream : app_->streams)
+            if (!stream.sm_mask.empty()) masked.push_back(&stream);
+    for (std::size_t sm = 0; sm < sms_.size(); ++sm) {
+        std::vector<bool> allowed;
+        for (const auto* stream : masked)
+            allowed.push_back(std::find(stream->sm_mask.begin(), stream->sm_mask.end(), static_cast<int>(sm)) !=
+                              stream->sm_mask.end());
+        const auto [it, added] = class_of.try_emplace(allowed, class_of.size());
+        sms_[sm].group = it->second;
+        if (added)
+            for (std::size_t m = 0; m < masked.size(); ++m)
+                if (allowed[m]) stream_classes_[masked[m]->id].push_back(it->second);
+    }
+    for (const auto* stream : masked) stream_classes_.try_emplace(stream->id);  // a mask of no SM here
+    const std::size_t classes = std::max<std::size_t>(class_of.size(), 1);
+    class_waiting_.assign(classes, 0);
+    timelines_.assign(classes, {{Time{0}, GpuState::gap_open}});
     const std::size_t launches = app_ ? app_->launches.size() : 0;
     units_.assign(launches, 0);
     dispatched_.assign(launches, 0);
@@ -77,7 +98,12 @@ void TimeAccountCollector::unit_warps(const BlockRecord& block, int& warps, int&
 }
 
 void TimeAccountCollector::close_gap(Time when, bool launch_follows) {
-    auto& [since, state] = timeline_.back();
+    for (auto& timeline : timelines_) close_gap_of(timeline, when, launch_follows);
+}
+
+void TimeAccountCollector::close_gap_of(std::vector<std::pair<Time, GpuState>>& timeline, Time when,
+                                        bool launch_follows) const {
+    auto& [since, state] = timeline.back();
     const GpuState before = host_calls_ && launch_follows ? GpuState::gap_host : GpuState::gap_waits;
     if (!launch_follows || launch_overhead_ == 0) {
         state = before;
@@ -86,31 +112,43 @@ void TimeAccountCollector::close_gap(Time when, bool launch_follows) {
     const Time overhead_from = when > since + launch_overhead_ ? when - launch_overhead_ : since;
     if (overhead_from > since) {
         state = before;
-        timeline_.emplace_back(overhead_from, GpuState::gap_overhead);
+        timeline.emplace_back(overhead_from, GpuState::gap_overhead);
     } else {
         state = GpuState::gap_overhead;
     }
 }
 
+void TimeAccountCollector::count_waiting(std::size_t launch, int delta) {
+    const auto masked = stream_classes_.find(app_->launches.at(launch).stream);
+    if (masked == stream_classes_.end()) {
+        for (auto& n : class_waiting_) n = static_cast<std::size_t>(static_cast<long long>(n) + delta);
+        return;
+    }
+    for (const std::size_t c : masked->second)
+        class_waiting_[c] = static_cast<std::size_t>(static_cast<long long>(class_waiting_[c]) + delta);
+}
+
 void TimeAccountCollector::set_gpu_state(Time when) {
-    const GpuState now = waiting_ > 0 ? GpuState::waiting : draining_ > 0 ? GpuState::draining : GpuState::gap_open;
-    if (timeline_.back().second == now) return;
-    if (timeline_.back().first == when && timeline_.size() > 1) {
-        timeline_.back().second = now;
-        if (timeline_[timeline_.size() - 2].second == now) timeline_.pop_back();
-        return;
+    for (std::size_t c = 0; c < timelines_.size(); ++c) {
+        auto& timeline = timelines_[c];
+        const GpuState now = class_waiting_[c] > 0                 ? GpuState::waiting
+                             : waiting_ > 0 || draining_ > 0 ? GpuState::draining
+                                                             : GpuState::gap_open;
+        if (timeline.back().second == now) continue;
+        if (timeline.back().first != when) {
+            timeline.emplace_back(when, now);
+            continue;
+        }
+        timeline.back().second = now;  // a change at the same instant replaces the last one
+        if (timeline.size() > 1 && timeline[timeline.size() - 2].second == now) timeline.pop_back();
     }
-    if (timeline_.back().first == when) {
-        timeline_.back().second = now;
-        return;
-    }
-    timeline_.emplace_back(when, now);
 }
 
 void TimeAccountCollector::on_kernel_ready(std::size_t launch, Time when) {
     if (units_.at(launch) == 0) return;
     if (waiting_ == 0 && draining_ == 0) close_gap(when, true);
     ++waiting_;
+    count_waiting(launch, +1);
     phase_[launch] = 1;
     set_gpu_state(when);
 }
@@ -127,6 +165,7 @@ void TimeAccountCollector::on_block_dispatched(const BlockRecord& block) {
     if (++dispatched_.at(block.launch) == units_[block.launch] && phase_[block.launch] == 1) {
         phase_[block.launch] = 2;
         --waiting_;
+        count_waiting(block.launch, -1);
         ++draining_;
         set_gpu_state(block.dispatch);
     }
@@ -145,14 +184,18 @@ void TimeAccountCollector::on_block_completed(const BlockRecord& block) {
 
 void TimeAccountCollector::on_kernel_completed(std::size_t launch, Time, Time end) {
     if (phase_.at(launch) == 2) --draining_;
-    if (phase_[launch] == 1) --waiting_;
+    if (phase_[launch] == 1) {
+        --waiting_;
+        count_waiting(launch, -1);
+    }
     phase_[launch] = 3;
     set_gpu_state(end);
 }
 
 void TimeAccountCollector::advance(std::size_t sm, Time to) {
     SmState& s = sms_.at(sm);
-    s.cursor = std::min(s.cursor, timeline_.size() - 1);  // entries of this instant may have merged
+    const auto& timeline = timelines_.at(s.group);
+    s.cursor = std::min(s.cursor, timeline.size() - 1);  // entries of this instant may have merged
     const auto start_due = [&s] {
         for (std::size_t i = 0; i < s.pending.size();) {
             if (s.pending[i].start > s.at) {
@@ -169,9 +212,9 @@ void TimeAccountCollector::advance(std::size_t sm, Time to) {
     while (s.at < to) {
         Time next = to;
         for (const Pending& p : s.pending) next = std::min(next, p.start);
-        while (s.cursor + 1 < timeline_.size() && timeline_[s.cursor + 1].first <= s.at) ++s.cursor;
-        if (s.cursor + 1 < timeline_.size()) next = std::min(next, timeline_[s.cursor + 1].first);
-        account_piece(s, next - s.at, timeline_[s.cursor].second);
+        while (s.cursor + 1 < timeline.size() && timeline[s.cursor + 1].first <= s.at) ++s.cursor;
+        if (s.cursor + 1 < timeline.size()) next = std::min(next, timeline[s.cursor + 1].first);
+        account_piece(s, next - s.at, timeline[s.cursor].second);
         s.at = next;
         start_due();
     }
@@ -211,7 +254,7 @@ void TimeAccountCollector::account_piece(const SmState& s, Time length, GpuState
 }
 
 void TimeAccountCollector::on_end(Time makespan) {
-    if (timeline_.back().second == GpuState::gap_open) close_gap(makespan, false);
+    if (timelines_.front().back().second == GpuState::gap_open) close_gap(makespan, false);
     account_.makespan = makespan;
     for (std::size_t sm = 0; sm < sms_.size(); ++sm) advance(sm, makespan);
     if (account_.sum() != account_.total())

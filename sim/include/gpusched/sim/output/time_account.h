@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <map>
 #include <vector>
 
 #include "gpusched/sim/observer.h"
@@ -83,13 +84,17 @@ private:
         int active = 0;          ///< of which active
         int pending_warps = 0;   ///< warps of dispatched blocks not yet started
         std::vector<Pending> pending;
-        std::size_t cursor = 0;  ///< timeline_ entry in force at `at`
+        std::size_t cursor = 0;  ///< entry of its class's timeline in force at `at`
+        std::size_t group = 0;   ///< its class: the SMs the same streams' SM masks allow
     };
     void unit_warps(const BlockRecord& block, int& warps, int& active) const;
     void advance(std::size_t sm, Time to);
     void account_piece(const SmState& s, Time length, GpuState gpu);
     void set_gpu_state(Time when);
     void close_gap(Time when, bool launch_follows);
+    void close_gap_of(std::vector<std::pair<Time, GpuState>>& timeline, Time when, bool launch_follows) const;
+    /// Adds `delta` to the waiting launches of every SM class that launch's stream may use.
+    void count_waiting(std::size_t launch, int delta);
 
     bool warp_units_;
     const workloads::Application* app_ = nullptr;
@@ -102,7 +107,12 @@ private:
     std::vector<int> warps_per_block_;        ///< per launch
     std::size_t waiting_ = 0;
     std::size_t draining_ = 0;
-    std::vector<std::pair<Time, GpuState>> timeline_;
+    /// SMs are grouped into classes alike in which streams' SM masks allow them (one class when no
+    /// stream has a mask); per class: its waiting launches, and the timeline of its state (an SM
+    /// outside every waiting launch's mask is in the tail, not waiting for the dispatcher).
+    std::vector<std::size_t> class_waiting_;
+    std::vector<std::vector<std::pair<Time, GpuState>>> timelines_;
+    std::map<int, std::vector<std::size_t>> stream_classes_;  ///< masked streams: the classes they may use
     std::vector<SmState> sms_;
     TimeAccount account_;
 };
