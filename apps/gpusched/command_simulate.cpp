@@ -1,6 +1,7 @@
-// `gpusched simulate`: one application on one GPU under one policy; summary, JSON, timeline CSV, Chrome trace.
+// `gpusched simulate`: one application on one GPU under one policy; summary, JSON, explanation, timeline CSV, trace, Gantt.
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <memory>
 #include <optional>
 
@@ -10,6 +11,7 @@
 #include "gpu_what_if.h"
 #include "output_file.h"
 #include "run_progress.h"
+#include "simulation_gantt.h"
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
@@ -17,6 +19,7 @@
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/sim/output/chrome_trace.h"
+#include "gpusched/sim/output/run_explanation.h"
 #include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/sim/output/timeline_csv.h"
 #include "gpusched/workloads/kernel_spec.h"
@@ -59,7 +62,28 @@ struct SimulateOptions {
     std::string trace;
     bool trace_given = false;
     std::uint64_t trace_limit = sim::ChromeTraceWriter::kDefaultMaxBlockEvents;
+    bool explain = false;       ///< --explain: the narrative and the time account
+    bool all_launches = false;  ///< --all-launches: one summary row per launch
+    std::string gantt;
+    bool gantt_given = false;
+    std::string gantt_colour = "kernel";
 };
+
+/// --gantt's format from its file name: true for HTML, false for SVG; InputError naming the flag otherwise.
+bool gantt_is_html(const std::string& path) {
+    const auto ends = [&path](const std::string& tail) {
+        return path.size() > tail.size() && path.compare(path.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (ends(".html") || ends(".htm")) return true;
+    if (ends(".svg")) return false;
+    throw InputError("--gantt: expected a file name ending in .html or .svg, got '" + path + "'");
+}
+
+GanttColouring gantt_colouring(const std::string& name) {
+    if (name == "kernel") return GanttColouring::kernel;
+    if (name == "stream") return GanttColouring::stream;
+    throw InputError("--gantt-colour: expected kernel or stream, got '" + name + "'");
+}
 
 workloads::Application load_application(const SimulateOptions& o) {
     const int sources = (o.workload.empty() ? 0 : 1) + (o.kernels.empty() ? 0 : 1) + (o.replay.empty() ? 0 : 1);
@@ -98,6 +122,10 @@ std::unique_ptr<sim::DispatchPolicy> preset_policy(const hw::GpuSpec& gpu, const
 }
 
 void run_simulation(const SimulateOptions& given) {
+    const GanttColouring colouring = gantt_colouring(given.gantt_colour);
+    const bool gantt_html = given.gantt_given && gantt_is_html(given.gantt);
+    if (given.gantt_colour != "kernel" && !given.gantt_given)
+        throw InputError("--gantt-colour colours the chart of --gantt; give --gantt");
     hw::GpuSpec gpu = resolve_gpu_what_if(given.gpu, given.what_if);
     std::vector<std::string> notes;
     if (auto note = sm_count_note(given.gpu, gpu)) notes.push_back(*note);
@@ -145,6 +173,21 @@ void run_simulation(const SimulateOptions& given) {
         trace = std::make_unique<sim::ChromeTraceWriter>(trace_file->stream(), o.trace_limit, GPUSCHED_VERSION);
         run.observe(*trace);
     }
+    std::unique_ptr<OutputFile> gantt_file;
+    std::unique_ptr<SimulationGantt> gantt;
+    if (o.gantt_given) {
+        std::vector<const OutputFile*> others;
+        for (auto* file : {timeline_file.get(), trace_file.get()})
+            if (file) others.push_back(file);
+        gantt_file = std::make_unique<OutputFile>(o.gantt, "--gantt", inputs, others);
+        gantt = std::make_unique<SimulationGantt>(colouring);
+        run.observe(*gantt);
+    }
+    std::unique_ptr<sim::TimeAccountCollector> account;
+    if (o.explain || gantt_html) {
+        account = std::make_unique<sim::TimeAccountCollector>(policy->name() == "min");  // min dispatches warps
+        run.observe(*account);
+    }
     RunProgress progress(std::cerr, isatty(STDERR_FILENO) != 0);
     announce_size(std::cerr, isatty(STDERR_FILENO) != 0, app, kAnnouncedBlocks);
     run.observe(progress);
@@ -154,14 +197,27 @@ void run_simulation(const SimulateOptions& given) {
     }
     sim::RunSummary result = summary.summary();
     result.notes.insert(result.notes.begin(), notes.begin(), notes.end());  // the GPU's, then the work's
-    if (o.json)
+    std::string explanation;
+    if (account) {
+        if (o.explain) result.account = account->account();
+        std::ostringstream text;
+        sim::write_explanation(text, {gpu, app, run.occupancy(), result, account->account()});
+        explanation = text.str();
+    }
+    if (o.json) {
         sim::write_summary_json(std::cout, result);
-    else
-        sim::write_summary_text(std::cout, result);
+    } else {
+        sim::write_summary_text(std::cout, result, {o.all_launches});
+        if (o.explain) std::cout << '\n' << explanation;
+    }
+    if (gantt) {
+        const std::string title = "gpusched simulate: " + app.description + " on " + gpu.name;
+        gantt_file->stream() << (gantt_html ? gantt->html(title, explanation, account->account()) : gantt->svg(title));
+    }
     if (trace && trace->truncated())
         std::cerr << "gpusched: --trace: the trace shows " << trace->blocks_written() << " of " << trace->blocks_total()
                   << " blocks (cap --trace-limit " << o.trace_limit << ")\n";
-    for (auto* file : {timeline_file.get(), trace_file.get()})
+    for (auto* file : {timeline_file.get(), trace_file.get(), gantt_file.get()})
         if (file) file->commit();
 }
 
@@ -171,11 +227,14 @@ void add_simulate_command(CLI::App& app) {
     auto o = std::make_shared<SimulateOptions>();
     auto* cmd = app.add_subcommand("simulate", "Simulate block scheduling of a workload on a GPU");
     cmd->footer(std::string("With no workload option, runs the built-in default: --kernel ") + kDefaultKernel +
-                "\nKernel spec syntax and workload files: docs/workloads.md; outputs: docs/outputs.md\n"
-                "Examples:\n"
-                "  gpusched simulate --gpu h100 --kernel synthetic:blocks=265,threads=1024,duration=60us\n"
-                "  gpusched simulate --gpu c2075 --kernel apsp-minplus:n=121,block=8 --json\n"
-                "  gpusched simulate --workload examples/copy-overlap.yaml --timeline blocks.csv --trace run.json");
+                "\nKernel spec syntax and workload files: docs/workloads.md; outputs: docs/outputs.md; "
+                "--explain, --gantt: docs/explain.md\n\nExamples:\n"
+                "  gpusched simulate --gpu h100 --kernel synthetic:blocks=265,threads=1024,duration=60us --explain\n"
+                "  gpusched simulate --gpu c2075 --kernel apsp-minplus:n=97,block=8 --gantt run.html\n"
+                "  gpusched simulate --exec shared --kernel sssp:nodes=4000,degree=4,sources=8,streams=4 "
+                "--gantt s.svg --gantt-colour stream\n"
+                "  gpusched simulate --workload examples/copy-overlap.yaml --timeline blocks.csv --trace run.json\n"
+                "  gpusched simulate --explain --json");
     cmd->add_option("--gpu", o->gpu, "Preset name (gpusched list gpus) or GPU YAML file")->capture_default_str();
     add_gpu_what_if_options(cmd, o->what_if);
     cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies); default: the GPU's defaults.policy, else most-room")
@@ -213,6 +272,18 @@ void add_simulate_command(CLI::App& app) {
     });
     cmd->add_option("--trace-limit", o->trace_limit, "At most this many blocks in the trace (0 to 2^40)")
         ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40))
+        ->capture_default_str();
+    cmd->add_flag("--explain", o->explain,
+                  "After the summary, explain the run in words: occupancy and its limit, waves, tail, partial "
+                  "blocks, what each stream waited for, what bound each launch, and where the SM-time went (with "
+                  "--json: the account as \"time_account\")");
+    cmd->add_flag("--all-launches", o->all_launches,
+                  "One summary row per launch (by default identical launches share a row with their count and "
+                  "min/median/max time)");
+    cmd->add_option("--gantt", o->gantt,
+                    "Write the per-SM Gantt chart: FILE.svg, or FILE.html with the explanation beside it")
+        ->each([o](const std::string&) { o->gantt_given = true; });
+    cmd->add_option("--gantt-colour", o->gantt_colour, "Colour the --gantt bars by kernel or stream")
         ->capture_default_str();
     cmd->callback([o] {
         naming_keys({{"gpu", "--gpu"},

@@ -55,6 +55,28 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
     }
 }
 
+ExecutionTerms SharedExecution::terms(const hw::GpuSpec& gpu, const workloads::WarpWork& work, int warps_per_sm,
+                                      int busy_sms) {
+    ExecutionTerms t;
+    const double f = gpu.clock_mhz.value_or(0) * 1e-6;  // cycles per ps
+    if (f <= 0 || work.issue_slots <= 0) return t;
+    const auto ps = [](double value) { return value > 0 ? time_from_ps(std::ceil(value)).value_or(kTimeLimit) : Time{0}; };
+    const double n = std::max(warps_per_sm, 1);
+    const double sms = std::max(busy_sms, 1);
+    t.issue = ps(n * work.issue_slots / (gpu.issue_slots_per_cycle() * f));
+    t.latency = work.latency_bound;
+    if (gpu.l1_wavefronts_per_cycle.value_or(0) > 0)
+        t.l1 = ps(n * work.l1_wavefronts / (*gpu.l1_wavefronts_per_cycle * f));
+    if (gpu.l2_bandwidth_gbps.value_or(0) > 0)  // GB/s = 10^-3 bytes per ps
+        t.l2 = ps(sms * n * (work.l2_bytes + work.dram_bytes) / (*gpu.l2_bandwidth_gbps * 1e-3));
+    if (gpu.dram_bandwidth_gbps.value_or(0) > 0) {
+        t.dram = ps(sms * n * work.dram_bytes / (*gpu.dram_bandwidth_gbps * 1e-3));
+        if (gpu.sm_dram_bandwidth_gbps.value_or(0) > 0)
+            t.dram = std::max(t.dram, ps(n * work.dram_bytes / (*gpu.sm_dram_bandwidth_gbps * 1e-3)));
+    }
+    return t;
+}
+
 double SharedExecution::warp_rate(const Running& r, double share) {
     return r.latency_rate > 0 ? std::min(r.latency_rate, share) : share;
 }

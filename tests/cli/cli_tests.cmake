@@ -72,9 +72,9 @@ gpusched_cli_test(simulate_shared_needs_warp_work 2 stderr "per-warp work"
                   simulate --exec shared --kernel synthetic:blocks=4,threads=32,duration=1us)
 gpusched_cli_test(simulate_auto_exec_shared 0 stdout "execution  shared" simulate --kernel apsp-minplus:n=100,block=16)
 gpusched_cli_test(simulate_auto_exec_fixed 0 stdout "execution  fixed" simulate --kernel synthetic:blocks=4,threads=32,duration=1us)
-# ceil(log2(99)) = 7 launches of a 7 x 7 grid.
+# ceil(log2(99)) = 7 launches of a 7 x 7 grid (identical: one grouped row unless --all-launches).
 gpusched_cli_test(simulate_apsp_launches 0 stdout "     6  apsp-minplus       0      49"
-                  simulate --kernel apsp-minplus:n=100,block=16)
+                  simulate --kernel apsp-minplus:n=100,block=16 --all-launches)
 gpusched_cli_test(simulate_zero_blocks 2 stderr "blocks" simulate --kernel synthetic:blocks=0,threads=32,duration=1us)
 gpusched_cli_test(simulate_negative_blocks 2 stderr "blocks" simulate --kernel synthetic:blocks=-5,threads=32,duration=1us)
 gpusched_cli_test(simulate_non_numeric 2 stderr "threads" simulate --kernel synthetic:blocks=5,threads=many,duration=1us)
@@ -591,3 +591,39 @@ gpusched_cli_test(occupancy_cluster_shape 2 stderr "--cluster: expected a cluste
                   occupancy --gpu h100 --threads 1024 --cluster 2x0)
 gpusched_cli_test(occupancy_cluster_nonportable_alone 2 stderr "--cluster-nonportable: give --cluster SHAPE too"
                   occupancy --gpu h100 --threads 1024 --cluster-nonportable)
+
+# --- simulate --explain, --gantt, --all-launches (docs/explain.md) ---
+# 265 blocks of 32 warps, 2 per SM on 132 SMs: one full wave of 264 and a partial wave of 1 block.
+gpusched_cli_test(simulate_explain_waves 0 stdout "1 full wave of 264 blocks, then a partial wave of 1 block.*131 SMs get no block"
+                  simulate --kernel synthetic:blocks=265,threads=1024,duration=50us --explain)
+# SM-time 132 x 101.782 us; the lone block of the second wave leaves 131 SMs and half of one idle for 50 us: the tail.
+gpusched_cli_test(simulate_explain_account 0 stdout "SM-time = 132 SMs x 101.782 us = 13435.224 SM-us.*    tail +6589.553 SM-us  49.0%"
+                  simulate --kernel synthetic:blocks=265,threads=1024,duration=50us --explain)
+gpusched_cli_test(simulate_explain_json 0 stdout "\"time_account\":\\{\"sm_count\":132,\"makespan_ps\":101782000,\"total_ps\":13435224000,"
+                  simulate --kernel synthetic:blocks=265,threads=1024,duration=50us --explain --json)
+# 255 registers: 1 block of 8 warps per SM; 128 registers give 2.
+gpusched_cli_test(simulate_explain_lift 0 stdout "limited by registers.*at most 128 registers per thread \\(now 255\\) give 2 blocks per SM"
+                  simulate --kernel synthetic:blocks=400,threads=256,regs=255,duration=10us --explain)
+gpusched_cli_test(simulate_binds_column 0 stdout "end_us  binds\n +0  synthetic .* duration"
+                  simulate --kernel synthetic:blocks=265,threads=1024,duration=50us)
+gpusched_cli_test(simulate_binds_json 0 stdout "\"binds\":\"l1\",\"terms_ns\":\\{\"issue\":"
+                  simulate --kernel apsp-minplus:n=1000,block=16,regs=32 --json)
+# ceil(log2(99)) = 7 identical launches of a 7 x 7 grid: one row, unless --all-launches.
+gpusched_cli_test(simulate_grouped_launches 0 stdout "    0         7  apsp-minplus       0      49 .*7 launches in 1 row"
+                  simulate --kernel apsp-minplus:n=100,block=16)
+gpusched_cli_test(simulate_all_launches 0 stdout "     6  apsp-minplus       0      49"
+                  simulate --kernel apsp-minplus:n=100,block=16 --all-launches)
+gpusched_cli_test(simulate_gantt_svg 0 stdout "makespan" simulate --kernel apsp-minplus:n=100,block=16
+                  --gantt ${CMAKE_CURRENT_BINARY_DIR}/g.svg)
+gpusched_cli_test(simulate_help_examples 0 stdout "Examples:.*--explain.*--gantt run.html" simulate --help)
+gpusched_cli_test(simulate_gantt_bad_name 2 stderr "--gantt: expected a file name ending in .html or .svg, got 'g.png'"
+                  simulate --gantt g.png)
+gpusched_cli_test(simulate_gantt_empty 2 stderr "--gantt" simulate --gantt "")
+gpusched_cli_test(simulate_gantt_unwritable 2 stderr "--gantt: cannot write" simulate --gantt /nonexistent/dir/g.svg)
+gpusched_cli_test(simulate_gantt_bad_colour 2 stderr "--gantt-colour: expected kernel or stream, got 'launch'"
+                  simulate --gantt g.svg --gantt-colour launch)
+gpusched_cli_test(simulate_gantt_colour_alone 2 stderr "--gantt-colour colours the chart of --gantt; give --gantt"
+                  simulate --gantt-colour stream)
+add_test(NAME cli.deterministic_explain
+         COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/determinism_explain
+                 "-DSPEC=apsp-minplus:n=300,block=16" -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_explain_determinism.cmake)

@@ -119,3 +119,23 @@ TEST_CASE("Gantt edge cases: instants, bad bars, empty charts, thin rows, bad si
     bad.detail_px = 0;
     CHECK_THROWS_AS(render_svg(bad), std::invalid_argument);
 }
+
+TEST_CASE("Gantt markers and marked bars: dashed lines with labels, underlines; none without them") {
+    GanttChart chart;
+    chart.title = "waves";
+    chart.rows = {{"SM 0", {{0, 50, 0, "b0"}, {50, 100, 1, "b1 partial", true}}}};
+    const std::string plain = [&] {
+        GanttChart unmarked = chart;
+        unmarked.rows[0].bars[1].marked = false;
+        return render_svg(unmarked);
+    }();
+    CHECK(plain.find("#000000") == std::string::npos);  // no underline, no marker: as before these fields
+    CHECK(plain.find("4 3") == std::string::npos);
+    chart.markers = {{0, "w1"}, {50, "w2"}, {1000, "off the axis"}};
+    const std::string svg = render_svg(chart);
+    CHECK(xml_problem(svg) == "");
+    CHECK(count_occurrences(svg, "stroke-dasharray=\"4 3\"") == 2);  // the marker past the axis is not drawn
+    CHECK(svg.find(">w2</text>") != std::string::npos);
+    CHECK(svg.find("off the axis") == std::string::npos);
+    CHECK(count_occurrences(svg, "stroke=\"#000000\"") == 1);  // one underline path: the marked bar
+}

@@ -76,9 +76,9 @@ const char* const kExpectedText =
     "  workload   synthetic:blocks=265,threads=1024,duration=50us + tail:blocks=10,threads=256,duration=250ns\n"
     "  issue      queued\n"
     "\n"
-    "launch  kernel     stream  blocks  threads  blocks/SM  waves  ready_us  start_us   end_us\n"
-    "     0  synthetic       0     265     1024          2      2     0.000     0.000  100.000\n"
-    "     1  tail            1      10      256          8      1     0.000    50.000   50.250\n"
+    "launch  kernel     stream  blocks  threads  blocks/SM  waves  ready_us  start_us   end_us  binds\n"
+    "     0  synthetic       0     265     1024          2      2     0.000     0.000  100.000  duration\n"
+    "     1  tail            1      10      256          8      1     0.000    50.000   50.250  launch\n"
     "\n"
     "  makespan       100.000 us\n"
     "  blocks         275 total\n"
@@ -255,7 +255,7 @@ TEST_CASE("summary: a launch the run never reached shows as null and '-'") {
     CHECK(j["kernels"][1]["ready_ns"].is_null());
     std::ostringstream text;
     write_summary_text(text, c.summary());
-    CHECK(text.str().find("  tail            1      10      256          8      1         -         -       -\n") !=
+    CHECK(text.str().find("  tail            1      10      256          8      1         -         -       -  -\n") !=
           std::string::npos);
 }
 

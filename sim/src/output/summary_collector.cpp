@@ -8,22 +8,12 @@
 #include <unordered_map>
 
 #include "gpusched/support/checked_time.h"
+#include "summary_format.h"
 #include "gpusched/workloads/work_notes.h"
 
 namespace gpusched::sim {
 
 namespace {
-
-/// `value / scale` with three decimals, rounded half up, in integer arithmetic.
-std::string fixed3(std::uint64_t value, std::uint64_t scale) {
-    const std::uint64_t thousandths = value / scale * 1000 + (value % scale * 1000 + scale / 2) / scale;
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%llu.%03llu", static_cast<unsigned long long>(thousandths / 1000),
-                  static_cast<unsigned long long>(thousandths % 1000));
-    return buf;
-}
-
-std::string us3(const std::optional<Time>& ps) { return ps ? fixed3(*ps, 1000000) : "-"; }
 
 nlohmann::ordered_json ns_json(const std::optional<Time>& ps) {
     if (!ps) return nullptr;
@@ -34,38 +24,6 @@ std::uint64_t waves_of(std::uint64_t blocks, int blocks_per_sm, int sm_count) {
     if (blocks_per_sm <= 0 || sm_count <= 0) return 0;
     const std::uint64_t per_wave = static_cast<std::uint64_t>(blocks_per_sm) * static_cast<std::uint64_t>(sm_count);
     return (blocks + per_wave - 1) / per_wave;
-}
-
-/// Writes `count` rows as columns padded to their widest cell; `left[c]` left-aligns column c.
-/// `row(i, cells)` fills the cells of row i; it is called twice per row (widths, then lines),
-/// so a table of a million launches is never held in memory.
-template <class Row>
-void write_rows(std::ostream& out, std::size_t count, const Row& row, const std::vector<bool>& left) {
-    std::vector<std::size_t> width(left.size(), 0);
-    std::vector<std::string> cells;
-    for (std::size_t i = 0; i < count; ++i) {
-        row(i, cells);
-        for (std::size_t c = 0; c < cells.size(); ++c) width[c] = std::max(width[c], cells[c].size());
-    }
-    std::string line;
-    for (std::size_t i = 0; i < count; ++i) {
-        row(i, cells);
-        line.clear();
-        for (std::size_t c = 0; c < cells.size(); ++c) {
-            const std::size_t pad = width[c] - cells[c].size();
-            if (c > 0) line += "  ";
-            if (!left[c]) line.append(pad, ' ');
-            line += cells[c];
-            if (left[c]) line.append(pad, ' ');
-        }
-        line.erase(line.find_last_not_of(' ') + 1);
-        out << line << '\n';
-    }
-}
-
-/// write_rows over rows held in memory (the few rows of the header and totals).
-void write_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& left) {
-    write_rows(out, rows.size(), [&](std::size_t i, std::vector<std::string>& cells) { cells = rows[i]; }, left);
 }
 
 /// The compact dump of one JSON value, as the whole document's dump writes it.
@@ -128,6 +86,8 @@ KernelSummary RunSummary::kernel(std::size_t i) const {
     k.ready = reached(t.ready);
     k.start = reached(t.start);
     k.end = reached(t.end);
+    k.binds = t.binds;
+    k.terms = shape.terms;
     return k;
 }
 
@@ -158,6 +118,8 @@ void SummaryCollector::on_begin(const RunInfo& info) {
     summary_.copy_times.reserve(static_cast<std::size_t>(copies));  // one record each, no growth slack
     summary_.issue = info.app->host_issue == workloads::HostIssue::calls ? "host-calls" : "queued";
     const auto& launches = info.app->launches;
+    bindings_.emplace(info);
+    summary_.launch_terms = bindings_->distinct();
     summary_.kernel_times.reserve(launches.size());
     std::unordered_map<std::string, std::uint32_t> name_index;  // a million launches share a few names
     for (std::size_t i = 0; i < launches.size(); ++i) {
@@ -171,6 +133,7 @@ void SummaryCollector::on_begin(const RunInfo& info) {
         k.threads_per_block = launches[i].threads_per_block();
         k.blocks_per_sm = i < info.occupancy.size() ? info.occupancy[i].blocks_per_sm : 0;
         k.waves = waves_of(k.blocks, k.blocks_per_sm, summary_.sm_count);
+        k.terms = bindings_->index_of(i);
         KernelTimes& times = summary_.kernel_times.emplace_back();
         times.shape = shape_index(summary_.kernel_shapes, k);
     }
@@ -196,6 +159,7 @@ void SummaryCollector::on_kernel_completed(std::size_t launch, Time first_start,
     KernelTimes& k = summary_.kernel_times.at(launch);
     k.start = first_start;
     k.end = end;
+    if (bindings_) k.binds = bindings_->after_run(launch, first_start, end);
 }
 
 void SummaryCollector::on_launch_repeated(const RepeatedLaunch& repeated) {
@@ -218,62 +182,6 @@ const char* copy_direction_name(workloads::CopyDirection direction) {
 }
 
 void SummaryCollector::on_end(Time makespan) { summary_.makespan = makespan; }
-
-void write_summary_text(std::ostream& out, const RunSummary& s) {
-    out << "gpusched summary\n";
-    std::vector<std::vector<std::string>> header = {
-        {"", "gpu", s.gpu + " (" + s.gpu_name + "), cc " + s.compute_capability + ", " + std::to_string(s.sm_count) + " SMs"},
-        {"", "policy", s.policy},
-        {"", "execution", s.execution},
-        {"", "workload", s.application},
-        {"", "issue", s.issue == "host-calls" ? "host calls, one per host_launch_interval_ns" : "queued"}};
-    for (const auto& note : s.notes) header.push_back({"", "note", note});
-    write_table(out, header, {true, true, true});
-    out << '\n';
-
-    write_rows(
-        out, s.kernel_count() + 1,
-        [&s](std::size_t i, std::vector<std::string>& cells) {
-            if (i == 0) {
-                cells = {"launch", "kernel", "stream", "blocks", "threads", "blocks/SM", "waves", "ready_us", "start_us",
-                         "end_us"};
-                return;
-            }
-            const KernelSummary k = s.kernel(i - 1);
-            cells = {std::to_string(k.launch), s.kernel_name(k), std::to_string(k.stream), std::to_string(k.blocks),
-                     std::to_string(k.threads_per_block), std::to_string(k.blocks_per_sm), std::to_string(k.waves),
-                     us3(k.ready), us3(k.start), us3(k.end)};
-        },
-        {false, true, false, false, false, false, false, false, false, false});
-    out << '\n';
-    if (s.copy_count() > 0) {
-        write_rows(
-            out, s.copy_count() + 1,
-            [&s](std::size_t i, std::vector<std::string>& cells) {
-                if (i == 0) {
-                    cells = {"operation", "copy", "stream", "bytes", "memory", "engine", "ready_us", "start_us", "end_us"};
-                    return;
-                }
-                const CopySummary c = s.copy(i - 1);
-                cells = {std::to_string(c.operation), copy_direction_name(c.direction), std::to_string(c.stream), std::to_string(c.bytes),
-                         c.pinned ? "pinned" : "pageable", std::to_string(c.engine), us3(c.ready), us3(c.start),
-                         us3(c.end)};
-            },
-            {false, true, false, false, true, false, false, false, false});
-        out << '\n';
-    }
-
-    std::vector<std::vector<std::string>> totals;
-    totals.push_back({"", "makespan", fixed3(s.makespan, 1000000) + " us"});
-    totals.push_back({"", "blocks", std::to_string(s.total_blocks) + " total"});
-    if (!s.per_sm_blocks.empty()) {
-        const auto [lo, hi] = std::minmax_element(s.per_sm_blocks.begin(), s.per_sm_blocks.end());
-        totals.push_back({"", "blocks per SM", "min " + std::to_string(*lo) + " / mean " +
-                                                   fixed3(s.total_blocks, s.per_sm_blocks.size()) + " / max " +
-                                                   std::to_string(*hi)});
-    }
-    write_table(out, totals, {true, true, true});
-}
 
 void write_summary_json(std::ostream& out, const RunSummary& s) {
     JsonObjectWriter j(out);
@@ -301,6 +209,12 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
         e["ready_ns"] = ns_json(k.ready);
         e["start_ns"] = ns_json(k.start);
         e["end_ns"] = ns_json(k.end);
+        e["binds"] = k.end ? nlohmann::ordered_json(binding_name(k.binds)) : nlohmann::ordered_json(nullptr);
+        if (k.terms < s.launch_terms.size() && s.launch_terms[k.terms].terms) {
+            const ExecutionTerms& t = *s.launch_terms[k.terms].terms;
+            e["terms_ns"] = {{"issue", ns_json(t.issue)}, {"latency", ns_json(t.latency)}, {"l1", ns_json(t.l1)},
+                             {"l2", ns_json(t.l2)}, {"dram", ns_json(t.dram)}};
+        }
         return e;
     });
     if (s.copy_count() > 0) {
@@ -321,6 +235,7 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
     }
     j.member("per_sm_blocks", s.per_sm_blocks);
     j.array("per_sm_busy_ns", s.per_sm_busy.size(), [&s](std::size_t i) { return ns_json(s.per_sm_busy[i]); });
+    if (s.account) j.member("time_account", nlohmann::ordered_json::parse(time_account_json(*s.account)));
     j.close();
     out << '\n';
 }

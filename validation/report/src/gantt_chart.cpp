@@ -153,6 +153,7 @@ std::string render_svg(const GanttChart& chart) {
             out.text(left - 6, y + rh / 2 + 4, row.label, {kRowLabelSize, "end", false, "#222222", 0});
         const std::vector<Column> grid = rasterise(row, x.lo, scale, columns);
         std::map<std::size_t, std::string> paths;     // colour -> path data of merged segments
+        std::string marks;                            // underlines of marked bars
         std::map<std::size_t, double> path_end;       // colour -> x where its last segment ended
         for (std::size_t c = 0; c < columns;) {
             if (grid[c].coverage < 0) {
@@ -188,6 +189,24 @@ std::string render_svg(const GanttChart& chart) {
             c = e;
         }
         for (const auto& [colour, d] : paths) out.stroked_path(d, palette_colour(colour), rh - 2, true);
+        // Marked bars are underlined over their own extent (whichever bar shows in those columns).
+        std::vector<std::pair<double, double>> spans;
+        for (const GanttBar& bar : row.bars)
+            if (bar.marked && usable(bar))
+                spans.emplace_back(std::floor((bar.start_us - x.lo) * scale), std::ceil((bar.end_us - x.lo) * scale));
+        std::sort(spans.begin(), spans.end());
+        for (std::size_t i = 0; i < spans.size();) {
+            double a = spans[i].first, b = std::max(spans[i].second, a + 1);
+            for (++i; i < spans.size() && spans[i].first <= b; ++i) b = std::max(b, spans[i].second);
+            marks += "M" + format_number(left + a, 2) + " " + format_number(y + rh - 1.5, 2) + "h" + format_number(b - a, 2);
+        }
+        if (!marks.empty()) out.stroked_path(marks, "#000000", std::min(2.0, rh / 3), true);
+    }
+    for (const GanttMarker& m : chart.markers) {
+        if (!std::isfinite(m.at_us) || m.at_us < x.lo || m.at_us > x.hi) continue;
+        const double px = left + (m.at_us - x.lo) * scale;
+        out.line(px, top - 2, px, bottom, "#444444", 1, "4 3");
+        if (!m.label.empty()) out.text(px + 2, top - 4, m.label, {kBarLabelSize, "start", false, "#444444", 0});
     }
 
     for (std::size_t i = 0; i < chart.colour_names.size(); ++i) {

@@ -11,6 +11,18 @@
 
 namespace gpusched::sim {
 
+/// The terms of the `shared` model for the warps of one launch when `warps_per_sm` active warps
+/// share each of `busy_sms` SMs (SharedExecution::terms): a warp takes about the largest of them,
+/// so the largest one is what binds it. Picoseconds, rounded up; 0 for a resource the GPU spec
+/// leaves unlimited or the work does not use.
+struct ExecutionTerms {
+    Time issue = 0;    ///< n x W / (C x f): its share of the SM's issue slots
+    Time latency = 0;  ///< L: its latency floor (dependency chains, memory latency)
+    Time l1 = 0;       ///< n x l1_wavefronts / (M x f): the SM's L1 data path
+    Time l2 = 0;       ///< S x n x (l2_bytes + dram_bytes) / B_L2: the L2 bandwidth
+    Time dram = 0;     ///< max(S x n x dram_bytes / B, n x dram_bytes / B_SM): device-memory bandwidth
+};
+
 /// DESIGN.md 2.5, the `shared` model. An SM issues C = warp_schedulers_per_sm x issue_width
 /// warp-instructions per cycle at clock_mhz. Every active warp of a resident block needs W
 /// issue slots and cannot finish sooner than its latency bound L. With n active warps on the
@@ -93,6 +105,12 @@ public:
     [[nodiscard]] std::string name() const override { return "shared"; }
     void block_started(const StartedBlock& block, Time now, CompletionSink& sink) override;
     void block_finished(int sm, int slot, Time now, CompletionSink& sink) override;
+    /// The model's terms for `work` (at the GPU's clock: workloads::warp_work_at_clock) with
+    /// `warps_per_sm` active warps on each of `busy_sms` SMs: the rates update_sm() caps, each
+    /// turned into the time one warp's work takes at that cap alone. A term past the range of
+    /// simulated time is kTimeLimit. Needs execution.clock_mhz (0 terms without it).
+    static ExecutionTerms terms(const hw::GpuSpec& gpu, const workloads::WarpWork& work, int warps_per_sm,
+                                int busy_sms);
 
 private:
     struct Running {

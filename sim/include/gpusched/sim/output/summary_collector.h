@@ -9,6 +9,8 @@
 
 #include "gpusched/support/time.h"
 #include "gpusched/sim/observer.h"
+#include "gpusched/sim/output/launch_binding.h"
+#include "gpusched/sim/output/time_account.h"
 
 namespace gpusched::sim {
 
@@ -21,6 +23,7 @@ struct KernelShape {
     int stream = 0;
     int threads_per_block = 0;
     int blocks_per_sm = 0;          ///< from RunInfo::occupancy (0 if the engine gave none)
+    std::uint32_t terms = 0;        ///< its static binding: RunSummary::launch_terms[terms]
     bool operator==(const KernelShape&) const = default;
 };
 
@@ -33,6 +36,7 @@ struct KernelTimes {
     Time start = kUnreachedTime;  ///< first block began executing (set when the launch completed)
     Time end = kUnreachedTime;    ///< last block finished (set when the launch completed)
     std::uint32_t shape = 0;      ///< RunSummary::kernel_shapes[shape]
+    Binding binds = Binding::duration;  ///< what bound it (LaunchBindings::after_run; set when it completed)
 };
 
 /// One launch, as the summary prints it (made from its KernelTimes and KernelShape by RunSummary::kernel).
@@ -47,6 +51,8 @@ struct KernelSummary {
     std::optional<Time> ready;      ///< entered the execution-engine queue (unset if never reached)
     std::optional<Time> start;      ///< first block began executing (unset until the launch completed)
     std::optional<Time> end;        ///< last block finished (unset until the launch completed)
+    Binding binds = Binding::duration;  ///< what bound it (meaningful once it completed)
+    std::uint32_t terms = 0;        ///< RunSummary::launch_terms[terms]: its model's terms
 };
 
 /// What a copy's summary row prints besides its times and operation, shared by copies alike in it.
@@ -95,6 +101,7 @@ struct RunSummary {
     std::vector<KernelTimes> kernel_times;     ///< per launch, by launch index
     std::vector<KernelShape> kernel_shapes;    ///< shared by the launches alike in them
     std::vector<std::string> kernel_names;     ///< the launches' distinct names, in order of first use
+    std::vector<LaunchTerms> launch_terms;     ///< the launches' distinct static bindings (LaunchBindings)
     std::vector<CopyTimes> copy_times;         ///< in the order they were handed to a copy engine
     std::vector<CopyShape> copy_shapes;        ///< shared by the copies alike in them
     std::vector<std::uint64_t> per_sm_blocks;  ///< indexed by SM id; blocks completed there
@@ -105,11 +112,15 @@ struct RunSummary {
     /// data (a GPU number a rule gives, a preset's ruled default, workloads::application_notes).
     /// Printed only when not empty.
     std::vector<std::string> notes;
+    /// Set by the caller, not the collector (a TimeAccountCollector's account): where the time went.
+    /// Written to JSON as "time_account" only when set.
+    std::optional<TimeAccount> account;
 
     [[nodiscard]] std::size_t kernel_count() const { return kernel_times.size(); }
     /// Launch i's row; std::out_of_range past the last launch.
     [[nodiscard]] KernelSummary kernel(std::size_t i) const;
     [[nodiscard]] const std::string& kernel_name(const KernelSummary& k) const { return kernel_names.at(k.name_index); }
+    [[nodiscard]] const LaunchTerms& launch_term(const KernelSummary& k) const { return launch_terms.at(k.terms); }
     [[nodiscard]] std::size_t copy_count() const { return copy_times.size(); }
     /// The i-th copy handed to a copy engine; std::out_of_range past the last.
     [[nodiscard]] CopySummary copy(std::size_t i) const;
@@ -135,6 +146,7 @@ public:
     [[nodiscard]] const RunSummary& summary() const { return summary_; }
 
 private:
+    std::optional<LaunchBindings> bindings_;
     /// Names an SM whose busy time would reach 2^63 ps (a TimeRangeError).
     static std::string busy_name(std::size_t sm);
 
@@ -150,18 +162,25 @@ private:
 ///       execution  fixed
 ///       workload   synthetic:blocks=265,threads=1024,duration=50us + tail:blocks=10,threads=256,duration=250ns
 ///
-///     launch  kernel     stream  blocks  threads  blocks/SM  waves  ready_us  start_us   end_us
-///          0  synthetic       0     265     1024          2      2     0.000     0.000  100.000
-///          1  tail            1      10      256          8      1     0.000    50.000   50.250
+///     launch  kernel     stream  blocks  threads  blocks/SM  waves  ready_us  start_us   end_us  binds
+///          0  synthetic       0     265     1024          2      2     0.000     0.000  100.000  duration
+///          1  tail            1      10      256          8      1     0.000    50.000   50.250  launch
 ///
-/// (A copy table follows the launch table when the application has copies.)
+/// `binds` is what limited the launch (Binding, binding_name; "-" for one that never completed).
+/// Launches alike in kernel, shape, stream and binding are grouped into one row (first launch,
+/// count, min / median / max of end - start; the lower median for an even count) when any two
+/// are alike, unless `options.all_launches`; a line then says how many rows stand for how many
+/// launches. (A copy table follows the launch table when the application has copies.)
 ///
 ///       makespan       100.000 us
 ///       blocks         275 total
 ///       blocks per SM  min 2 / mean 2.083 / max 3
 ///
 /// followed by one `note` line per RunSummary::notes entry, when there are any.
-void write_summary_text(std::ostream& out, const RunSummary& summary);
+struct SummaryTextOptions {
+    bool all_launches = false;  ///< one row per launch, never grouped
+};
+void write_summary_text(std::ostream& out, const RunSummary& summary, const SummaryTextOptions& options = {});
 
 /// One JSON object on one line, keys in a fixed order, then a newline. Schema: docs/outputs.md.
 /// Times are nanoseconds as numbers (exact to the picosecond); unreached times are null.

@@ -14,6 +14,13 @@ struct GanttBar {
     double end_us = 0;
     std::size_t colour = 0;
     std::string label;
+    bool marked = false;  ///< underlined in black over its extent (e.g. a partial block whose warps are not all active)
+};
+
+/// A vertical dashed line across every row at `at_us`, labelled above the plot (e.g. a wave's start).
+struct GanttMarker {
+    double at_us = 0;
+    std::string label;
 };
 
 struct GanttRow {
@@ -45,6 +52,7 @@ struct GanttChart {
     double detail_px = 3;
     std::vector<GanttRow> rows;
     std::vector<std::string> colour_names; ///< legend: the name of colour 0, 1, ...; empty: no legend
+    std::vector<GanttMarker> markers;      ///< drawn over the bars; none: the chart is as without them
 };
 
 /// The chart as one SVG document (UTF-8, no scripts, no external resources). Deterministic:

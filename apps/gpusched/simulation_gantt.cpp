@@ -1,0 +1,124 @@
+// SimulationGantt: blocks collected during the run, drawn with the report library's Gantt chart.
+#include "simulation_gantt.h"
+
+#include <algorithm>
+#include <map>
+
+#include "gpusched/report/gantt_chart.h"
+#include "gpusched/report/palette.h"
+#include "gpusched/report/svg_canvas.h"
+#include "gpusched/report/svg_format.h"
+
+namespace gpusched::cli {
+
+namespace {
+
+/// Wave starts marked at most: beyond this the markers would hide the bars.
+constexpr std::size_t kMaxMarkers = 40;
+
+}  // namespace
+
+void SimulationGantt::on_begin(const sim::RunInfo& info) {
+    sm_count_ = info.gpu ? info.gpu->sm_count : 0;
+    app_ = info.app;
+    occupancy_ = info.occupancy;  // RunInfo lives only during on_begin
+    bars_.clear();
+}
+
+void SimulationGantt::on_block_completed(const sim::BlockRecord& b) {
+    bars_.push_back({b.start, b.end, static_cast<std::uint32_t>(b.launch), b.sm, b.block});
+}
+
+std::string SimulationGantt::svg(const std::string& title) const {
+    report::GanttChart chart;
+    chart.title = title;
+    chart.width = 1280;
+    const int sms = sm_count_;
+    chart.row_height = sms > 64 ? 5 : 10;
+    chart.detail_px = sms > 64 ? 1000 : 3;  // 132 SMs: merged per-row paths keep the file small
+    for (int sm = 0; sm < sms; ++sm) chart.rows.push_back({"SM " + std::to_string(sm), {}});
+    const workloads::Application* app = app_;
+    std::map<std::string, std::size_t> colour_of_name;
+    std::map<int, std::size_t> colour_of_stream;
+    if (app)
+        for (const auto& launch : app->launches) {
+            if (colouring_ == GanttColouring::kernel) {
+                if (colour_of_name.try_emplace(launch.name, colour_of_name.size()).second)
+                    chart.colour_names.push_back(launch.name);
+            } else if (colour_of_stream.try_emplace(launch.stream, colour_of_stream.size()).second) {
+                chart.colour_names.push_back("stream " + std::to_string(launch.stream));
+            }
+        }
+    std::vector<Bar> ordered = bars_;
+    std::sort(ordered.begin(), ordered.end(), [](const Bar& a, const Bar& b) {
+        return std::tie(a.start, a.launch, a.block) < std::tie(b.start, b.launch, b.block);
+    });
+    // Wave k of a launch starts when its block k x (blocks per SM x SMs) starts (blocks go in order).
+    std::map<std::pair<std::uint32_t, std::uint64_t>, Time> wave_start;
+    for (const Bar& bar : ordered) {
+        if (bar.sm < 0 || bar.sm >= sms || !app) continue;
+        const workloads::KernelLaunch& launch = app->launches.at(bar.launch);
+        const int wpb = bar.launch < occupancy_.size() ? occupancy_[bar.launch].warps_per_block : 0;
+        const bool partial = launch.work && launch.work->active_warps(bar.block, wpb) < wpb;
+        const std::size_t colour =
+            colouring_ == GanttColouring::kernel ? colour_of_name.at(launch.name) : colour_of_stream.at(launch.stream);
+        chart.rows[static_cast<std::size_t>(bar.sm)].bars.push_back(
+            {static_cast<double>(bar.start) / 1e6, static_cast<double>(bar.end) / 1e6, colour,
+             launch.name + " launch " + std::to_string(bar.launch) + " block " + std::to_string(bar.block) +
+                 (partial ? " (partial)" : ""),
+             partial});
+        const int per_sm = bar.launch < occupancy_.size() ? occupancy_[bar.launch].blocks_per_sm : 0;
+        const std::uint64_t per_wave = static_cast<std::uint64_t>(std::max(per_sm, 1)) * static_cast<std::uint64_t>(sms);
+        if (bar.block % per_wave == 0) wave_start.try_emplace({bar.launch, bar.block / per_wave}, bar.start);
+    }
+    for (const auto& [key, at] : wave_start) {
+        if (chart.markers.size() == kMaxMarkers) break;
+        chart.markers.push_back({static_cast<double>(at) / 1e6,
+                                 "L" + std::to_string(key.first) + " w" + std::to_string(key.second + 1)});
+    }
+    chart.caption = std::string("Colour: the ") + (colouring_ == GanttColouring::kernel ? "kernel" : "stream") +
+                    ". Underlined: partial blocks (some warps inactive). Dashed: wave starts (L launch, w wave" +
+                    (wave_start.size() > kMaxMarkers ? "; the first " + std::to_string(kMaxMarkers) + " of " +
+                                                           std::to_string(wave_start.size()) + ")."
+                                                     : ").");
+    return report::render_svg(chart);
+}
+
+std::string account_svg(const sim::TimeAccount& account) {
+    constexpr double kWidth = 760, kLeft = 20, kBarWidth = 720, kBarTop = 34, kBarHeight = 28, kLine = 17;
+    const Time total = account.total();
+    const double height = kBarTop + kBarHeight + 16 + kLine * static_cast<double>(sim::kTimeCategories) + 10;
+    report::SvgCanvas out(kWidth, height, "where the SM-time went");
+    out.text(kWidth / 2, 20, "Where the SM-time went: " + std::to_string(account.sm_count) + " SMs x makespan",
+             {14, "middle", true, "#111111", 0});
+    double x = kLeft;
+    for (std::size_t c = 0; c < sim::kTimeCategories; ++c) {
+        const double share = total == 0 ? 0 : static_cast<double>(account.ps[c]) / static_cast<double>(total);
+        const std::string name = sim::time_category_name(static_cast<sim::TimeCategory>(c));
+        const std::string percent = report::format_number(share * 100, 1) + "%";
+        if (share > 0) out.rect(x, kBarTop, share * kBarWidth, kBarHeight, report::palette_colour(c), "#ffffff", name + ": " + percent);
+        x += share * kBarWidth;
+        const double y = kBarTop + kBarHeight + 16 + kLine * static_cast<double>(c);
+        out.rect(kLeft, y - 10, 12, 10, report::palette_colour(c));
+        out.text(kLeft + 18, y, name + (c < 2 ? " (busy)" : " (idle)"), {12, "start", false, "#222222", 0});
+        out.text(kLeft + 260, y, percent, {12, "end", false, "#222222", 0});
+    }
+    std::string text = out.finish();
+    if (const auto at = text.find("<svg"); at != std::string::npos) text = text.substr(at);
+    return text;
+}
+
+std::string SimulationGantt::html(const std::string& title, const std::string& explanation,
+                                  const sim::TimeAccount& account) const {
+    std::string svg_text = svg(title);
+    if (const auto at = svg_text.find("<svg"); at != std::string::npos) svg_text = svg_text.substr(at);
+    return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + report::escape_xml(title) +
+           "</title>\n<style>body{font-family:sans-serif;margin:1em;display:flex;gap:1.5em;align-items:flex-start}"
+           "#chart{flex:3;overflow:auto;border:1px solid #ccc}#chart svg{width:100%;height:auto}"
+           "pre{flex:2;font-size:13px;white-space:pre-wrap}</style></head>\n<body>\n"
+           "<div style=\"flex:3\"><label>zoom <input id=\"zoom\" type=\"range\" min=\"100\" max=\"800\" value=\"100\" "
+           "oninput=\"document.querySelector('#chart svg').style.width=this.value+'%'\"></label>\n<div id=\"chart\">" +
+           svg_text + "</div>\n<div>" + account_svg(account) + "</div></div>\n<pre>" + report::escape_xml(explanation) + "</pre>\n</body></html>\n";
+}
+
+}  // namespace gpusched::cli
