@@ -50,7 +50,7 @@ std::shared_ptr<const workloads::BlockWork> calibrated(const workloads::KernelLa
     double best_error = -1;
     std::shared_ptr<const workloads::KernelWork> best;
     auto attempt = [&](double k) {
-        auto candidate = work.with_floor_scale(k);
+        auto candidate = work.with_calibration(k);
         const double t = alone_ps(gpu, launch, candidate, policy);
         const double error = std::fabs(t - goal);
         if (best_error < 0 || error < best_error) {

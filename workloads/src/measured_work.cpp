@@ -176,16 +176,7 @@ MeasuredWorkFit fit_measured_work(const MeasuredLaunch& m, const hw::GpuSpec& g,
                : explained == issue ? MeasuredTerm::issue
                : explained == dram  ? MeasuredTerm::dram
                                     : MeasuredTerm::l2;
-    if (explained >= wave) {
-        // The issue or bandwidth term takes the whole wave: no floor beyond it. A DRAM-bound launch's
-        // floor is its transfer (all of it L_mem), which the engine calibration may stretch to the
-        // measurement and a what-if rescales like any transfer (the no-overlap rule).
-        if (fit.term == MeasuredTerm::dram) {
-            fit.latency_cycles = dram * f * 1e-6;
-            fit.memory_floor_ps = dram;
-        }
-        return fit;
-    }
+    if (explained >= wave) return fit;  // the issue or bandwidth term takes the whole wave: no floor
     fit.term = MeasuredTerm::latency;
     double latency = wave;
     if (queue && m.instructions) {

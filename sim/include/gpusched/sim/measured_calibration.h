@@ -15,8 +15,9 @@ namespace gpusched::sim {
 /// reference GPU can come out a few percent off T. This pass closes that gap — calibration on the
 /// same measurement, as the rule itself is:
 ///
-///   for each distinct measured launch with a floor (KernelWork::calibration_target()):
-///     t(k) = the launch alone on its reference GPU preset, floor x k, `shared` model, `policy`
+///   for each distinct measured launch with a floor, or DRAM-bound (KernelWork::calibration_target()):
+///     t(k) = the launch alone on its reference GPU preset, floor (DRAM-bound: its DRAM bytes) x k,
+///            `shared` model, `policy`
 ///     k_0 = 1; k_1 = T / t(1); then secant steps on t(k) = T, at most 6 runs, k in [0.05, 20],
 ///     stopping within 0.1% of T; the k of the run closest to T is kept
 ///

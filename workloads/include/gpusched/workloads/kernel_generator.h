@@ -49,18 +49,20 @@ public:
         std::string reference_gpu_name;     ///< the GPU the transfer was measured on (for derivation())
         Time calibration_target = 0;        ///< a measured launch with a floor: its measured duration (else 0)
         std::string calibration_gpu;        ///< the preset it was measured on
-        bool engine_calibrated = false;     ///< with_floor_scale() made it: no further calibration
+        bool calibrate_bytes = false;       ///< a DRAM-term launch (no floor): calibration scales its DRAM bytes
+        bool engine_calibrated = false;     ///< with_calibration() made it: no further calibration
     };
     /// A measured launch whose floor the engine may calibrate: its measured duration on its reference GPU.
     struct CalibrationTarget {
         Time duration = 0;
         std::string reference_gpu;
     };
-    /// The target when this is a measured launch with a latency floor not yet calibrated by the engine.
+    /// The target when this is a measured launch with a latency floor, or DRAM-bound, not yet
+    /// calibrated by the engine.
     [[nodiscard]] std::optional<CalibrationTarget> calibration_target() const;
-    /// The same work with its floor (latency_cycles and its DRAM-transfer part) times `scale`, marked
-    /// calibrated (sim/measured_calibration.h).
-    [[nodiscard]] std::shared_ptr<const KernelWork> with_floor_scale(double scale) const;
+    /// The same work with its floor (latency_cycles and its DRAM-transfer part), or for a DRAM-bound
+    /// launch its DRAM bytes, times `scale`, marked calibrated (sim/measured_calibration.h).
+    [[nodiscard]] std::shared_ptr<const KernelWork> with_calibration(double scale) const;
     explicit KernelWork(Settings settings);
 
     [[nodiscard]] Time duration(std::uint64_t block) const override;

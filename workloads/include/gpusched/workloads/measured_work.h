@@ -58,8 +58,7 @@ double launch_dram_time_ps(const hw::GpuSpec& gpu, std::uint64_t blocks, int war
 ///               ceil(o1 w / schedulers) warps (mean-value analysis of the `queue` issue model, or
 ///               the `share` model's min) finish W slots in t_wave
 ///   L_mem     = min(dram, L): the part of the floor that moves the launch's DRAM bytes; the rest,
-///               L - L_mem, is time no bandwidth changes (docs/workloads.md, the no-overlap rule);
-///               a DRAM-term launch (dram >= t_wave) gets L = L_mem = dram, its transfer
+///               L - L_mem, is time no bandwidth changes (docs/workloads.md, the no-overlap rule)
 ///
 /// (a, b: sm_block_launch_ns and sm_warp_launch_ns; D: block_dispatch_latency_ns; c:
 /// block_completion_interval_ns; C: issue slots per cycle; f: clock.) Calibration on the same
