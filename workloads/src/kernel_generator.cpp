@@ -117,6 +117,28 @@ WorkDerivation KernelWork::derivation(const GpuContext& context) const {
 
 std::string KernelWork::describe() const { return s_.description; }
 
+std::optional<KernelWork::CalibrationTarget> KernelWork::calibration_target() const {
+    if (s_.calibration_target == 0 || s_.engine_calibrated || (s_.latency_cycles <= 0 && !s_.calibrate_bytes))
+        return std::nullopt;
+    return CalibrationTarget{s_.calibration_target, s_.calibration_gpu};
+}
+
+std::shared_ptr<const KernelWork> KernelWork::with_calibration(double scale) const {
+    Settings s = s_;
+    s.engine_calibrated = true;
+    const std::string times = " x" + format_spec_number(std::round(scale * 1000) / 1000);
+    if (s_.calibrate_bytes) {
+        s.warp.dram_bytes *= scale;
+        s.description += "; DRAM bytes" + times + " so that the engine reproduces it on " + s_.calibration_gpu;
+        return std::make_shared<const KernelWork>(std::move(s));
+    }
+    s.latency_cycles *= scale;
+    s.memory_floor_ps *= scale;
+    s.memory_floor_cycles *= scale;
+    s.description += "; floor" + times + " so that the engine reproduces it on " + s_.calibration_gpu;
+    return std::make_shared<const KernelWork>(std::move(s));
+}
+
 bool KernelWork::pooled_on(const hw::GpuSpec& gpu) const {
     try {
         const auto per_sm = std::max(1, hw::compute_occupancy(gpu, s_.request).blocks_per_sm);
@@ -235,6 +257,11 @@ KernelWork::Settings measured(SpecArgs& args, const KernelLaunch& launch) {
         s.launch_blocks = launch.blocks();
         s.launch_warps_per_block = fit.warps_per_block;
         s.reference_gpu_name = reference.name;
+    }
+    if (fit.latency_cycles > 0 || fit.term == MeasuredTerm::dram) {
+        s.calibrate_bytes = fit.latency_cycles <= 0;
+        s.calibration_target = m.measured;
+        s.calibration_gpu = args.text("measured_gpu");
     }
     // The persistent-kernel rule: one wave that fills every resident slot of the reference GPU exactly.
     if (fit.waves == 1 && launch.blocks() == static_cast<std::uint64_t>(fit.blocks_per_sm) * static_cast<std::uint64_t>(reference.sm_count)) {

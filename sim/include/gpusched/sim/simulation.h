@@ -31,10 +31,13 @@ class Simulation {
 public:
     /// `execution`: a name from execution_models() ("auto" resolves by the application:
     /// resolve_execution_model). InputError for an unknown name, a launch that cannot run on the
-    /// GPU, or a workload the model cannot time.
+    /// GPU, or a workload the model cannot time. Under the `shared` model, measured launches are
+    /// first calibrated against the engine on their reference GPU (calibrate_measured_launches,
+    /// with `policy`); the simulation then runs on that calibrated copy of `app`.
     Simulation(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
                const std::string& execution = std::string(kDefaultExecutionModel));
-    /// With a model object (e.g. one made by make_execution_model, or a model of your own).
+    /// With a model object (e.g. one made by make_execution_model, or a model of your own): the
+    /// application as given, no calibration (the model is already bound to it).
     Simulation(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
                std::unique_ptr<ExecutionModel> execution);
     /// The application is referenced: a temporary one would dangle.
@@ -54,6 +57,9 @@ public:
     SimResult run();
 
 private:
+    Simulation(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
+               const std::string& execution, std::unique_ptr<workloads::Application> calibrated);
+    std::unique_ptr<workloads::Application> calibrated_;  ///< the calibrated copy the engine runs, if any
     std::string execution_;
     Engine engine_;
 };

@@ -1,6 +1,8 @@
 // The generic `kernel` generator: a kernel the project did not write, described per warp or by a measured duration.
 #pragma once
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,7 +47,22 @@ public:
         std::uint64_t launch_blocks = 0;    ///< the launch's grid (for its DRAM time on another GPU)
         int launch_warps_per_block = 0;
         std::string reference_gpu_name;     ///< the GPU the transfer was measured on (for derivation())
+        Time calibration_target = 0;        ///< a measured launch with a floor: its measured duration (else 0)
+        std::string calibration_gpu;        ///< the preset it was measured on
+        bool calibrate_bytes = false;       ///< a DRAM-term launch (no floor): calibration scales its DRAM bytes
+        bool engine_calibrated = false;     ///< with_calibration() made it: no further calibration
     };
+    /// A measured launch whose floor the engine may calibrate: its measured duration on its reference GPU.
+    struct CalibrationTarget {
+        Time duration = 0;
+        std::string reference_gpu;
+    };
+    /// The target when this is a measured launch with a latency floor, or DRAM-bound, not yet
+    /// calibrated by the engine.
+    [[nodiscard]] std::optional<CalibrationTarget> calibration_target() const;
+    /// The same work with its floor (latency_cycles and its DRAM-transfer part), or for a DRAM-bound
+    /// launch its DRAM bytes, times `scale`, marked calibrated (sim/measured_calibration.h).
+    [[nodiscard]] std::shared_ptr<const KernelWork> with_calibration(double scale) const;
     explicit KernelWork(Settings settings);
 
     [[nodiscard]] Time duration(std::uint64_t block) const override;

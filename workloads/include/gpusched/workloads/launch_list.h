@@ -93,6 +93,11 @@ public:
     /// Keeps the first `count` launches (count <= size()); records no launch uses any more stay until clear().
     void truncate(std::size_t count);
     void clear();
+    /// Every record's work replaced by `replace(work)` (launches that share a record keep sharing it).
+    template <class Replace>
+    void replace_works(Replace&& replace) {
+        for (auto& record : records_) record.work = replace(record.work);
+    }
 
     /// Distinct records held (launches that share a record count once).
     [[nodiscard]] std::size_t record_count() const { return records_.size(); }

@@ -1,0 +1,105 @@
+// Engine calibration of measured launches (the secant search on each launch's floor scale).
+#include "gpusched/sim/measured_calibration.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/sim/output/summary_collector.h"
+#include "gpusched/sim/simulation.h"
+#include "gpusched/workloads/kernel_generator.h"
+
+namespace gpusched::sim {
+
+namespace {
+
+const hw::GpuSpec& preset(const std::string& name) {
+    static std::mutex mutex;
+    static std::map<std::string, hw::GpuSpec> cache;
+    const std::lock_guard lock(mutex);
+    if (const auto it = cache.find(name); it != cache.end()) return it->second;
+    return cache.emplace(name, hw::resolve_gpu(name)).first->second;
+}
+
+/// The launch alone (stream 0, nothing else) on `gpu` with `work`: first block start to last block end, ps.
+double alone_ps(const hw::GpuSpec& gpu, const workloads::KernelLaunch& launch,
+                const std::shared_ptr<const workloads::BlockWork>& work, const DispatchPolicy& policy) {
+    workloads::Application one;
+    workloads::KernelLaunch copy = launch;
+    copy.stream = 0;
+    copy.work = work;
+    one.launches.push_back(std::move(copy));
+    Simulation run(gpu, one, policy, "shared");
+    SummaryCollector summary;
+    run.observe(summary);
+    run.run();
+    const auto& k = summary.summary().kernel(0);
+    return k.start && k.end ? static_cast<double>(*k.end - *k.start) : 0;
+}
+
+std::shared_ptr<const workloads::BlockWork> calibrated(const workloads::KernelLaunch& launch,
+                                                       const workloads::KernelWork& work,
+                                                       const workloads::KernelWork::CalibrationTarget& target,
+                                                       const DispatchPolicy& policy) {
+    const hw::GpuSpec& gpu = preset(target.reference_gpu);
+    const double goal = static_cast<double>(target.duration);
+    double best_error = -1;
+    std::shared_ptr<const workloads::KernelWork> best;
+    auto attempt = [&](double k) {
+        auto candidate = work.with_calibration(k);
+        const double t = alone_ps(gpu, launch, candidate, policy);
+        const double error = std::fabs(t - goal);
+        if (best_error < 0 || error < best_error) {
+            best_error = error;
+            best = candidate;
+        }
+        return t;
+    };
+    double k0 = 1, t0 = attempt(k0);
+    if (t0 <= 0) return nullptr;
+    double k1 = std::clamp(goal / t0, 0.05, 20.0), t1 = attempt(k1);
+    for (int run = 2; run < 6 && best_error > goal * 1e-3 && t1 != t0; ++run) {
+        const double k2 = std::clamp(k1 + (goal - t1) * (k1 - k0) / (t1 - t0), 0.05, 20.0);
+        k0 = k1;
+        t0 = t1;
+        k1 = k2;
+        t1 = attempt(k1);
+    }
+    return best;
+}
+
+}  // namespace
+
+std::unique_ptr<workloads::Application> calibrate_measured_launches(const workloads::Application& app,
+                                                                    const DispatchPolicy& policy) {
+    // Distinct launches: by work object, and by description and shape (launches of one spec in
+    // separate workload items have works of their own but the same answer).
+    using Key = std::tuple<std::string, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
+                           std::uint32_t, int, std::int64_t, std::int64_t>;
+    std::map<const workloads::BlockWork*, std::shared_ptr<const workloads::BlockWork>> replaced;
+    std::map<Key, std::shared_ptr<const workloads::BlockWork>> by_spec;
+    for (const auto& launch : app.launches) {
+        const auto* work = dynamic_cast<const workloads::KernelWork*>(launch.work.get());
+        if (work == nullptr || replaced.count(launch.work.get()) != 0) continue;
+        const auto target = work->calibration_target();
+        if (!target) continue;
+        const Key key{work->describe(), launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y,
+                      launch.block.z, launch.registers_per_thread, launch.static_shared_bytes, launch.dynamic_shared_bytes};
+        auto& done = by_spec[key];
+        if (!done) done = calibrated(launch, *work, *target, policy);
+        if (done) replaced[launch.work.get()] = done;
+    }
+    if (replaced.empty()) return nullptr;
+    auto out = std::make_unique<workloads::Application>(app);
+    out->launches.replace_works([&](const std::shared_ptr<const workloads::BlockWork>& w) {
+        const auto it = replaced.find(w.get());
+        return it == replaced.end() ? w : it->second;
+    });
+    return out;
+}
+
+}  // namespace gpusched::sim
