@@ -167,6 +167,8 @@ gpusched_cli_test(validate_h100 0 stdout "wave265 .*29 cases: .* within 1% .* wi
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --sections placement,series,spmv)
 gpusched_cli_test(validate_json 0 stdout "\"exact_placements\": [0-9]+.*\"grids_match\": true"
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --json --sections placement,series,spmv)
+gpusched_cli_test(validate_concurrency 0 stdout "hp_bigger_blocks +1 +high512 +-5 +132 +50.464 +50.305.*14 cases, 34 launches: 34 with start and end within 5%"
+                  validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --sections concurrency)
 gpusched_cli_test(validate_bad_section 2 stderr "--sections: unknown section 'ssp'"
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --sections spmv,ssp)
 gpusched_cli_test(validate_missing_dir 2 stderr "not a directory" validate /nonexistent/data)

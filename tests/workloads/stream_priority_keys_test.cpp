@@ -52,7 +52,7 @@ TEST_CASE("GPU specs: streams.priority_range as stated, CUDA's rule where absent
     const std::string good = "  priority_range: [0, -5]\n";
     const auto at = yaml.find(good);
     REQUIRE(at != std::string::npos);
-    for (const std::string bad : {"[1, -5]", "[0, 2]", "[0]", "[0, -2000]"}) {
+    for (const std::string bad : {"[-1, -5]", "[0, 2]", "[0]", "[0, -2000]"}) {
         CAPTURE(bad);
         std::string broken = yaml;
         broken.replace(at, good.size(), "  priority_range: " + bad + "\n");
