@@ -46,7 +46,8 @@ TEST_CASE("concurrency: launch k is issued after k host API calls and the host w
     // h100's host_launch_interval_ns) + 10 us = 13.466 us; launch 0 is issued at once.
     validation::MeasuredTimeline t;
     t.path = "t.csv";
-    t.blocks = {{0, 0, 0, 0, 1000}, {0, 1, 1, 0, 2000}, {1, 0, 0, 5000, 8000}, {1, 1, 1, 5000, 9000}};
+    t.blocks = {{0, 0, 0, 0, 1'000'000}, {0, 1, 1, 0, 2'000'000}, {1, 0, 0, 5'000'000, 8'000'000},
+                {1, 1, 1, 5'000'000, 9'000'000}};  // times in ps, as the timeline reader gives them
     std::vector<validation::ConcurrencyLaunch> launches(2);
     for (std::uint64_t k = 0; k < 2; ++k) {
         launches[k].launch = k;
@@ -63,7 +64,7 @@ TEST_CASE("concurrency: launch k is issued after k host API calls and the host w
     REQUIRE(app.launches.size() == 2);
     CHECK(app.launches[1].threads_per_block() == 512);
     CHECK(app.launches[1].dynamic_shared_bytes == 1024);
-    CHECK(app.launches[1].work->duration(1) == 4'000'000);  // 9000 - 5000 ns, in ps
+    CHECK(app.launches[1].work->duration(1) == 4'000'000);  // 9 us - 5 us: the measured duration
     CHECK(app.stream(1).priority == workloads::StreamPriority::cuda(-5));
     REQUIRE(app.operations.size() == 3);  // a; delay, b
     CHECK(app.operations[0].launch == 0);
