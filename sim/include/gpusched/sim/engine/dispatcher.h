@@ -44,8 +44,9 @@ namespace gpusched::sim {
 ///     masks are disjoint (a spatial partition is its own queue). So a higher-priority launch
 ///     whose blocks do not fit yet stops every lower-priority launch that may use its SMs: freed
 ///     room waits for it instead of taking lower-priority blocks (docs/scheduling.md "Stream
-///     priorities"). With block_dispatch_interval_ns = i set, at most one unit per i (the pass
-///     stops and requests itself again at the dispatcher's next free time).
+///     priorities and concurrent kernels"). With block_dispatch_interval_ns = i set, at most
+///     one unit per i (the pass stops and requests itself again at the dispatcher's next free
+///     time).
 ///
 /// A placement changes the room of the other active launches at once (notify_other_launches);
 /// a completion's room change waits for the next pass (mark_room_changed).
