@@ -92,6 +92,11 @@ gpusched_cli_test(simulate_replay_missing_column 2 stderr "replay_missing_column
 gpusched_cli_test(simulate_replay_binary 2 stderr "replay_binary.csv"
                   simulate --replay ${PROJECT_SOURCE_DIR}/tests/workloads/data/replay_binary.csv --threads 32)
 gpusched_cli_test(simulate_bad_workload 2 stderr "empty_gpu.yaml" simulate --workload empty_gpu.yaml)
+gpusched_cli_test(simulate_priority_out_of_range 2 stderr
+                  "stream 1: key 'priority': -6 is not a stream priority of GPU h100 \\(streams.priority_range: 0 \\(least\\) down to -5 \\(greatest\\)\\); expected normal, high or an integer from 0 down to -5"
+                  simulate --gpu h100 --workload priority_out_of_range.yaml)
+gpusched_cli_test(simulate_priority_rule_note 0 stderr "GPU 'k20' uses a rule, not data: streams.priority_range 0 \\(least\\) down to -1"
+                  simulate --gpu k20 --workload priority_levels.yaml)
 gpusched_cli_test(simulate_sssp 0 stdout "sssp-update" simulate --exec shared
                   --kernel sssp:graph=${PROJECT_SOURCE_DIR}/tests/workloads/data/sssp/tiny.gr,sources=2,streams=2)
 gpusched_cli_test(simulate_sssp_bad_graph 2 stderr "truncated.gr:3: the file ends after 2 of the 3 arcs"
@@ -164,6 +169,8 @@ gpusched_cli_test(validate_h100 0 stdout "wave265 .*29 cases: .* within 1% .* wi
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --sections placement,series,spmv)
 gpusched_cli_test(validate_json 0 stdout "\"exact_placements\": [0-9]+.*\"grids_match\": true"
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --json --sections placement,series,spmv)
+gpusched_cli_test(validate_concurrency 0 stdout "hp_bigger_blocks +1 +high512 +-5 +132 +50.464 +50.305.*14 cases, 34 launches: 34 with start and end within 5%"
+                  validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --sections concurrency)
 gpusched_cli_test(validate_bad_section 2 stderr "--sections: unknown section 'ssp'"
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --sections spmv,ssp)
 gpusched_cli_test(validate_missing_dir 2 stderr "not a directory" validate /nonexistent/data)

@@ -116,7 +116,8 @@ TEST_CASE("stream errors") {
     check_error("streams:\n  - id: 1024\n" + head,
                 "w.yaml:2: key 'streams[0].id': expected an integer in [0, 1023], got '1024'");
     check_error("streams:\n  - id: 1\n    priority: urgent\n" + head,
-                "w.yaml:3: key 'streams[0].priority': expected one of normal, high, got 'urgent'");
+                "w.yaml:3: key 'streams[0].priority': expected normal, high or a CUDA priority (an integer in [-1024, 0], "
+                "lower is higher), got 'urgent'");
     check_error("streams:\n  - id: 1\n  - id: 1\n" + head, "w.yaml:3: key 'streams[1].id': stream 1 is listed twice");
     check_error("streams:\n  - id: 1\n    sms: []\n" + head,
                 "w.yaml:3: key 'streams[0].sms': expected a non-empty list of SM ids or \"A-B\" ranges (leave it out for "

@@ -64,6 +64,14 @@ std::vector<std::string> ruled_number_notes(const Application& app, const hw::Gp
         }
         notes.push_back("GPU '" + gpu.name + "' uses a rule, not data: " + keys + " (" + rule + ")");
     }
+    const hw::StreamPriorityRange priorities = gpu.stream_priorities();
+    const bool numbered = std::any_of(app.streams.begin(), app.streams.end(), [](const StreamConfig& s) {
+        return !s.priority.greatest && s.priority.value != 0;
+    });
+    if (!priorities.stated && priorities.greatest < 0 && numbered)
+        notes.push_back("GPU '" + gpu.name + "' uses a rule, not data: streams.priority_range " + priorities.text() +
+                        " (CUDA documents stream priorities from compute capability 3.5 on, not how many levels a "
+                        "GPU has: two, 0 and -1, assumed where its spec states none)");
     return notes;
 }
 

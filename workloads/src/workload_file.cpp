@@ -18,6 +18,7 @@ namespace {
 std::string indexed(const std::string& key, std::size_t i) { return key + "[" + std::to_string(i) + "]"; }
 
 constexpr std::size_t kMaxYamlNodes = 10'000'000;
+constexpr std::int64_t kLowestStreamPriority = -1024;  ///< CUDA numbers below any GPU's range
 
 /// yaml-cpp keeps the first of two equal keys silently; reject them everywhere. Counts nodes
 /// visited so alias-expansion bombs stop with an error instead of a hang.
@@ -60,12 +61,23 @@ void add_sms(const YAML::Node& item, const std::string& where, const std::string
     }
 }
 
+/// `priority`: normal, high or a CUDA priority number (0 or below; the GPU's range is checked when simulated).
+StreamPriority parse_stream_priority(YamlFields& f) {
+    const std::string text = f.string("priority");
+    if (text == "normal") return StreamPriority::normal;
+    if (text == "high") return StreamPriority::high;
+    const auto number = parse_integer(text);
+    if (!number || *number > 0 || *number < kLowestStreamPriority)
+        f.fail("priority", "expected normal, high or a CUDA priority (an integer in [" +
+                               std::to_string(kLowestStreamPriority) + ", 0], lower is higher), got '" + text + "'");
+    return StreamPriority::cuda(static_cast<int>(*number));
+}
+
 StreamConfig parse_stream(const YAML::Node& node, const std::string& source, const std::string& path) {
     YamlFields f(node, source, path);
     StreamConfig stream;
     stream.id = static_cast<int>(f.integer("id", 0, kMaxStreamId));
-    if (f.optional_child("priority"))
-        stream.priority = f.choice("priority", {"normal", "high"}) == "high" ? StreamPriority::high : StreamPriority::normal;
+    if (f.optional_child("priority")) stream.priority = parse_stream_priority(f);
     if (const auto node_sms = f.optional_child("sms")) {
         const YAML::Node& sms = *node_sms;
         if (!sms.IsSequence() || sms.size() == 0)

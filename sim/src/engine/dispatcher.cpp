@@ -16,6 +16,17 @@ std::string launch_label(std::size_t index, const workloads::KernelLaunch& launc
     return "launch " + std::to_string(index) + " (" + launch.name + ")";
 }
 
+/// A stream's priority in CUDA's numbers on a GPU with `range`: `high` is its greatest; an
+/// integer outside the range is an InputError naming the stream's key and the allowed values.
+int resolved_priority(const workloads::StreamConfig& stream, const hw::StreamPriorityRange& range, const std::string& gpu) {
+    if (stream.priority.greatest) return range.greatest;
+    if (range.contains(stream.priority.value)) return stream.priority.value;
+    throw InputError("stream " + std::to_string(stream.id) + ": key 'priority': " + std::to_string(stream.priority.value) +
+                     " is not a stream priority of GPU " + gpu + " (streams.priority_range: " + range.text() +
+                     "); expected normal, high or an integer from " + std::to_string(range.least) + " down to " +
+                     std::to_string(range.greatest));
+}
+
 }  // namespace
 
 Dispatcher::Dispatcher(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
@@ -34,6 +45,7 @@ Dispatcher::Dispatcher(const hw::GpuSpec& gpu, const workloads::Application& app
                          "engine can name (sm_count rounded up to a power of two, times the slots, must stay below " +
                          std::to_string(CompletionGroups::kFlag) + ")");
     const std::vector<int> order = gpu.dispatch_order();
+    const hw::StreamPriorityRange priorities = gpu.stream_priorities();
     std::map<int, const workloads::StreamConfig*> listed_streams;  // the first listed of each id, as app.stream()
     for (const workloads::StreamConfig& stream : app.streams) listed_streams.emplace(stream.id, &stream);
     launches_.reserve(app.launches.size());
@@ -48,7 +60,7 @@ Dispatcher::Dispatcher(const hw::GpuSpec& gpu, const workloads::Application& app
         launch.work->check_block_warps(state.shape->block_footprint.warps);
         const auto listed = listed_streams.find(launch.stream);
         const bool unlisted = listed == listed_streams.end();
-        state.priority = unlisted ? workloads::StreamPriority::normal : listed->second->priority;
+        state.priority = unlisted ? 0 : resolved_priority(*listed->second, priorities, gpu.name);
         state.sms = &sms_of(unlisted ? nullptr : listed->second, order);
     }
 }

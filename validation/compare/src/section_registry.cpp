@@ -2,6 +2,7 @@
 #include "gpusched/validation/section_registry.h"
 
 #include "gpusched/validation/sections/apsp_timelines_section.h"
+#include "gpusched/validation/sections/concurrency_section.h"
 #include "gpusched/validation/sections/curves_section.h"
 #include "gpusched/validation/sections/h200_section.h"
 #include "gpusched/validation/sections/placement_section.h"
@@ -18,6 +19,7 @@ namespace {
 std::vector<std::unique_ptr<ValidationSection>> make_sections() {
     std::vector<std::unique_ptr<ValidationSection>> s;
     s.push_back(std::make_unique<PlacementSection>());
+    s.push_back(std::make_unique<ConcurrencySection>());
     s.push_back(std::make_unique<CurvesSection>());
     s.push_back(std::make_unique<SeriesSection>());
     s.push_back(std::make_unique<SpmvSection>());

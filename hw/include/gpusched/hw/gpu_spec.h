@@ -10,6 +10,7 @@
 #include "gpusched/hw/cluster_spec.h"
 #include "gpusched/hw/completion_sweep.h"
 #include "gpusched/hw/dispatch_walk.h"
+#include "gpusched/hw/stream_priority_range.h"
 
 namespace gpusched::hw {
 
@@ -111,6 +112,9 @@ struct GpuSpec {
     std::optional<double> host_link_latency_ns;
     std::optional<int> copy_engines;
 
+    // --- streams ---
+    std::optional<StreamPriorityRange> stream_priority_range;  ///< `streams.priority_range`; absent = not stated
+
     // --- overheads ---
     std::optional<double> kernel_launch_ns;            ///< launch -> ready to dispatch (execution-engine queue)
     std::optional<double> block_dispatch_latency_ns;   ///< block dispatched -> running on an idle SM
@@ -133,6 +137,8 @@ struct GpuSpec {
     std::string default_policy;     ///< `defaults.policy`: dispatch policy when none is asked for; empty = none stated
     std::string default_execution;  ///< `defaults.execution`: execution model when none is asked for; empty = none stated
 
+    /// The stream priorities: stream_priority_range, else CUDA's rule (StreamPriorityRange::stated).
+    [[nodiscard]] StreamPriorityRange stream_priorities() const;
     /// The SM order to use for dispatch ties (sm_order, or identity when empty).
     [[nodiscard]] std::vector<int> dispatch_order() const;
     /// "9.0" style string.

@@ -14,8 +14,21 @@
 
 namespace gpusched::workloads {
 
-/// Stream priority levels (CUDA exposes two on most GPUs: greatest and least).
-enum class StreamPriority { normal = 0, high = 1 };
+/// A stream's priority in CUDA's numbers (cudaStreamCreateWithPriority): 0 is the least, lower
+/// numbers are higher priorities. `high` names the device's greatest priority, whatever its
+/// number (resolved against the GPU's streams.priority_range when simulated); `normal` is 0.
+struct StreamPriority {
+    int value = 0;          ///< the CUDA number (when not `greatest`)
+    bool greatest = false;  ///< `high`: the device's greatest priority
+
+    static const StreamPriority normal;
+    static const StreamPriority high;
+    /// Priority `value` in CUDA's numbers.
+    [[nodiscard]] static constexpr StreamPriority cuda(int value) { return StreamPriority{value, false}; }
+    friend constexpr bool operator==(const StreamPriority&, const StreamPriority&) = default;
+};
+inline constexpr StreamPriority StreamPriority::normal{0, false};
+inline constexpr StreamPriority StreamPriority::high{0, true};
 
 /// One stream: FIFO order of its launches, a priority, and an optional SM mask
 /// (spatial partitioning: its blocks run only on the listed SMs; empty = all SMs).

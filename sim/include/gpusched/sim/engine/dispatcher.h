@@ -36,11 +36,17 @@ namespace gpusched::sim {
 ///     everywhere);
 ///   - one active launch and no dispatch interval (the common case): its dispatcher's
 ///     next_batch until it returns less than a full batch;
-///   - otherwise the general pass: high-priority launches are offered every dispatch first;
-///     within a priority level the *leftover* rule holds: a launch dispatches only once every
-///     launch ahead of it is fully dispatched, unless their SM masks are disjoint (a spatial
-///     partition is its own queue); with block_dispatch_interval_ns = i set, at most one unit
-///     per i (the pass stops and requests itself again at the dispatcher's next free time).
+///   - otherwise the general pass: launches are offered level by level, the greatest stream
+///     priority first (CUDA's numbers, every level of the GPU's streams.priority_range), in ready
+///     order within a level. The *leftover* rule holds within a level and the *backfill stop*
+///     across levels, one rule: a launch dispatches only once every launch offered before it
+///     (ahead of it in its level, or of a higher level) is fully dispatched, unless their SM
+///     masks are disjoint (a spatial partition is its own queue). So a higher-priority launch
+///     whose blocks do not fit yet stops every lower-priority launch that may use its SMs: freed
+///     room waits for it instead of taking lower-priority blocks (docs/scheduling.md "Stream
+///     priorities and concurrent kernels"). With block_dispatch_interval_ns = i set, at most
+///     one unit per i (the pass stops and requests itself again at the dispatcher's next free
+///     time).
 ///
 /// A placement changes the room of the other active launches at once (notify_other_launches);
 /// a completion's room change waits for the next pass (mark_room_changed).
@@ -171,6 +177,7 @@ private:
     Time free_at_ = 0;
     std::array<Placement, 64> batch_;  ///< placements of one next_batch call
     std::vector<bool> claimed_;
+    std::vector<int> levels_;  ///< the active launches' priorities, one pass's order
     std::vector<std::uint8_t> room_changed_;  ///< by SM: in room_changed_list_
     std::vector<int> room_changed_list_;
     std::uint64_t units_dispatched_ = 0;
@@ -180,10 +187,15 @@ private:
 template <class Dispatch>
 void Dispatcher::run_general_pass(EventCore& core, const SmPool& pool, Dispatch& dispatch) {
     const Time now = core.now();
-    // SMs claimed by launches still waiting ahead in the same priority level (leftover rule).
+    // SMs claimed by launches offered earlier and not fully dispatched: ahead in the same
+    // priority level (leftover rule) or of a higher level (backfill stop).
     claimed_.resize(static_cast<std::size_t>(gpu_.sm_count));
-    for (auto level : {workloads::StreamPriority::high, workloads::StreamPriority::normal}) {
-        if (active_.size() > 1) std::fill(claimed_.begin(), claimed_.end(), false);
+    if (active_.size() > 1) std::fill(claimed_.begin(), claimed_.end(), false);
+    levels_.clear();
+    for (std::size_t index : active_) levels_.push_back(launches_[index].priority);
+    std::sort(levels_.begin(), levels_.end());  // CUDA's numbers: the greatest priority first
+    levels_.erase(std::unique(levels_.begin(), levels_.end()), levels_.end());
+    for (int level : levels_) {
         for (std::size_t index : active_) {
             LaunchState& launch = launches_[index];
             if (launch.priority != level) continue;

@@ -47,7 +47,7 @@ struct LaunchState {
     std::uint64_t dispatched = 0;
     std::uint64_t completed = 0;
     Time first_start = 0;
-    workloads::StreamPriority priority = workloads::StreamPriority::normal;
+    int priority = 0;  ///< the stream's priority in CUDA's numbers (lower = higher), `high` resolved
     bool repeated = false;  ///< memoised: not simulated block by block
     bool started = false;
     bool done = false;      ///< every unit dispatched and completed
