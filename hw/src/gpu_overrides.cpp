@@ -195,6 +195,7 @@ GpuSpec with_sm_count(const GpuSpec& spec, int sm_count) {
     if (spec.completion_sweep)
         out.completion_sweep = sweep_with_sm_count(*spec.completion_sweep, old_count, sm_count, renumber);
     if (spec.clusters) out.clusters = clusters_with_sm_count(*spec.clusters, old_count, sm_count, renumber);
+    out.partitions.reset();  // measured green contexts of the whole GPU only
     std::string problem;
     if (out.dispatch_walk) problem = dispatch_walk_problem(*out.dispatch_walk, sm_count, "topology.dispatch_walk");
     if (problem.empty() && out.completion_sweep)
@@ -260,6 +261,9 @@ GpuSpec gpu_with_overrides(const std::string& base_yaml, const std::string& labe
                                           [](const std::string& p) { return p.rfind("clusters", 0) == 0; });
     const bool derived_clusters = resized && !clusters_set && root["clusters"];
     if (derived_clusters) root.remove("clusters");
+    const bool partitions_set = std::any_of(set_paths.begin(), set_paths.end(),
+                                            [](const std::string& p) { return p.rfind("partitions", 0) == 0; });
+    if (resized && !partitions_set && root["partitions"]) root.remove("partitions");  // measured on the whole GPU
     YAML::Emitter out;
     out << root;
     GpuSpec spec = parse_gpu_spec(std::string(out.c_str()) + "\n", label);

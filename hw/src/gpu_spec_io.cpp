@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cluster_spec_io.h"
+#include "partition_spec_io.h"
 #include "yaml_quoted.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
@@ -311,6 +312,7 @@ GpuSpec parse_gpu_spec(const std::string& yaml_text, const std::string& source) 
     parse_execution(top, spec);
     parse_optional_sections(top, spec);
     spec.clusters = parse_cluster_spec(top, spec.sm_count);
+    spec.partitions = parse_partition_spec(top, spec.sm_count);
     parse_gpu_provenance(top, spec);
     top.finish();
     validate_gpu_spec(spec, source);
@@ -474,6 +476,7 @@ std::string to_yaml(const GpuSpec& s) {
         opt_num("  host_launch_interval_ns", s.host_launch_interval_ns);
     }
     if (s.clusters) write_cluster_spec(y, *s.clusters);
+    if (s.partitions) write_partition_spec(y, *s.partitions);
     write_gpu_provenance(y, s);
     return y.str();
 }
