@@ -11,7 +11,8 @@ ClusterPlacement::ClusterPlacement(const LaunchContext& context, const hw::Clust
       shape_(shape),
       cap_(spec.max_blocks_per_sm),
       clusters_(context.launch->blocks() / static_cast<std::uint64_t>(shape.size())),
-      resident_(static_cast<std::size_t>(context.gpu->sm_count), 0) {
+      resident_(static_cast<std::size_t>(context.gpu->sm_count), 0),
+      room_(static_cast<std::size_t>(context.gpu->sm_count), 0) {
     std::vector<std::uint8_t> allowed(static_cast<std::size_t>(context.gpu->sm_count), 0);
     for (int sm : context.sms_in_order) allowed[static_cast<std::size_t>(sm)] = 1;
     std::vector<std::size_t> order(spec.groups.size());
@@ -38,24 +39,23 @@ std::uint64_t ClusterPlacement::block_of(const workloads::Dim3& grid, const hw::
     return x + grid.x * (y + std::uint64_t{grid.y} * z);
 }
 
-int ClusterPlacement::room(int sm, const SmView& sms) const {
-    const int free = sms.room(sm);
+int ClusterPlacement::room(int sm) const {
+    const int free = room_[static_cast<std::size_t>(sm)];
     return cap_ > 0 ? std::min(free, cap_ - resident_[static_cast<std::size_t>(sm)]) : free;
 }
 
-std::vector<int> ClusterPlacement::plan_in(std::size_t g, const SmView& sms) const {
+std::vector<int> ClusterPlacement::plan_in(std::size_t g) const {
     const std::vector<int>& group = groups_[g];
     const int size = shape_.size();
-    if (static_cast<int>(group.size()) < size && size > 1) return {};
     std::vector<int> left(group.size());
-    for (std::size_t i = 0; i < group.size(); ++i) left[i] = room(group[i], sms);
+    for (std::size_t i = 0; i < group.size(); ++i) left[i] = room(group[i]);
     std::vector<std::size_t> taken;
     for (int b = 0; b < size; ++b) {
         std::size_t best = group.size();
         for (std::size_t i = 0; i < group.size(); ++i)
             if (left[i] > 0 && (best == group.size() || left[i] > left[best])) best = i;
         if (best == group.size()) return {};  // rollback: the tentative rooms are dropped
-        --left[best];
+        left[best] = 0;                        // one block of a cluster per SM
         taken.push_back(best);
     }
     std::sort(taken.begin(), taken.end());
@@ -64,21 +64,21 @@ std::vector<int> ClusterPlacement::plan_in(std::size_t g, const SmView& sms) con
     return out;
 }
 
-bool ClusterPlacement::plan_next(const SmView& sms) {
+bool ClusterPlacement::plan_next() {
     if (next_cluster_ == clusters_ || groups_.empty()) return false;
     std::vector<int> chosen;
     if (shape_.size() == 1) {  // most room first over every group, ties in visiting order
         int best_room = 0;
         for (const auto& group : groups_)
             for (int sm : group)
-                if (const int r = room(sm, sms); r > best_room) {
+                if (const int r = room(sm); r > best_room) {
                     best_room = r;
                     chosen.assign(1, sm);
                 }
     } else {
         for (std::size_t step = 0; step < groups_.size() && chosen.empty(); ++step) {
             const std::size_t g = (cursor_ + step) % groups_.size();
-            chosen = plan_in(g, sms);
+            chosen = plan_in(g);
             if (!chosen.empty()) cursor_ = (g + 1) % groups_.size();
         }
     }
@@ -90,11 +90,13 @@ bool ClusterPlacement::plan_next(const SmView& sms) {
 }
 
 std::optional<Placement> ClusterPlacement::next(const SmView& sms) {
-    if (pending_.empty() && !plan_next(sms)) return std::nullopt;
+    (void)sms;  // the rooms come through sm_changed
+    if (pending_.empty() && !plan_next()) return std::nullopt;
     Placement p = pending_.front();
-    if (room(p.sm, sms) < 1) return std::nullopt;  // taken meanwhile (a dispatch interval let another launch in)
+    if (room(p.sm) < 1) return std::nullopt;  // taken meanwhile (a dispatch interval let another launch in)
     pending_.pop_front();
     ++resident_[static_cast<std::size_t>(p.sm)];
+    --room_[static_cast<std::size_t>(p.sm)];
     return p;
 }
 

@@ -36,6 +36,7 @@ PartitionCase replay_case(const std::filesystem::path& file, const hw::GpuSpec& 
     const int k = std::stoi(m[2].str());
     c.partitions.assign(m[1].str() == "partition" ? 1 : kernels.size(), k);
     app.partitions = c.partitions;
+    app.host_issue = workloads::HostIssue::calls;  // one host thread issued the launches, one API call apart
     app.partitions_where = file.string();
     std::vector<workloads::KernelLaunch> launches(app.launches.begin(), app.launches.end());
     app.streams.clear();
