@@ -62,8 +62,16 @@ ClusterCase replay_case(const std::filesystem::path& file, const hw::GpuSpec& gp
             for (int sm : gpu.clusters->groups[g]) group_of[static_cast<std::size_t>(sm)] = static_cast<int>(g);
             labels.push_back("group " + std::to_string(g));
         }
-    const GroupedReplay r = replay_grouped(name, measured, kernels, app, gpu, policy, true,
-                                           [&](int sm) { return group_of[static_cast<std::size_t>(sm)]; });
+    const auto group = [&](int sm) {
+        return sm >= 0 && sm < static_cast<int>(group_of.size()) ? group_of[static_cast<std::size_t>(sm)] : -1;
+    };
+    GroupedReplay r = replay_grouped(name, measured, kernels, app, gpu, policy, true, group);
+    add_repetitions(r, (file.parent_path() / "repetitions.csv").string(), group);
+    c.repeats = repetition_text(r);
+    c.within_repeats = within_repetitions(r);
+    c.has_repeats = !r.repetition_moved.empty();
+    c.repeat_span = r.repetition_moved.empty() ? std::string("-")
+                                               : fixed(r.repetition_span_min_us, 3) + "-" + fixed(r.repetition_span_max_us, 3);
     c.blocks = r.blocks;
     c.measured_us = r.measured_us;
     c.simulated_us = r.simulated_us;
@@ -125,22 +133,25 @@ ClustersView::ClustersView(std::vector<ClusterCase> cases, std::string dir, std:
 void ClustersView::print_text(std::ostream& out) const {
     out << "\nclusters: cluster launches of " << dir_ << " replayed on " << gpu_
         << " (cluster dispatch in the GPC groups of clusters.groups)\n";
-    report::TextTable table({"case", "cluster", "blocks", "measured_us", "simulated_us", "error_%", "other_gpc",
-                             "max_gpc_diff", "active_api/calc/sim"},
-                            {false, true, true, true, true, true, true, true, true});
+    report::TextTable table({"case", "cluster", "blocks", "measured_us", "simulated_us", "error_%", "repeats_us",
+                             "other_gpc", "repeats", "active_api/calc/sim"},
+                            {false, true, true, true, true, true, true, true, true, true});
     for (const auto& c : cases_)
         table.add_row({c.name, std::to_string(c.cluster_size), std::to_string(c.blocks), fixed(c.measured_us, 3),
-                       fixed(c.simulated_us, 3), fixed(c.error_percent, 2), std::to_string(c.blocks_in_other_gpc),
-                       std::to_string(c.largest_gpc_difference),
+                       fixed(c.simulated_us, 3), fixed(c.error_percent, 2), c.repeat_span,
+                       std::to_string(c.blocks_in_other_gpc), c.repeats,
                        std::to_string(c.measured_active) + "/" + std::to_string(c.computed_active) + "/" +
                            std::to_string(c.simulated_peak)});
     table.print(out);
     for (const auto& c : cases_) out << c.text_windows;
-    out << "other_gpc: blocks to move for the simulated blocks per GPC group to equal the measured ones; "
-           "active: cudaOccupancyMaxActiveClusters / occupancy --cluster / most clusters resident at once in "
-           "the replay\n"
+    const int within = static_cast<int>(
+        std::count_if(cases_.begin(), cases_.end(), [](const ClusterCase& c) { return c.within_repeats; }));
+    out << "other_gpc: blocks to move for the simulated blocks per GPC group to equal the measured ones; repeats: "
+           "median/max of the same count for later repetitions of the case on the GPU (its run-to-run spread), "
+           "repeats_us their spans; active: cudaOccupancyMaxActiveClusters / occupancy --cluster / most clusters "
+           "resident at once in the replay\n"
         << cases_.size() << " cases: " << within_2(cases_) << " within 2% of the measured span (worst "
-        << fixed(worst(cases_), 2) << "%)\n";
+        << fixed(worst(cases_), 2) << "%), " << within << " with blocks per GPC within the repetitions' spread\n";
 }
 
 void ClustersView::add_json(nlohmann::ordered_json& top) const {
@@ -151,11 +162,14 @@ void ClustersView::add_json(nlohmann::ordered_json& top) const {
                               {"measured_us", c.measured_us}, {"simulated_us", c.simulated_us},
                               {"error_percent", c.error_percent}, {"blocks_in_other_gpc", c.blocks_in_other_gpc},
                               {"largest_gpc_difference", c.largest_gpc_difference},
+                              {"repetitions_blocks_in_other_gpc", c.repeats},
+                              {"within_repetitions", c.within_repeats},
                               {"max_active_clusters_measured", c.measured_active},
                               {"max_active_clusters_computed", c.computed_active},
                               {"max_active_clusters_simulated", c.simulated_peak}});
     j["within_2_percent"] = within_2(cases_);
     j["worst_error_percent"] = worst(cases_);
+    j["within_repetitions"] = std::count_if(cases_.begin(), cases_.end(), [](const ClusterCase& c) { return c.within_repeats; });
     top["clusters"] = j;
 }
 
@@ -165,13 +179,14 @@ std::string ClustersView::report_part() const {
                     "and cluster dispatch (docs/scheduling.md \"Thread-block clusters\"): " +
                     std::to_string(within_2(cases_)) + " within 2% of the measured span (worst " +
                     fixed(worst(cases_), 2) + "%).</p>\n<table>\n";
-    h += header({"case", "cluster", "blocks", "measured us", "simulated us", "error %", "blocks in another GPC",
-                 "active clusters: API / calculator / replay"});
+    h += header({"case", "cluster", "blocks", "measured us", "simulated us", "error %", "repetitions' spans us",
+                 "blocks in another GPC", "repetitions: median / max", "active clusters: API / calculator / replay"});
     for (const auto& c : cases_)
         h += "<tr>" + cell(c.name) + cell(std::to_string(c.cluster_size)) + cell(std::to_string(c.blocks)) +
              cell(fixed(c.measured_us, 3)) + cell(fixed(c.simulated_us, 3)) +
              cell(fixed(c.error_percent, 2), std::abs(c.error_percent) > 2.0) +
-             cell(std::to_string(c.blocks_in_other_gpc)) +
+             cell(c.repeat_span) + cell(std::to_string(c.blocks_in_other_gpc), c.has_repeats && !c.within_repeats) +
+             cell(c.repeats) +
              cell(std::to_string(c.measured_active) + " / " + std::to_string(c.computed_active) + " / " +
                       std::to_string(c.simulated_peak),
                   c.measured_active != c.computed_active) +

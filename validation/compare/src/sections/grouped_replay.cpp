@@ -2,6 +2,7 @@
 #include "grouped_replay.h"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "../block_recorder.h"
 #include "../measured_table.h"
@@ -76,6 +77,48 @@ GroupedReplay replay_blocks(const std::string& name, const std::vector<MeasuredB
         r.launches.push_back({kernels[k], mw[k].blocks, us(mw[k].first, m_first), us(mw[k].last, m_first),
                               us(sw[k].first, s_first), us(sw[k].last, s_first)});
     return r;
+}
+
+void add_repetitions(GroupedReplay& r, const std::string& path, const std::function<int(int)>& group_of) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return;
+    std::map<std::int64_t, std::map<int, int>> per_rep;
+    std::map<std::int64_t, Time> spans;
+    for (const auto& row : read_run_table(path, "repetition counts", {"case", "rep", "span_ns", "launch", "sm", "blocks"})) {
+        if (row.text("case") != r.name) continue;
+        const std::int64_t rep = row.integer("rep", 0, 1'000'000);
+        per_rep[rep][group_of(static_cast<int>(row.integer("sm", 0, 99'999)))] +=
+            static_cast<int>(row.integer("blocks", 0, 1'000'000'000));
+        spans[rep] = static_cast<Time>(row.integer("span_ns", 0, std::int64_t{1} << 50)) * 1000;
+    }
+    for (const auto& [rep, counts] : per_rep) {
+        std::map<int, int> diff = r.measured_per_group;
+        for (const auto& [g, n] : counts) diff[g] -= n;
+        int total = 0;
+        for (const auto& [g, d] : diff) total += d < 0 ? -d : d;
+        r.repetition_moved.push_back(total / 2);
+    }
+    std::sort(r.repetition_moved.begin(), r.repetition_moved.end());
+    if (spans.empty()) return;
+    Time lo = ~Time{0}, hi = 0;
+    for (const auto& [rep, span] : spans) {
+        lo = std::min(lo, span);
+        hi = std::max(hi, span);
+    }
+    r.repetition_span_min_us = static_cast<double>(lo) / 1e6;
+    r.repetition_span_max_us = static_cast<double>(hi) / 1e6;
+}
+
+std::string repetition_text(const GroupedReplay& r) {
+    if (r.repetition_moved.empty()) return "-";
+    const std::size_t n = r.repetition_moved.size();
+    const double median = n % 2 == 1 ? r.repetition_moved[n / 2]
+                                     : (r.repetition_moved[n / 2 - 1] + r.repetition_moved[n / 2]) / 2.0;
+    return fixed(median, median == static_cast<int>(median) ? 0 : 1) + "/" + std::to_string(r.repetition_moved.back());
+}
+
+bool within_repetitions(const GroupedReplay& r) {
+    return !r.repetition_moved.empty() && r.moved <= r.repetition_moved.back();
 }
 
 std::string launch_windows_text(const GroupedReplay& r) {

@@ -1,6 +1,7 @@
 // GroupedReplay: a measured timeline of cluster or partition launches replayed, compared per launch and per SM group.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -31,6 +32,11 @@ struct GroupedReplay {
     std::map<int, int> measured_per_group, simulated_per_group;
     int moved = 0;
     int largest_group_difference = 0;            ///< the largest |measured - simulated| of one group
+    /// The hardware's own spread (the directory's repetitions.csv, when present): for each later
+    /// repetition of the case, the blocks to move between its per-group counts and the measured
+    /// timeline's; and the repetitions' shortest and longest span.
+    std::vector<int> repetition_moved;
+    double repetition_span_min_us = 0, repetition_span_max_us = 0;
     std::vector<MeasuredBlock> measured_blocks;  ///< launch = the launch's index in the case (kept on request)
     std::vector<MeasuredBlock> simulated_blocks;
 };
@@ -46,6 +52,14 @@ GroupedReplay replay_grouped(const std::string& name, const std::vector<Measured
                              const std::vector<std::string>& kernels, const workloads::Application& app,
                              const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy, bool keep_blocks,
                              GroupOf&& group_of);
+
+/// Reads `path` (columns case, rep, span_ns, launch, sm, blocks) for `r.name` when the file
+/// exists and fills r's repetition fields against r.measured_per_group (groups by `group_of`).
+void add_repetitions(GroupedReplay& r, const std::string& path, const std::function<int(int)>& group_of);
+/// "median/max" of r.repetition_moved, or "-".
+std::string repetition_text(const GroupedReplay& r);
+/// Whether r.moved is at most the largest repetition distance (false without repetitions).
+bool within_repetitions(const GroupedReplay& r);
 
 /// The per-launch windows as a text table; the per-group counts as "group measured/simulated" pairs.
 std::string launch_windows_text(const GroupedReplay& r);

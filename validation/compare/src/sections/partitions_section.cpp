@@ -53,8 +53,13 @@ PartitionCase replay_case(const std::filesystem::path& file, const hw::GpuSpec& 
         const auto& set = sets[std::min(static_cast<std::size_t>(b.launch), sets.size() - 1)];
         c.measured_outside += std::find(set.begin(), set.end(), b.sm) == set.end() ? 1 : 0;
     }
-    const GroupedReplay r =
-        replay_grouped(name, measured, kernels, app, gpu, policy, charts, [](int sm) { return sm; });
+    GroupedReplay r = replay_grouped(name, measured, kernels, app, gpu, policy, charts, [](int sm) { return sm; });
+    add_repetitions(r, (file.parent_path() / "repetitions.csv").string(), [](int sm) { return sm; });
+    c.repeats = repetition_text(r);
+    c.within_repeats = within_repetitions(r);
+    c.has_repeats = !r.repetition_moved.empty();
+    c.repeat_span = r.repetition_moved.empty() ? std::string("-")
+                                               : fixed(r.repetition_span_min_us, 3) + "-" + fixed(r.repetition_span_max_us, 3);
     c.blocks = r.blocks;
     c.measured_us = r.measured_us;
     c.simulated_us = r.simulated_us;
@@ -103,19 +108,22 @@ PartitionsView::PartitionsView(std::vector<PartitionCase> cases, std::string dir
 void PartitionsView::print_text(std::ostream& out) const {
     out << "\npartitions: green-context launches of " << dir_ << " replayed on " << gpu_
         << " in SM partitions (partitions.splits, topology.partition_order)\n";
-    report::TextTable table({"case", "partitions", "blocks", "measured_us", "simulated_us", "error_%", "other_sm",
-                             "max_sm_diff", "outside"},
-                            {false, true, true, true, true, true, true, true, true});
+    report::TextTable table({"case", "partitions", "blocks", "measured_us", "simulated_us", "error_%", "repeats_us",
+                             "other_sm", "repeats", "outside"},
+                            {false, true, true, true, true, true, true, true, true, true});
     for (const auto& c : cases_)
         table.add_row({c.name, sizes_text(c.partitions), std::to_string(c.blocks), fixed(c.measured_us, 3),
-                       fixed(c.simulated_us, 3), fixed(c.error_percent, 2), std::to_string(c.blocks_on_other_sm),
-                       std::to_string(c.largest_sm_difference), std::to_string(c.measured_outside)});
+                       fixed(c.simulated_us, 3), fixed(c.error_percent, 2), c.repeat_span,
+                       std::to_string(c.blocks_on_other_sm), c.repeats, std::to_string(c.measured_outside)});
     table.print(out);
     for (const auto& c : cases_) out << c.text_windows;
-    out << "other_sm: blocks to move for the simulated blocks per SM to equal the measured ones; outside: measured "
-           "blocks on an SM the model does not give their partition\n"
+    const int within = static_cast<int>(
+        std::count_if(cases_.begin(), cases_.end(), [](const PartitionCase& c) { return c.within_repeats; }));
+    out << "other_sm: blocks to move for the simulated blocks per SM to equal the measured ones; repeats: median/max "
+           "of the same count for later repetitions of the case on the GPU (its run-to-run spread), repeats_us their "
+           "spans; outside: measured blocks on an SM the model does not give their partition\n"
         << cases_.size() << " cases: " << within_2(cases_) << " within 2% of the measured span (worst "
-        << fixed(worst(cases_), 2) << "%)\n";
+        << fixed(worst(cases_), 2) << "%), " << within << " with blocks per SM within the repetitions' spread\n";
 }
 
 void PartitionsView::add_json(nlohmann::ordered_json& top) const {
@@ -126,9 +134,13 @@ void PartitionsView::add_json(nlohmann::ordered_json& top) const {
                               {"measured_us", c.measured_us}, {"simulated_us", c.simulated_us},
                               {"error_percent", c.error_percent}, {"blocks_on_other_sm", c.blocks_on_other_sm},
                               {"largest_sm_difference", c.largest_sm_difference},
+                              {"repetitions_blocks_on_other_sm", c.repeats},
+                              {"within_repetitions", c.within_repeats},
                               {"measured_outside_partition", c.measured_outside}});
     j["within_2_percent"] = within_2(cases_);
     j["worst_error_percent"] = worst(cases_);
+    j["within_repetitions"] =
+        std::count_if(cases_.begin(), cases_.end(), [](const PartitionCase& c) { return c.within_repeats; });
     top["partitions"] = j;
 }
 
@@ -138,13 +150,14 @@ std::string PartitionsView::report_part() const {
                     "modelled partitions (docs/scheduling.md \"SM partitions\"): " +
                     std::to_string(within_2(cases_)) + " within 2% of the measured span (worst " +
                     fixed(worst(cases_), 2) + "%).</p>\n<table>\n";
-    h += header({"case", "partitions", "blocks", "measured us", "simulated us", "error %", "blocks on another SM",
-                 "measured blocks outside the partition"});
+    h += header({"case", "partitions", "blocks", "measured us", "simulated us", "error %", "repetitions' spans us",
+                 "blocks on another SM", "repetitions: median / max", "measured blocks outside the partition"});
     for (const auto& c : cases_)
         h += "<tr>" + cell(c.name) + cell(sizes_text(c.partitions)) + cell(std::to_string(c.blocks)) +
              cell(fixed(c.measured_us, 3)) + cell(fixed(c.simulated_us, 3)) +
              cell(fixed(c.error_percent, 2), std::abs(c.error_percent) > 2.0) +
-             cell(std::to_string(c.blocks_on_other_sm)) + cell(std::to_string(c.measured_outside), c.measured_outside > 0) +
+             cell(c.repeat_span) + cell(std::to_string(c.blocks_on_other_sm), c.has_repeats && !c.within_repeats) +
+             cell(c.repeats) + cell(std::to_string(c.measured_outside), c.measured_outside > 0) +
              "</tr>\n";
     h += "</table>\n";
     for (const auto& c : cases_) h += c.html;

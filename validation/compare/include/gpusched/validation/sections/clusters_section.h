@@ -16,6 +16,10 @@ struct ClusterCase {
     double measured_us = 0, simulated_us = 0, error_percent = 0;
     int blocks_in_other_gpc = 0;       ///< blocks to move for equal per-GPC counts
     int largest_gpc_difference = 0;
+    std::string repeats = "-";         ///< median/max blocks in another GPC between repetitions and the timeline
+    std::string repeat_span = "-";     ///< the repetitions' shortest-longest span (us)
+    bool has_repeats = false;
+    bool within_repeats = false;       ///< blocks_in_other_gpc <= the repetitions' maximum
     int measured_active = 0;           ///< the runner's cudaOccupancyMaxActiveClusters
     int computed_active = 0;           ///< hw::compute_cluster_occupancy
     int simulated_peak = 0;            ///< most clusters resident at once in the replay

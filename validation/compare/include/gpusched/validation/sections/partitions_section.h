@@ -16,6 +16,10 @@ struct PartitionCase {
     double measured_us = 0, simulated_us = 0, error_percent = 0;
     int blocks_on_other_sm = 0;         ///< blocks to move for equal per-SM counts
     int largest_sm_difference = 0;
+    std::string repeats = "-";          ///< median/max blocks on another SM between repetitions and the timeline
+    std::string repeat_span = "-";      ///< the repetitions' shortest-longest span (us)
+    bool has_repeats = false;
+    bool within_repeats = false;        ///< blocks_on_other_sm <= the repetitions' maximum
     int measured_outside = 0;           ///< measured blocks on SMs outside the modelled partition of their launch
     std::string text_windows;
     std::string html;
