@@ -195,7 +195,6 @@ GpuSpec with_sm_count(const GpuSpec& spec, int sm_count) {
     if (spec.completion_sweep)
         out.completion_sweep = sweep_with_sm_count(*spec.completion_sweep, old_count, sm_count, renumber);
     if (spec.clusters) out.clusters = clusters_with_sm_count(*spec.clusters, old_count, sm_count, renumber);
-    out.partitions.reset();  // measured green contexts of the whole GPU only
     std::string problem;
     if (out.dispatch_walk) problem = dispatch_walk_problem(*out.dispatch_walk, sm_count, "topology.dispatch_walk");
     if (problem.empty() && out.completion_sweep)
@@ -263,13 +262,15 @@ GpuSpec gpu_with_overrides(const std::string& base_yaml, const std::string& labe
     if (derived_clusters) root.remove("clusters");
     const bool partitions_set = std::any_of(set_paths.begin(), set_paths.end(),
                                             [](const std::string& p) { return p.rfind("partitions", 0) == 0; });
-    if (resized && !partitions_set && root["partitions"]) root.remove("partitions");  // measured on the whole GPU
+    const bool derived_partitions = resized && !partitions_set && root["partitions"];
+    if (derived_partitions) root.remove("partitions");  // its SM ids are the base GPU's (hw::partition_sms checks)
     YAML::Emitter out;
     out << root;
     GpuSpec spec = parse_gpu_spec(std::string(out.c_str()) + "\n", label);
-    if (derived.empty() && !derived_clusters) return spec;
+    if (derived.empty() && !derived_clusters && !derived_partitions) return spec;
     const GpuSpec base = with_sm_count(parse_gpu_spec(base_yaml, label), spec.sm_count);
     if (derived_clusters) spec.clusters = base.clusters;
+    if (derived_partitions) spec.partitions = base.partitions;
     for (const auto& key : derived) {
         if (key == "sm_order") spec.sm_order = base.sm_order;
         if (key == "partition_order") spec.partition_order = base.partition_order;

@@ -122,9 +122,16 @@ std::vector<std::vector<int>> partition_sms(const GpuSpec& gpu, const std::vecto
                          std::to_string(takeable) + " SMs green contexts can take on " + gpu.name +
                          " (topology.partition_order; " + allowed + ")");
     const bool equal = std::all_of(sizes.begin(), sizes.end(), [&](int k) { return k == sizes.front(); });
+    const auto on_gpu = [&](const std::vector<std::vector<int>>& split) {  // a GPU of fewer SMs (--sms) may lack some
+        for (const auto& group : split)
+            for (int sm : group)
+                if (sm >= gpu.sm_count) return false;
+        return true;
+    };
     if (sizes.size() > 1 && equal)
         for (const auto& split : gpu.partitions->splits)
-            if (split.size() == sizes.size() && static_cast<int>(split.front().size()) == sizes.front()) {
+            if (split.size() == sizes.size() && static_cast<int>(split.front().size()) == sizes.front() &&
+                on_gpu(split)) {
                 std::vector<std::vector<int>> out;
                 for (const auto& group : split) out.push_back(in_order_of(group, gpu.partition_order));
                 return out;

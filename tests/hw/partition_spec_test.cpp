@@ -55,12 +55,17 @@ TEST_CASE("partitions: sizes off the granularity or over the SMs are refused nam
                          doctest::Contains("has no model of green-context partitions"), InputError);
 }
 
-TEST_CASE("partitions: the section reads back as written and fewer SMs drop it") {
+TEST_CASE("partitions: the section reads back as written; on fewer SMs a partition stays inside them") {
     const hw::GpuSpec gpu = hw::resolve_gpu("h100");
     REQUIRE(gpu.partitions);
     CHECK(gpu.partitions->granularity == 8);
     CHECK(gpu.partitions->splits.size() == 3);  // 2 x 64, 4 x 32, 8 x 16
     const hw::GpuSpec again = hw::parse_gpu_spec(hw::to_yaml(gpu), "again");
     CHECK(again.partitions == gpu.partitions);
-    CHECK_FALSE(hw::with_sm_count(gpu, 64).partitions);
+    // --sms 128 keeps SMs 0..127 (the first 128 of partition_order) under their ids: the 2 x 64 split
+    // still applies; the 8 x 16 split uses SMs 128 and 129, which are gone: consecutive runs instead.
+    const hw::GpuSpec k128 = hw::with_sm_count(gpu, 128);
+    CHECK(hw::partition_sms(k128, {64, 64}, "w.yaml") == hw::partition_sms(gpu, {64, 64}, "w.yaml"));
+    for (const auto& set : hw::partition_sms(k128, std::vector<int>(8, 16), "w.yaml"))
+        for (int sm : set) CHECK(sm < 128);
 }

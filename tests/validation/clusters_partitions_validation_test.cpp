@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "gpusched/hw/gpu_overrides.h"
+#include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/validation/sections/clusters_section.h"
 #include "gpusched/validation/sections/partitions_section.h"
 

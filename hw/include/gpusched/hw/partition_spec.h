@@ -26,7 +26,8 @@ std::string partition_spec_problem(const PartitionSpec& spec, int sm_count, cons
 /// The SMs of each partition of a workload's `sizes` (SM counts) on `gpu`, each list in
 /// topology.partition_order's order:
 ///   - one partition of K SMs: the first K SMs of topology.partition_order (measured);
-///   - G partitions of one size K with a measured split of G groups of K: that split's groups;
+///   - G partitions of one size K with a measured split of G groups of K: that split's groups
+///     (when all its SMs exist: a GPU made smaller by --sms keeps the section, not every SM);
 ///   - otherwise partition i gets the next sizes[i] SMs of topology.partition_order after
 ///     partitions 0..i-1 (not measured; docs/scheduling.md says so).
 /// InputError "WHERE: key 'KEY[i]': ..." (or 'KEY') when the GPU has no partition order or
