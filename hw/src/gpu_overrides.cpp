@@ -260,12 +260,17 @@ GpuSpec gpu_with_overrides(const std::string& base_yaml, const std::string& labe
                                           [](const std::string& p) { return p.rfind("clusters", 0) == 0; });
     const bool derived_clusters = resized && !clusters_set && root["clusters"];
     if (derived_clusters) root.remove("clusters");
+    const bool partitions_set = std::any_of(set_paths.begin(), set_paths.end(),
+                                            [](const std::string& p) { return p.rfind("partitions", 0) == 0; });
+    const bool derived_partitions = resized && !partitions_set && root["partitions"];
+    if (derived_partitions) root.remove("partitions");  // its SM ids are the base GPU's (hw::partition_sms checks)
     YAML::Emitter out;
     out << root;
     GpuSpec spec = parse_gpu_spec(std::string(out.c_str()) + "\n", label);
-    if (derived.empty() && !derived_clusters) return spec;
+    if (derived.empty() && !derived_clusters && !derived_partitions) return spec;
     const GpuSpec base = with_sm_count(parse_gpu_spec(base_yaml, label), spec.sm_count);
     if (derived_clusters) spec.clusters = base.clusters;
+    if (derived_partitions) spec.partitions = base.partitions;
     for (const auto& key : derived) {
         if (key == "sm_order") spec.sm_order = base.sm_order;
         if (key == "partition_order") spec.partition_order = base.partition_order;

@@ -10,6 +10,7 @@
 
 #include "cluster_spec_io.h"
 #include "stream_priority_range_io.h"
+#include "partition_spec_io.h"
 #include "yaml_quoted.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
@@ -313,6 +314,7 @@ GpuSpec parse_gpu_spec(const std::string& yaml_text, const std::string& source) 
     parse_optional_sections(top, spec);
     spec.clusters = parse_cluster_spec(top, spec.sm_count);
     spec.stream_priority_range = parse_stream_priority_range(top);
+    spec.partitions = parse_partition_spec(top, spec.sm_count);
     parse_gpu_provenance(top, spec);
     top.finish();
     validate_gpu_spec(spec, source);
@@ -478,6 +480,7 @@ std::string to_yaml(const GpuSpec& s) {
     }
     if (s.clusters) write_cluster_spec(y, *s.clusters);
     if (s.stream_priority_range) write_stream_priority_range(y, *s.stream_priority_range);
+    if (s.partitions) write_partition_spec(y, *s.partitions);
     write_gpu_provenance(y, s);
     return y.str();
 }

@@ -116,6 +116,7 @@ bool Engine::on_block_end(std::size_t at) {
     last_end_ = std::max(last_end_, now);
     if (!observers_.empty()) report_block_completed(r, sm, slot);
     memo_.count_block(r.launch, sm, now - r.start, !observers_.empty());
+    if (launch.counts_ends) launch.dispatcher->unit_ended(sm);
     if (++launch.completed == launch.dispatched && launch.dispatcher->finished()) on_launch_completed(r.launch);
     return channel_.release_now(core_.queue(), now, sm, at);
 }
@@ -133,14 +134,15 @@ void Engine::end_group(std::uint32_t group, Time time) {
     units_done_ += members.size();
     const std::uint32_t index = residents_[members.front()].launch;
     const ResidentTable::Layout layout = residents_.layout();
+    LaunchState& launch = dispatcher_.launch(index);
     for (const std::uint32_t at : members) {
         residents_[at].launch = Resident::kFree;
         const int sm = layout.sm_of(at);
         pool_.release(sm, layout.slot_of(at));
         dispatcher_.mark_room_changed(sm);
+        if (launch.counts_ends) launch.dispatcher->unit_ended(sm);
     }
     memo_.count_units(index, members.size());
-    LaunchState& launch = dispatcher_.launch(index);
     launch.completed += members.size();
     groups_.close(group);
     if (launch.completed == launch.dispatched && launch.dispatcher->finished()) on_launch_completed(index);

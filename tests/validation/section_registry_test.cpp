@@ -22,7 +22,8 @@ TEST_CASE("section registry: the seven sections in run order, each named, descri
         CHECK(validation::find_section(s->name()) == s.get());
     }
     CHECK(names == std::vector<std::string>{"placement", "concurrency", "curves", "series", "spmv", "sssp",
-                                            "streamcluster", "apsp-timelines", "whatif", "h200"});
+                                            "streamcluster", "apsp-timelines", "whatif", "h200", "clusters",
+                                            "partitions"});
     CHECK(std::set<std::string>(names.begin(), names.end()).size() == names.size());
     CHECK(validation::find_section("all") == nullptr);  // "all" is the command's word, not a section
     CHECK(validation::find_section("ssp") == nullptr);

@@ -272,7 +272,7 @@ TEST_CASE("APSP spec errors name the key and what is allowed") {
     check_error("apsp-fw:n=1000001,block=8", "--kernel: key 'n': expected an integer in [1, 1000000], got '1000001'");
     check_error("apsp-fw:n=10,block=8,tile_latency_cycles=5",
                 "--kernel: key 'tile_latency_cycles': unknown key for kernel 'apsp-fw' (allowed: threads, block, blocks, "
-                "grid, regs, smem, static_smem, barriers, carveout, stream, name, n, steps, instr_per_step, latency_cycles, "
+                "grid, regs, smem, static_smem, barriers, carveout, stream, name, cluster, cluster_nonportable, n, steps, instr_per_step, latency_cycles, "
                 "p_min, elem_bytes, ns_per_instr)");
 }
 

@@ -31,7 +31,7 @@ TEST_CASE("the registry lists synthetic with a description, key help and a worki
         CHECK(!generator.description.empty());
         CHECK_NOTHROW(spec(generator.example));
     }
-    CHECK(generic_spec_keys().size() == 11);
+    CHECK(generic_spec_keys().size() == 13);
 }
 
 TEST_CASE("generic keys fill the launch; defaults otherwise") {
@@ -93,7 +93,7 @@ TEST_CASE("unknown kernel names list the known ones") {
 TEST_CASE("unknown, duplicate, conflicting and malformed keys") {
     check_error(base + "blocks=1,threads=1,colour=red",
                 "--kernel: key 'colour': unknown key for kernel 'synthetic' (allowed: threads, block, blocks, grid, regs, "
-                "smem, static_smem, barriers, carveout, stream, name, duration, seed, active_warps)");
+                "smem, static_smem, barriers, carveout, stream, name, cluster, cluster_nonportable, duration, seed, active_warps)");
     check_error(base + "blocks=1,threads=1,blocks=2", "--kernel: key 'blocks' is given twice");
     check_error(base + "blocks=1,threads=1,block=2", "--kernel: key 'block': give either 'threads' or 'block', not both");
     check_error(base + "blocks=1,threads=1,grid=2", "--kernel: key 'grid': give either 'blocks' or 'grid', not both");

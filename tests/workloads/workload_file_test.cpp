@@ -89,7 +89,7 @@ TEST_CASE("workload errors name the file, line and key") {
                 "apsp-fw, binomial-series, spmv, sssp, streamcluster, kernel)");
     check_error(head + "    colour: red\n",
                 "w.yaml:6: key 'launches[0].colour': unknown key for kernel 'synthetic' (allowed: threads, block, blocks, "
-                "grid, regs, smem, static_smem, barriers, carveout, stream, name, duration, seed, active_warps)");
+                "grid, regs, smem, static_smem, barriers, carveout, stream, name, cluster, cluster_nonportable, duration, seed, active_warps)");
     check_error(head + "    regs: 70000\n",
                 "w.yaml:6: key 'launches[0].regs': expected an integer in [0, 65536], got '70000'");
     check_error(head + "    blocks: 5\n", "w.yaml:6: key 'blocks' is given twice in one mapping");
@@ -105,7 +105,7 @@ TEST_CASE("workload errors name the file, line and key") {
     check_error(head + "  - kernel: synthetic\n    blocks: 4\n    threads: 64\n    duration: 5us\n    stream: -1\n",
                 "w.yaml:10: key 'launches[1].stream': expected an integer in [0, 1023], got '-1'");
     check_error(head + "extra: 1\n",
-                "w.yaml:6: unknown key 'extra' (known keys here: description, launches, streams)");
+                "w.yaml:6: unknown key 'extra' (known keys here: description, launches, partition, partitions, streams)");
     check_error_contains("launches: [\n", "w.yaml:2: YAML syntax error");
     check_error_contains(std::string("launches:\0", 10), "contains NUL bytes");
 }
@@ -130,7 +130,7 @@ TEST_CASE("stream errors") {
     check_error_contains("streams:\n  - id: 1\n    sms: [\"a-b\"]\n" + head, "key 'streams[0].sms[0]'");
     check_error("streams:\n  - id: 1\n    sms: [\"0-3\", 2]\n" + head, "w.yaml:3: key 'streams[0].sms[1]': SM 2 is listed twice");
     check_error("streams:\n  - id: 1\n    mask: [1]\n" + head,
-                "w.yaml:3: unknown key 'streams[0].mask' (known keys here: id, priority, sms)");
+                "w.yaml:3: unknown key 'streams[0].mask' (known keys here: id, partition, priority, sms)");
 }
 
 TEST_CASE("repeat limits and file errors") {

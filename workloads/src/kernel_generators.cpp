@@ -31,6 +31,8 @@ const std::vector<SpecKeyInfo>& generic_spec_keys() {
         {"carveout", "default|max-shared|max-l1|equal|0..100", "preferred L1/shared split (default: default)"},
         {"stream", "ID", "stream id, 0..1023 (default 0)"},
         {"name", "LABEL", "label shown in outputs (default: the generator name)"},
+        {"cluster", "N|XxY|XxYxZ", "thread-block cluster shape, each dimension 1..16 dividing the grid's (cc 9.0+)"},
+        {"cluster_nonportable", "0|1", "allow clusters up to the GPU's non-portable size limit (default 0)"},
     };
     return keys;
 }

@@ -7,6 +7,7 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/kernel_generators.h"
+#include "cluster_keys.h"
 
 namespace gpusched::workloads {
 
@@ -50,6 +51,7 @@ void apply_generic_keys(SpecArgs& args, KernelLaunch& launch, const std::vector<
             hw::Carveout::parse(args.text("carveout"), args.where("carveout") + ": key '" + args.key_path("carveout") + "'");
     launch.stream = static_cast<int>(args.optional_integer("stream", 0, kMaxStreamId).value_or(0));
     if (args.has("name")) launch.name = args.label("name");
+    apply_cluster_keys(args, launch);
 }
 
 void require_specs(std::size_t count, const std::string& where) {
@@ -100,6 +102,7 @@ SpecLaunches build_kernel_launches(SpecArgs& args) {
     if (generator->sequence) {
         std::vector<KernelLaunch> all = generator->sequence(args, launch);
         if (all.empty()) throw std::logic_error("kernel generator '" + generator->name + "' produced no launches");
+        for (const KernelLaunch& each : all) check_cluster_divides_grid(args, each);
         out.launch = std::move(all.front());
         out.then.assign(std::make_move_iterator(all.begin() + 1), std::make_move_iterator(all.end()));
         return out;
@@ -112,6 +115,7 @@ SpecLaunches build_kernel_launches(SpecArgs& args) {
     if (launch.block.count() < 1 || launch.block.count() > static_cast<std::uint64_t>(kMaxSpecThreads))
         args.fail_spec("a block has " + std::to_string(launch.block.count()) + " threads; allowed: 1.." +
                        std::to_string(kMaxSpecThreads));
+    check_cluster_divides_grid(args, launch);
     if (generator->launches) {
         out.count = generator->launches(launch);
         if (out.count < 1) throw std::logic_error("kernel generator '" + generator->name + "' asked for no launches");

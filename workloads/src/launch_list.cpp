@@ -13,7 +13,7 @@ bool same_launch(const KernelLaunch& a, const KernelLaunch& b) {
            a.registers_per_thread == b.registers_per_thread && a.static_shared_bytes == b.static_shared_bytes &&
            a.dynamic_shared_bytes == b.dynamic_shared_bytes && a.barriers_per_block == b.barriers_per_block &&
            a.carveout.kind == b.carveout.kind && a.carveout.percent == b.carveout.percent && a.stream == b.stream &&
-           a.work == b.work;
+           a.cluster == b.cluster && a.cluster_nonportable == b.cluster_nonportable && a.work == b.work;
 }
 
 LaunchList::LaunchList(std::vector<KernelLaunch> launches) {

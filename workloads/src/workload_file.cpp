@@ -10,6 +10,7 @@
 #include "gpusched/workloads/kernel_generators.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/support/text_file.h"
+#include "partition_keys.h"
 
 namespace gpusched::workloads {
 
@@ -87,6 +88,7 @@ StreamConfig parse_stream(const YAML::Node& node, const std::string& source, con
             add_sms(sms[i], yaml_location(sms[i], source), f.key_path(indexed("sms", i)), seen, stream.sm_mask);
         std::sort(stream.sm_mask.begin(), stream.sm_mask.end());
     }
+    stream.partition = parse_stream_partition(f, !stream.sm_mask.empty());
     f.finish();
     return stream;
 }
@@ -232,6 +234,7 @@ Application parse_workload(const std::string& yaml, const std::string& source) {
         Application app;
         app.description = top.optional_string("description").value_or(source);
         if (const auto streams = top.optional_child("streams")) app.streams = parse_streams(*streams, source);
+        parse_partitions(top, root, source, app);
         if (top.has("issue"))
             app.host_issue = top.choice("issue", {"queued", "host-calls"}) == "host-calls" ? HostIssue::calls : HostIssue::queued;
         const YAML::Node launches = top.child("launches");

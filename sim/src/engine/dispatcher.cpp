@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <string>
 
+#include "gpusched/hw/cluster_occupancy.h"
+#include "gpusched/hw/partition_spec.h"
+#include "gpusched/sim/engine/cluster_placement.h"
 #include "gpusched/sim/engine/completion_groups.h"
 #include "gpusched/sim/engine/spec_time.h"
 #include "gpusched/support/input_error.h"
@@ -46,6 +49,9 @@ Dispatcher::Dispatcher(const hw::GpuSpec& gpu, const workloads::Application& app
                          std::to_string(CompletionGroups::kFlag) + ")");
     const std::vector<int> order = gpu.dispatch_order();
     const hw::StreamPriorityRange priorities = gpu.stream_priorities();
+    if (!app.partitions.empty())
+        partition_sets_ = hw::partition_sms(gpu, app.partitions, app.partitions_where);
+    app_partition_ = app.partition;
     std::map<int, const workloads::StreamConfig*> listed_streams;  // the first listed of each id, as app.stream()
     for (const workloads::StreamConfig& stream : app.streams) listed_streams.emplace(stream.id, &stream);
     launches_.reserve(app.launches.size());
@@ -62,6 +68,9 @@ Dispatcher::Dispatcher(const hw::GpuSpec& gpu, const workloads::Application& app
         const bool unlisted = listed == listed_streams.end();
         state.priority = unlisted ? 0 : resolved_priority(*listed->second, priorities, gpu.name);
         state.sms = &sms_of(unlisted ? nullptr : listed->second, order);
+        if (launch.cluster)
+            (void)hw::compute_cluster_occupancy(gpu, occupancy_[i], *launch.cluster, launch.cluster_nonportable,
+                                                launch_label(i, launch) + ": key 'cluster'");
     }
 }
 
@@ -91,7 +100,28 @@ const LaunchShape& Dispatcher::shape_of(std::size_t index, const workloads::Kern
     return shape;
 }
 
+const std::vector<int>* Dispatcher::partition_of(const workloads::StreamConfig* listed) const {
+    if (listed != nullptr && listed->partition >= 0)
+        return &partition_sets_[static_cast<std::size_t>(listed->partition)];
+    if (app_partition_ >= 0 && (listed == nullptr || listed->sm_mask.empty()))
+        return &partition_sets_[static_cast<std::size_t>(app_partition_)];
+    return nullptr;
+}
+
+const StreamSms& Dispatcher::partition_sms(int index, const std::vector<int>& order) {
+    if (const auto it = partition_streams_.find(index); it != partition_streams_.end()) return *it->second;
+    StreamSms& sms = stream_sms_.emplace_back();
+    sms.allowed.assign(static_cast<std::size_t>(gpu_.sm_count), 0);
+    for (int sm : partition_sets_[static_cast<std::size_t>(index)]) sms.allowed[static_cast<std::size_t>(sm)] = 1;
+    for (int sm : order)
+        if (sms.allowed[static_cast<std::size_t>(sm)]) sms.sms_in_order.push_back(sm);
+    partition_streams_.emplace(index, &sms);
+    return sms;
+}
+
 const StreamSms& Dispatcher::sms_of(const workloads::StreamConfig* listed, const std::vector<int>& order) {
+    if (const std::vector<int>* partition = partition_of(listed))
+        return partition_sms(static_cast<int>(partition - partition_sets_.data()), order);
     if (listed == nullptr || listed->sm_mask.empty()) {
         if (unmasked_ == nullptr) {
             StreamSms& all = stream_sms_.emplace_back();
@@ -127,7 +157,12 @@ void Dispatcher::activate(std::size_t index, const SmPool& pool) {
     context.occupancy = &occupancy_[index];
     context.sms_in_order = launch.sms_in_order();
     context.distributor = &distributor_;
-    launch.dispatcher = policy_.start(context);
+    if (launch.launch->cluster) {
+        launch.dispatcher = std::make_unique<ClusterPlacement>(context, *gpu_.clusters, *launch.launch->cluster);
+        launch.counts_ends = true;
+    } else {
+        launch.dispatcher = policy_.start(context);
+    }
     launch.unit_footprint =
         launch.dispatcher->warp_level() ? &launch.shape->warp_footprint : &launch.shape->block_footprint;
     const SmView view = view_of(launch, pool);

@@ -5,6 +5,9 @@
 #include "gpusched/validation/sections/concurrency_section.h"
 #include "gpusched/validation/sections/curves_section.h"
 #include "gpusched/validation/sections/h200_section.h"
+#include "gpusched/validation/sections/clusters_section.h"
+#include "gpusched/validation/sections/curves_section.h"
+#include "gpusched/validation/sections/partitions_section.h"
 #include "gpusched/validation/sections/placement_section.h"
 #include "gpusched/validation/sections/series_section.h"
 #include "gpusched/validation/sections/spmv_section.h"
@@ -28,6 +31,8 @@ std::vector<std::unique_ptr<ValidationSection>> make_sections() {
     s.push_back(std::make_unique<ApspTimelinesSection>());
     s.push_back(std::make_unique<WhatIfSection>());
     s.push_back(std::make_unique<H200Section>());
+    s.push_back(std::make_unique<ClustersSection>());
+    s.push_back(std::make_unique<PartitionsSection>());
     return s;
 }
 

@@ -12,6 +12,7 @@ namespace gpusched::hw {
 struct ClusterShape {
     int x = 1, y = 1, z = 1;
     [[nodiscard]] int size() const { return x * y * z; }
+    bool operator==(const ClusterShape&) const = default;
 };
 
 struct ClusterOccupancy {

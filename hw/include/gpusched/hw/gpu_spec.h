@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpusched/hw/cluster_spec.h"
+#include "gpusched/hw/partition_spec.h"
 #include "gpusched/hw/completion_sweep.h"
 #include "gpusched/hw/dispatch_walk.h"
 #include "gpusched/hw/stream_priority_range.h"
@@ -45,6 +46,8 @@ struct GpuSpec {
     std::optional<CompletionSweep> completion_sweep;
     /// Thread-block clusters (cc >= 9.0): limits and the SM groups that can host a cluster.
     std::optional<ClusterSpec> clusters;
+    /// Green-context partitions: granularity and measured splits (with topology.partition_order).
+    std::optional<PartitionSpec> partitions;
 
     // --- per-SM and per-block limits ---
     int warp_size = 32;

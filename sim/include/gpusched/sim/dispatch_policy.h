@@ -109,6 +109,9 @@ public:
         return std::nullopt;
     }
     [[nodiscard]] virtual bool finished() const = 0;
+    /// A unit of this launch ended on `sm`; called only for dispatchers of launches whose
+    /// LaunchState::counts_ends is set (cluster launches count their blocks per SM).
+    virtual void unit_ended(int sm) { (void)sm; }
     /// True for warp-level dispatch (each unit is one warp with BlockFootprint::single_warp()).
     [[nodiscard]] virtual bool warp_level() const { return false; }
 };

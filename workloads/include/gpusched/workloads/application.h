@@ -36,6 +36,7 @@ struct StreamConfig {
     int id = 0;
     StreamPriority priority = StreamPriority::normal;
     std::vector<int> sm_mask;
+    int partition = -1;  ///< index into Application::partitions (a green context), -1 = none
 };
 
 enum class CopyDirection : std::uint8_t { host_to_device, device_to_host };
@@ -148,6 +149,11 @@ struct Application {
     /// means "the launches in order, each on its own stream": see issue_order().
     std::vector<Operation> operations;
     HostIssue host_issue = HostIssue::queued;
+    /// SM counts of green contexts made by one split of the device (docs/scheduling.md "SM
+    /// partitions"); streams name them by index. Empty = no partitions.
+    std::vector<int> partitions;
+    int partition = -1;            ///< the partition of every stream without `sms` or its own, -1 = none
+    std::string partitions_where;  ///< where `partitions` was written, for messages
 
     /// `operations`, or one kernel operation per launch when it is empty.
     [[nodiscard]] std::vector<Operation> issue_order() const {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "gpusched/hw/cluster_occupancy.h"
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/support/time.h"
 
@@ -68,6 +69,10 @@ struct KernelLaunch {
     int barriers_per_block = 1;
     hw::Carveout carveout{};
     int stream = 0;                 ///< stream id (see StreamConfig)
+    /// Thread-block cluster shape (key `cluster`, cc 9.0+): its blocks are co-scheduled in one
+    /// GPC (docs/scheduling.md "Thread-block clusters"); none = an ordinary launch.
+    std::optional<hw::ClusterShape> cluster;
+    bool cluster_nonportable = false;  ///< key `cluster_nonportable`: up to clusters.max_size_nonportable
     std::shared_ptr<const BlockWork> work;
 
     [[nodiscard]] std::uint64_t blocks() const { return grid.count(); }

@@ -160,6 +160,10 @@ private:
     /// The SM lists of a stream, `listed` in the application or not (nullptr): checked and made
     /// on the first launch on it; streams without a mask share one.
     const StreamSms& sms_of(const workloads::StreamConfig* listed, const std::vector<int>& order);
+    /// The SMs of the partition a stream runs in (its own, else the application's), or nullptr.
+    [[nodiscard]] const std::vector<int>* partition_of(const workloads::StreamConfig* listed) const;
+    /// The shared SM lists of partition `index` (made on first use).
+    const StreamSms& partition_sms(int index, const std::vector<int>& order);
 
     using ShapeKey = std::tuple<int, int, std::int64_t, std::int64_t, int, int, int>;
 
@@ -172,6 +176,9 @@ private:
     std::deque<StreamSms> stream_sms_;
     std::map<const workloads::StreamConfig*, const StreamSms*> sms_by_stream_;
     const StreamSms* unmasked_ = nullptr;                ///< shared by streams without an SM mask
+    std::vector<std::vector<int>> partition_sets_;       ///< SMs of each of the application's partitions
+    std::map<int, const StreamSms*> partition_streams_;  ///< by partition index
+    int app_partition_ = -1;                             ///< the application's partition, -1 = none
     std::vector<std::size_t> active_;  ///< ready, not fully dispatched launches, in ready order
     Time interval_;                    ///< block_dispatch_interval_ns, 0 = none
     Time free_at_ = 0;

@@ -51,6 +51,7 @@ struct LaunchState {
     bool repeated = false;  ///< memoised: not simulated block by block
     bool started = false;
     bool done = false;      ///< every unit dispatched and completed
+    bool counts_ends = false;  ///< the dispatcher is told each unit's end (KernelDispatcher::unit_ended)
 
     [[nodiscard]] const BlockFootprint& block_footprint() const { return shape->block_footprint; }
     [[nodiscard]] const std::vector<std::uint8_t>& allowed() const { return sms->allowed; }

@@ -1,0 +1,53 @@
+// The `clusters` section of gpusched validate: measured cluster-launch timelines replayed with cluster dispatch.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpusched/validation/section.h"
+
+namespace gpusched::validation {
+
+/// One replayed cluster case (the comparison itself lives in the section's source).
+struct ClusterCase {
+    std::string name;
+    int cluster_size = 1;
+    std::size_t blocks = 0;
+    double measured_us = 0, simulated_us = 0, error_percent = 0;
+    int blocks_in_other_gpc = 0;       ///< blocks to move for equal per-GPC counts
+    int largest_gpc_difference = 0;
+    std::string repeats = "-";         ///< median/max blocks in another GPC between repetitions and the timeline
+    std::string repeat_span = "-";     ///< the repetitions' shortest-longest span (us)
+    bool has_repeats = false;
+    bool within_repeats = false;       ///< blocks_in_other_gpc <= the repetitions' maximum
+    int measured_active = 0;           ///< the runner's cudaOccupancyMaxActiveClusters
+    int computed_active = 0;           ///< hw::compute_cluster_occupancy
+    int simulated_peak = 0;            ///< most clusters resident at once in the replay
+    std::string text_windows;          ///< per-launch start/end lines
+    std::string html;                  ///< the case's report part (tables and charts)
+};
+
+class ClustersView final : public SectionView {
+public:
+    ClustersView(std::vector<ClusterCase> cases, std::string dir, std::string gpu);
+    void print_text(std::ostream& out) const override;
+    void add_json(nlohmann::ordered_json& top) const override;
+    std::string report_part() const override;
+
+private:
+    std::vector<ClusterCase> cases_;
+    std::string dir_;
+    std::string gpu_;
+};
+
+/// Replays clusters/timeline_*.csv (the runner's `clusters` experiment): span, blocks per GPC
+/// (clusters.groups), active clusters; skipped without clusters/.
+class ClustersSection final : public ValidationSection {
+public:
+    std::string name() const override { return "clusters"; }
+    std::string description() const override;
+    std::string input() const override { return "clusters"; }
+    std::unique_ptr<SectionView> run(const std::string& data_dir, const SectionSettings& settings) const override;
+};
+
+}  // namespace gpusched::validation

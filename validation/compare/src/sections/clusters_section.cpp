@@ -1,0 +1,218 @@
+// The clusters section: cluster-launch timelines replayed (span, blocks per GPC, active clusters) as text, JSON, report.
+#include "gpusched/validation/sections/clusters_section.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <regex>
+
+#include "gpusched/hw/cluster_occupancy.h"
+#include "gpusched/hw/occupancy.h"
+#include "gpusched/report/svg_format.h"
+#include "gpusched/scheduler/registry.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/workloads/replay_timeline.h"
+#include "../report_html.h"
+#include "grouped_replay.h"
+
+namespace gpusched::validation {
+
+namespace {
+
+/// Most blocks resident at once in `blocks` (an end at the instant of a start frees first).
+int peak_resident(const std::vector<MeasuredBlock>& blocks) {
+    std::vector<std::pair<Time, int>> events;
+    for (const auto& b : blocks) {
+        events.emplace_back(b.start, 1);
+        events.emplace_back(b.end, -1);
+    }
+    std::sort(events.begin(), events.end());
+    int now = 0, most = 0;
+    for (const auto& [t, d] : events) most = std::max(most, now += d);
+    return most;
+}
+
+ClusterCase replay_case(const std::filesystem::path& file, const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,
+                        bool charts) {
+    const std::string stem = file.stem().string();
+    const std::string name = stem.substr(std::string("timeline_").size());
+    static const std::regex pattern("c([0-9]+)_t([0-9]+)(_s([0-9]+))?_w[0-9.]+");
+    std::smatch m;
+    if (!std::regex_match(name, m, pattern))
+        throw InputError(file.string() + ": expected a case name cC_tT[_sKIB]_wW (cluster size, threads, shared "
+                                         "memory in KiB, waves), got '" + name + "'");
+    ClusterCase c;
+    c.name = name;
+    c.cluster_size = std::stoi(m[1].str());
+    const int threads = std::stoi(m[2].str());
+    const std::int64_t smem = m[4].matched ? std::stoll(m[4].str()) * 1024 : 0;
+    std::vector<std::string> kernels;
+    const std::vector<MeasuredBlock> measured = read_kernel_timeline(file.string(), kernels);
+    workloads::Application app = workloads::load_replay_timeline(file.string(), threads, 0, smem);
+    std::vector<workloads::KernelLaunch> launches(app.launches.begin(), app.launches.end());
+    for (auto& launch : launches) {
+        launch.cluster = hw::ClusterShape{c.cluster_size, 1, 1};
+        launch.cluster_nonportable = gpu.clusters && c.cluster_size > gpu.clusters->max_size;
+    }
+    app.launches = workloads::LaunchList(std::move(launches));
+    std::vector<int> group_of(static_cast<std::size_t>(gpu.sm_count), -1);
+    std::vector<std::string> labels;
+    if (gpu.clusters)
+        for (std::size_t g = 0; g < gpu.clusters->groups.size(); ++g) {
+            for (int sm : gpu.clusters->groups[g]) group_of[static_cast<std::size_t>(sm)] = static_cast<int>(g);
+            labels.push_back("group " + std::to_string(g));
+        }
+    const auto group = [&](int sm) {
+        return sm >= 0 && sm < static_cast<int>(group_of.size()) ? group_of[static_cast<std::size_t>(sm)] : -1;
+    };
+    GroupedReplay r = replay_grouped(name, measured, kernels, app, gpu, policy, true, group);
+    add_repetitions(r, (file.parent_path() / "repetitions.csv").string(), group);
+    c.repeats = repetition_text(r);
+    c.within_repeats = within_repetitions(r);
+    c.has_repeats = !r.repetition_moved.empty();
+    c.repeat_span = r.repetition_moved.empty() ? std::string("-")
+                                               : fixed(r.repetition_span_min_us, 3) + "-" + fixed(r.repetition_span_max_us, 3);
+    c.blocks = r.blocks;
+    c.measured_us = r.measured_us;
+    c.simulated_us = r.simulated_us;
+    c.error_percent = r.error_percent;
+    c.blocks_in_other_gpc = r.moved;
+    c.largest_gpc_difference = r.largest_group_difference;
+    const auto meta = read_measured_timeline(file.string()).metadata;
+    if (const auto it = meta.find("max_active_clusters"); it != meta.end()) c.measured_active = std::stoi(it->second);
+    const hw::OccupancyResult occ = hw::compute_occupancy(gpu, app.launches.front().occupancy_request());
+    c.computed_active = hw::compute_cluster_occupancy(gpu, occ, *app.launches.front().cluster,
+                                                      app.launches.front().cluster_nonportable, "cluster")
+                            .max_active_clusters;
+    c.simulated_peak = peak_resident(r.simulated_blocks) / c.cluster_size;
+    c.text_windows = launch_windows_text(r);
+    std::string h = "<section id=\"clusters-" + report::escape_xml(name) + "\">\n<h3>" + report::escape_xml(name) +
+                    "</h3>\n<p>" + std::to_string(c.blocks) + " blocks in clusters of " +
+                    std::to_string(c.cluster_size) + "; span " + fixed(c.measured_us, 3) + " us measured, " +
+                    fixed(c.simulated_us, 3) + " us simulated (" + fixed(c.error_percent, 2) + "%); " +
+                    std::to_string(c.blocks_in_other_gpc) + " blocks in another GPC group.</p>\n";
+    h += launch_windows_html(r);
+    h += "<table>\n" + header({"group", "blocks measured", "blocks simulated"});
+    for (std::size_t g = 0; g < labels.size(); ++g) {
+        const auto count = [&](const std::map<int, int>& per) {
+            const auto it = per.find(static_cast<int>(g));
+            return it == per.end() ? 0 : it->second;
+        };
+        h += row({labels[g], std::to_string(count(r.measured_per_group)), std::to_string(count(r.simulated_per_group))});
+    }
+    h += "</table>\n";
+    if (!charts) {
+        c.html = h + "</section>\n";
+        return c;
+    }
+    h += group_gantt(name + ": measured, per GPC group", r.measured_blocks, group_of, labels) + "\n";
+    h += group_gantt(name + ": simulated, per GPC group", r.simulated_blocks, group_of, labels) + "\n";
+    const std::vector<int> sms = sms_of(r.measured_blocks, r.simulated_blocks);
+    h += sm_gantt(name + ": measured, per SM", r.measured_blocks, sms) + "\n";
+    h += sm_gantt(name + ": simulated, per SM", r.simulated_blocks, sms) + "\n</section>\n";
+    c.html = std::move(h);
+    return c;
+}
+
+int within_2(const std::vector<ClusterCase>& cases) {
+    return static_cast<int>(
+        std::count_if(cases.begin(), cases.end(), [](const ClusterCase& c) { return std::abs(c.error_percent) <= 2.0; }));
+}
+
+double worst(const std::vector<ClusterCase>& cases) {
+    double w = 0;
+    for (const auto& c : cases) w = std::max(w, std::abs(c.error_percent));
+    return w;
+}
+
+}  // namespace
+
+ClustersView::ClustersView(std::vector<ClusterCase> cases, std::string dir, std::string gpu)
+    : cases_(std::move(cases)), dir_(std::move(dir)), gpu_(std::move(gpu)) {}
+
+void ClustersView::print_text(std::ostream& out) const {
+    out << "\nclusters: cluster launches of " << dir_ << " replayed on " << gpu_
+        << " (cluster dispatch in the GPC groups of clusters.groups)\n";
+    report::TextTable table({"case", "cluster", "blocks", "measured_us", "simulated_us", "error_%", "repeats_us",
+                             "other_gpc", "repeats", "active_api/calc/sim"},
+                            {false, true, true, true, true, true, true, true, true, true});
+    for (const auto& c : cases_)
+        table.add_row({c.name, std::to_string(c.cluster_size), std::to_string(c.blocks), fixed(c.measured_us, 3),
+                       fixed(c.simulated_us, 3), fixed(c.error_percent, 2), c.repeat_span,
+                       std::to_string(c.blocks_in_other_gpc), c.repeats,
+                       std::to_string(c.measured_active) + "/" + std::to_string(c.computed_active) + "/" +
+                           std::to_string(c.simulated_peak)});
+    table.print(out);
+    for (const auto& c : cases_) out << c.text_windows;
+    const int within = static_cast<int>(
+        std::count_if(cases_.begin(), cases_.end(), [](const ClusterCase& c) { return c.within_repeats; }));
+    out << "other_gpc: blocks to move for the simulated blocks per GPC group to equal the measured ones; repeats: "
+           "median/max of the same count for later repetitions of the case on the GPU (its run-to-run spread), "
+           "repeats_us their spans; active: cudaOccupancyMaxActiveClusters / occupancy --cluster / most clusters "
+           "resident at once in the replay\n"
+        << cases_.size() << " cases: " << within_2(cases_) << " within 2% of the measured span (worst "
+        << fixed(worst(cases_), 2) << "%), " << within << " with blocks per GPC within the repetitions' spread\n";
+}
+
+void ClustersView::add_json(nlohmann::ordered_json& top) const {
+    nlohmann::ordered_json j;
+    j["cases"] = nlohmann::ordered_json::array();
+    for (const auto& c : cases_)
+        j["cases"].push_back({{"case", c.name}, {"cluster_size", c.cluster_size}, {"blocks", c.blocks},
+                              {"measured_us", c.measured_us}, {"simulated_us", c.simulated_us},
+                              {"error_percent", c.error_percent}, {"blocks_in_other_gpc", c.blocks_in_other_gpc},
+                              {"largest_gpc_difference", c.largest_gpc_difference},
+                              {"repetitions_blocks_in_other_gpc", c.repeats},
+                              {"within_repetitions", c.within_repeats},
+                              {"max_active_clusters_measured", c.measured_active},
+                              {"max_active_clusters_computed", c.computed_active},
+                              {"max_active_clusters_simulated", c.simulated_peak}});
+    j["within_2_percent"] = within_2(cases_);
+    j["worst_error_percent"] = worst(cases_);
+    j["within_repetitions"] = std::count_if(cases_.begin(), cases_.end(), [](const ClusterCase& c) { return c.within_repeats; });
+    top["clusters"] = j;
+}
+
+std::string ClustersView::report_part() const {
+    std::string h = "<h2>Thread-block clusters</h2>\n<p>" + std::to_string(cases_.size()) +
+                    " cluster launches of 20 us blocks measured on the GPU, replayed with their measured durations "
+                    "and cluster dispatch (docs/scheduling.md \"Thread-block clusters\"): " +
+                    std::to_string(within_2(cases_)) + " within 2% of the measured span (worst " +
+                    fixed(worst(cases_), 2) + "%).</p>\n<table>\n";
+    h += header({"case", "cluster", "blocks", "measured us", "simulated us", "error %", "repetitions' spans us",
+                 "blocks in another GPC", "repetitions: median / max", "active clusters: API / calculator / replay"});
+    for (const auto& c : cases_)
+        h += "<tr>" + cell(c.name) + cell(std::to_string(c.cluster_size)) + cell(std::to_string(c.blocks)) +
+             cell(fixed(c.measured_us, 3)) + cell(fixed(c.simulated_us, 3)) +
+             cell(fixed(c.error_percent, 2), std::abs(c.error_percent) > 2.0) +
+             cell(c.repeat_span) + cell(std::to_string(c.blocks_in_other_gpc), c.has_repeats && !c.within_repeats) +
+             cell(c.repeats) +
+             cell(std::to_string(c.measured_active) + " / " + std::to_string(c.computed_active) + " / " +
+                      std::to_string(c.simulated_peak),
+                  c.measured_active != c.computed_active) +
+             "</tr>\n";
+    h += "</table>\n";
+    for (const auto& c : cases_) h += c.html;
+    return h;
+}
+
+std::string ClustersSection::description() const {
+    return "cluster-launch timelines replayed with cluster dispatch: span, blocks per GPC, active clusters";
+}
+
+std::unique_ptr<SectionView> ClustersSection::run(const std::string& data_dir, const SectionSettings& settings) const {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::path(data_dir) / "clusters";
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        const std::string file = entry.path().filename().string();
+        if (file.rfind("timeline_", 0) == 0 && entry.path().extension() == ".csv") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    const auto policy = scheduler::make_policy(settings.replay_policy);
+    std::vector<ClusterCase> cases;
+    for (const auto& file : files) cases.push_back(replay_case(file, settings.gpu, *policy, settings.keep_blocks));
+    return std::make_unique<ClustersView>(std::move(cases), dir.string(), settings.gpu.name);
+}
+
+}  // namespace gpusched::validation
