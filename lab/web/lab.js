@@ -81,7 +81,7 @@ function showNumbers(summary) {
     for (const key of ["stream", "blocks", "threads_per_block", "blocks_per_sm", "waves", "ready_ns", "start_ns", "end_ns"])
       cell(row, String(k[key]), { "data-key": key });
   }
-  $("notes").replaceChildren(...summary.notes.map((n) => { const li = document.createElement("li"); li.textContent = n; return li; }));
+  $("notes").replaceChildren(...(summary.notes || []).map((n) => { const li = document.createElement("li"); li.textContent = n; return li; }));
 }
 
 function showLimits(result) {
@@ -120,22 +120,22 @@ function drawGantt(result) {
   const canvas = $("gantt"), ctx = canvas.getContext("2d");
   const sms = result.summary.sm_count, end = result.summary.makespan_ns * 1000;
   const slots = Math.max(1, ...result.blocks.map((b) => b[2] + 1));
-  const left = 50, right = 10, bottom = 24, width = canvas.width - left - right;
+  const left = 50, right = 10, top = 6, bottom = 24, width = canvas.width - left - right;
   const rowHeight = Math.max(2, Math.min(24, Math.floor((520 - bottom) / sms)));
-  canvas.height = rowHeight * sms + bottom + 4;
+  canvas.height = top + rowHeight * sms + bottom + 4;
   ctx.clearRect(0, 0, canvas.width, canvas.height);
   ctx.font = "11px sans-serif";
   ctx.textAlign = "right";
   ctx.fillStyle = "#444";
   const labelEvery = Math.ceil(14 / rowHeight);
-  for (let sm = 0; sm < sms; sm += labelEvery) ctx.fillText(`SM ${sm}`, left - 4, sm * rowHeight + Math.min(rowHeight, 11));
+  for (let sm = 0; sm < sms; sm += labelEvery) ctx.fillText(`SM ${sm}`, left - 4, top + sm * rowHeight + Math.min(rowHeight, 11));
   for (const [launch, sm, slot, start, stop] of result.blocks) {
     ctx.fillStyle = KERNEL_COLOURS[launch % KERNEL_COLOURS.length];
     const x = left + (start / end) * width, w = Math.max(1, ((stop - start) / end) * width);
     const h = rowHeight / slots;
-    ctx.fillRect(x, sm * rowHeight + slot * h, Math.max(1, w - 0.5), Math.max(1, h - (h > 3 ? 0.5 : 0)));
+    ctx.fillRect(x, top + sm * rowHeight + slot * h, Math.max(1, w - 0.5), Math.max(1, h - (h > 3 ? 0.5 : 0)));
   }
-  timeAxis(ctx, left, width, rowHeight * sms + 2, end);
+  timeAxis(ctx, left, width, top + rowHeight * sms + 2, end);
   $("gantt-note").textContent = result.blocks.length < result.blocks_total
     ? `showing the first ${result.blocks.length} of ${result.blocks_total} blocks to finish` : "";
 }
