@@ -40,15 +40,16 @@ function simulate(c, file) {
 // The configurations, each reached from the previous one by moving controls.
 const base = { gpu: "h100", policy: "most-room", blocks: 265, threads: 1024, regs: 32, smem: 0, duration: 50,
                second: false, blocks2: 132, threads2: 256, regs2: 32, duration2: 10, priority2: "normal" };
-const configurations = [
-  { ...base },  // as the page opens: 265 blocks of 1024 threads, 2 per SM, 2 waves on 132 SMs
-  { ...base, blocks: 400, threads: 256, regs: 64, smem: 40, sms: 16, maxBlocksPerSm: 4, policy: "round-robin" },
-  { ...base, blocks: 400, threads: 256, regs: 64, smem: 40, sms: 16, second: true, blocks2: 300, threads2: 128,
-    duration2: 5, priority2: "high" },
-  { ...base, blocks: 400, threads: 256, regs: 64, smem: 40, sms: 16, second: true, blocks2: 300, threads2: 128,
-    duration2: 5, priority2: "normal", policy: "buckets" },
-  { ...base, gpu: "c2075", blocks: 121, threads: 64, regs: 20, smem: 0, duration: 20 },
-];
+const configurations = [base];  // as the page opens: 265 blocks of 1024 threads, 2 per SM, 2 waves on 132 SMs
+for (const change of [
+  { blocks: 400, threads: 256, regs: 64, smem: 40, sms: 16, maxBlocksPerSm: 4, policy: "round-robin" },
+  { second: true, blocks2: 300, threads2: 128, duration2: 5, priority2: "high" },  // kernel B on a high-priority stream
+  { priority2: "normal", policy: "buckets" },
+  // Another preset resets the SM and blocks-per-SM sliders to its own: the interval paper's 121 blocks of 8x8 on the C2075.
+  { gpu: "c2075", sms: undefined, maxBlocksPerSm: undefined, second: false, blocks: 121, threads: 64, regs: 20, smem: 0,
+    duration: 20, policy: "most-room" },
+])
+  configurations.push({ ...configurations.at(-1), ...change });
 
 const work = args.work;
 rmSync(work, { recursive: true, force: true });
