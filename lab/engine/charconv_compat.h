@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -54,7 +55,8 @@ inline from_chars_result from_chars(const char* first, const char* last, double&
     const std::string text(first, p);
     errno = 0;
     const double parsed = std::strtod(text.c_str(), nullptr);
-    if (errno == ERANGE) return {p, errc::result_out_of_range};
+    // Overflow, or underflow to zero; a subnormal result is a value.
+    if (errno == ERANGE && (parsed == 0 || parsed > 1e308 || parsed < -1e308)) return {p, errc::result_out_of_range};
     value = parsed;
     return {p, errc{}};
 }
@@ -62,25 +64,50 @@ inline from_chars_result from_chars(const char* first, const char* last, double&
 /// The shortest text that reads back as `value`, in fixed or scientific notation, whichever is
 /// shorter (fixed on a tie), as the standard's plain to_chars(first, last, double).
 inline to_chars_result to_chars(char* first, char* last, double value) {
-    char scientific[64];
-    for (int precision = 0; precision <= 17; ++precision) {
-        std::snprintf(scientific, sizeof scientific, "%.*e", precision, value);
-        if (std::strtod(scientific, nullptr) == value) break;
-    }
-    std::string text = scientific;
-    const std::size_t e = text.find('e');
-    if (e != std::string::npos) {
-        // Mantissa digits and exponent of d.ddd e[+-]XX.
-        std::string mantissa = text.substr(0, e);
-        const int exponent = std::atoi(text.c_str() + e + 1);
-        const bool negative = mantissa[0] == '-';
+    std::string text;
+    if (value == 0 || !(value == value) || value > 1.7976931348623157e308 || value < -1.7976931348623157e308) {
+        char special[32];
+        std::snprintf(special, sizeof special, "%g", value);
+        text = special;
+    } else {
+        // The fewest significant digits that read back as `value`: at each count the correctly
+        // rounded digits, or the neighbour on either side (the shortest may round the other way).
+        const bool negative = value < 0;
+        const double magnitude = negative ? -value : value;
         std::string digits;
-        for (const char c : mantissa)
-            if (std::isdigit(static_cast<unsigned char>(c))) digits += c;
-        std::string fixed = negative ? "-" : "";
+        int exponent = 0;
+        for (int precision = 0; precision <= 17 && digits.empty(); ++precision) {
+            char rounded[64];
+            std::snprintf(rounded, sizeof rounded, "%.*e", precision, magnitude);
+            const char* e = std::strchr(rounded, 'e');
+            const int power = std::atoi(e + 1);
+            std::string base;
+            for (const char* c = rounded; c != e; ++c)
+                if (*c != '.') base += *c;
+            const long long n = std::atoll(base.c_str());
+            double best_error = -1;
+            for (const long long candidate : {n, n - 1, n + 1}) {
+                if (candidate <= 0) continue;
+                const std::string candidate_text = std::to_string(candidate);
+                const int scale = power - precision;
+                const std::string number = candidate_text + "e" + std::to_string(scale);
+                if (std::strtod(number.c_str(), nullptr) != magnitude) continue;
+                const double error = std::fabs(std::strtod(number.c_str(), nullptr) - magnitude) +
+                                     std::fabs(static_cast<double>(candidate) - std::strtod(base.c_str(), nullptr));
+                if (best_error >= 0 && error >= best_error) continue;
+                best_error = error;
+                digits = candidate_text;
+                exponent = scale + static_cast<int>(candidate_text.size()) - 1;
+            }
+        }
+        while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
         const int n = static_cast<int>(digits.size());
+        std::string fixed = negative ? "-" : "";
         if (exponent >= n - 1) {
-            fixed += digits + std::string(static_cast<std::size_t>(exponent - (n - 1)), '0');
+            // An integer: its exact digits (as long as the shortest ones padded with zeros).
+            char exact[400];
+            std::snprintf(exact, sizeof exact, "%.0f", magnitude);
+            fixed += exact;
         } else if (exponent >= 0) {
             fixed += digits.substr(0, static_cast<std::size_t>(exponent + 1)) + "." +
                      digits.substr(static_cast<std::size_t>(exponent + 1));
@@ -90,9 +117,9 @@ inline to_chars_result to_chars(char* first, char* last, double value) {
         char exponent_text[16];
         std::snprintf(exponent_text, sizeof exponent_text, "e%c%02d", exponent < 0 ? '-' : '+',
                       exponent < 0 ? -exponent : exponent);
-        std::string sci = (negative ? "-" : "") + digits.substr(0, 1) + (n > 1 ? "." + digits.substr(1) : "") +
-                          exponent_text;
-        text = fixed.size() <= sci.size() ? fixed : sci;
+        const std::string scientific = (negative ? "-" : "") + digits.substr(0, 1) +
+                                       (n > 1 ? "." + digits.substr(1) : "") + exponent_text;
+        text = fixed.size() <= scientific.size() ? fixed : scientific;
     }
     if (static_cast<std::size_t>(last - first) < text.size()) return {last, errc::value_too_large};
     std::memcpy(first, text.data(), text.size());
