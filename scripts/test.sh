@@ -6,9 +6,10 @@
 #                             likewise the CUPTI recorder (validation/recorder: its self-test and
 #                             validation/scripts/check-recorder-cli.sh) and the probe example (examples/probe)
 #   scripts/test.sh --plain   optimised Release build in build/ (as scripts/run.sh builds it)
+#   Both build the browser lab (WebAssembly, emscripten) and run its chromium test (tests/lab, docs/lab.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --lab
 
 mode=sanitize
 case "${1:-}" in
@@ -21,13 +22,13 @@ esac
 if [ "$mode" = plain ]; then
   build_dir=build
   # No link-time optimisation in test builds: it only slows the links (bench/run.sh uses it).
-  cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSCHED_WERROR=ON -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF)
+  cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSCHED_WERROR=ON -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF -DGPUSCHED_LAB=ON)
 else
   build_dir=build-asan
   # -O1 -g1: the sanitizers' recommended optimisation, line tables for their reports, and about
   # half the compile time of -O2 -g. The CUDA runner is checked on its own below (nvcc only).
   cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
-              -DGPUSCHED_WERROR=ON -DGPUSCHED_SANITIZE=ON -DGPUSCHED_CUDA=OFF)
+              -DGPUSCHED_WERROR=ON -DGPUSCHED_SANITIZE=ON -DGPUSCHED_CUDA=OFF -DGPUSCHED_LAB=ON)
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
 

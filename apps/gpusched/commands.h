@@ -15,6 +15,8 @@ void add_gpu_commands(CLI::App& app);
 void add_import_command(CLI::App& app);
 /// `gpusched show work SPEC --gpu G` (added to the existing `show`).
 void add_show_work_command(CLI::App& show);
+/// `gpusched lab --out DIR`.
+void add_lab_command(CLI::App& app);
 /// `gpusched occupancy ...`.
 void add_occupancy_command(CLI::App& app);
 /// `gpusched predict --model interval ...`.

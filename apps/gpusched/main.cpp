@@ -52,6 +52,7 @@ int run(int argc, char** argv) {
     gpusched::cli::add_import_command(app);
     gpusched::cli::add_gpu_commands(app);
     gpusched::cli::add_occupancy_command(app);
+    gpusched::cli::add_lab_command(app);
     if (argc > 1 && argv[1][0] == '-') {
         const std::string first = argv[1];
         if (first != "-h" && first != "--help" && first != "--version") {
