@@ -6,9 +6,11 @@
 # A lesson (docs/tutorials/*.md, README.md excepted) marks each number it quotes with
 #   <!-- check: ARGS ==> REGEX -->
 # ARGS is a gpusched command line (split on blanks, no quoting, run in SOURCE_DIR, stdout only);
-# REGEX is an extended regular expression that some line of that output must match. The test fails
-# when a lesson has no check, when a command exits non-zero, when a regex matches no line, or when
-# docs/tutorials/make-pictures.sh does not reproduce the committed pictures byte for byte.
+# REGEX is an extended regular expression that some line of that output must match. The number the
+# text quotes right before the comment (on the same line) must appear in REGEX (backslashes removed).
+# The test fails when a lesson has no check, when a command exits non-zero, when a regex matches no
+# line, when a quoted number is not the checked one, or when docs/tutorials/make-pictures.sh does not
+# reproduce the committed pictures byte for byte.
 set -u
 bin=$1
 src=$2
@@ -46,6 +48,7 @@ for lesson in "$lessons_dir"/*.md; do
   [[ $(basename "$lesson") == README.md ]] && continue
   lesson_checks=0
   while IFS= read -r line; do
+    prose=${line%%<!-- check: *}
     spec=${line#*<!-- check: }
     spec=${spec%% -->*}
     args=${spec%% ==> *}
@@ -58,13 +61,17 @@ for lesson in "$lessons_dir"/*.md; do
       *" --out "*|*" --svg "*|*" --csv "*|*" --gantt "*|*" --trace "*|*" --timeline "*)
         fail "$(basename "$lesson"): a check must not write files: $args"; continue ;;
     esac
+    quoted=$(grep -oE '[0-9]+(\.[0-9]+)?' <<< "$prose" | tail -n 1)
+    if [[ -n $quoted && ${regex//\\/} != *"$quoted"* ]]; then
+      fail "$(basename "$lesson"): the number $quoted before a check is not in its regex /$regex/"
+    fi
     checks=$((checks + 1))
     lesson_checks=$((lesson_checks + 1))
     run_cached "$args"
     if ! grep -Eq -- "$regex" "$out_file"; then
       fail "$(basename "$lesson"): no line of 'gpusched $args' matches /$regex/"
     fi
-  done < <(sed 's/-->/-->\n/g' "$lesson" | grep -o '<!-- check: .* -->')
+  done < <(sed 's/-->/-->\n/g' "$lesson" | grep '<!-- check: .* -->')
   if (( lesson_checks == 0 )); then
     fail "$(basename "$lesson") quotes no checked number"
   fi
