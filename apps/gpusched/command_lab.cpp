@@ -76,8 +76,10 @@ void write_lab(const LabOptions& o) {
 void add_lab_command(CLI::App& app) {
     auto o = std::make_shared<LabOptions>();
     auto* cmd = app.add_subcommand("lab", "Write the browser lab: sliders over the simulator, run in the page (WebAssembly)");
-    cmd->footer("Example: gpusched lab --out lab && chromium lab/index.html\n"
-                "The page runs the same engine as simulate; each run shows the equivalent simulate command (docs/lab.md)");
+    cmd->footer("The page runs the same engine as simulate; each run shows the equivalent simulate command (docs/lab.md)\n\n"
+                "Examples:\n"
+                "  gpusched lab --out lab              (then open lab/index.html in a browser, e.g. chromium)\n"
+                "  gpusched lab --out lab --from build/lab/page");
     cmd->add_option("--out", o->out, "Directory to write index.html, lab.css, lab.js and lab-engine.js into")->required();
     cmd->add_option("--from", o->from, "Directory of the built page (default: this build's lab/page)")
         ->capture_default_str();
