@@ -114,17 +114,6 @@ ClusterCase replay_case(const std::filesystem::path& file, const hw::GpuSpec& gp
     return c;
 }
 
-int within_2(const std::vector<ClusterCase>& cases) {
-    return static_cast<int>(
-        std::count_if(cases.begin(), cases.end(), [](const ClusterCase& c) { return std::abs(c.error_percent) <= 2.0; }));
-}
-
-double worst(const std::vector<ClusterCase>& cases) {
-    double w = 0;
-    for (const auto& c : cases) w = std::max(w, std::abs(c.error_percent));
-    return w;
-}
-
 }  // namespace
 
 ClustersView::ClustersView(std::vector<ClusterCase> cases, std::string dir, std::string gpu)
@@ -144,14 +133,13 @@ void ClustersView::print_text(std::ostream& out) const {
                            std::to_string(c.simulated_peak)});
     table.print(out);
     for (const auto& c : cases_) out << c.text_windows;
-    const int within = static_cast<int>(
-        std::count_if(cases_.begin(), cases_.end(), [](const ClusterCase& c) { return c.within_repeats; }));
+    const int within = cases_within_repetitions(cases_);
     out << "other_gpc: blocks to move for the simulated blocks per GPC group to equal the measured ones; repeats: "
            "median/max of the same count for later repetitions of the case on the GPU (its run-to-run spread), "
            "repeats_us their spans; active: cudaOccupancyMaxActiveClusters / occupancy --cluster / most clusters "
            "resident at once in the replay\n"
-        << cases_.size() << " cases: " << within_2(cases_) << " within 2% of the measured span (worst "
-        << fixed(worst(cases_), 2) << "%), " << within << " with blocks per GPC within the repetitions' spread\n";
+        << cases_.size() << " cases: " << cases_within_2_percent(cases_) << " within 2% of the measured span (worst "
+        << fixed(worst_error_percent(cases_), 2) << "%), " << within << " with blocks per GPC within the repetitions' spread\n";
 }
 
 void ClustersView::add_json(nlohmann::ordered_json& top) const {
@@ -167,9 +155,9 @@ void ClustersView::add_json(nlohmann::ordered_json& top) const {
                               {"max_active_clusters_measured", c.measured_active},
                               {"max_active_clusters_computed", c.computed_active},
                               {"max_active_clusters_simulated", c.simulated_peak}});
-    j["within_2_percent"] = within_2(cases_);
-    j["worst_error_percent"] = worst(cases_);
-    j["within_repetitions"] = std::count_if(cases_.begin(), cases_.end(), [](const ClusterCase& c) { return c.within_repeats; });
+    j["within_2_percent"] = cases_within_2_percent(cases_);
+    j["worst_error_percent"] = worst_error_percent(cases_);
+    j["within_repetitions"] = cases_within_repetitions(cases_);
     top["clusters"] = j;
 }
 
@@ -177,8 +165,8 @@ std::string ClustersView::report_part() const {
     std::string h = "<h2>Thread-block clusters</h2>\n<p>" + std::to_string(cases_.size()) +
                     " cluster launches of 20 us blocks measured on the GPU, replayed with their measured durations "
                     "and cluster dispatch (docs/scheduling.md \"Thread-block clusters\"): " +
-                    std::to_string(within_2(cases_)) + " within 2% of the measured span (worst " +
-                    fixed(worst(cases_), 2) + "%).</p>\n<table>\n";
+                    std::to_string(cases_within_2_percent(cases_)) + " within 2% of the measured span (worst " +
+                    fixed(worst_error_percent(cases_), 2) + "%).</p>\n<table>\n";
     h += header({"case", "cluster", "blocks", "measured us", "simulated us", "error %", "repetitions' spans us",
                  "blocks in another GPC", "repetitions: median / max", "active clusters: API / calculator / replay"});
     for (const auto& c : cases_)

@@ -1,6 +1,8 @@
 // GroupedReplay: a measured timeline of cluster or partition launches replayed, compared per launch and per SM group.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <string>
@@ -98,6 +100,27 @@ GroupedReplay replay_grouped(const std::string& name, const std::vector<Measured
         r.simulated_blocks = std::move(simulated);
     }
     return r;
+}
+
+/// Statistics shared by the cluster and partition sections over their cases (each with
+/// `error_percent` and `within_repeats`).
+template <class Case>
+int cases_within_2_percent(const std::vector<Case>& cases) {
+    int n = 0;
+    for (const auto& c : cases) n += std::abs(c.error_percent) <= 2.0 ? 1 : 0;
+    return n;
+}
+template <class Case>
+double worst_error_percent(const std::vector<Case>& cases) {
+    double w = 0;
+    for (const auto& c : cases) w = std::max(w, std::abs(c.error_percent));
+    return w;
+}
+template <class Case>
+int cases_within_repetitions(const std::vector<Case>& cases) {
+    int n = 0;
+    for (const auto& c : cases) n += c.within_repeats ? 1 : 0;
+    return n;
 }
 
 }  // namespace gpusched::validation

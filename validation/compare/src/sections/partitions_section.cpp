@@ -83,17 +83,6 @@ PartitionCase replay_case(const std::filesystem::path& file, const hw::GpuSpec& 
     return c;
 }
 
-int within_2(const std::vector<PartitionCase>& cases) {
-    return static_cast<int>(std::count_if(cases.begin(), cases.end(),
-                                          [](const PartitionCase& c) { return std::abs(c.error_percent) <= 2.0; }));
-}
-
-double worst(const std::vector<PartitionCase>& cases) {
-    double w = 0;
-    for (const auto& c : cases) w = std::max(w, std::abs(c.error_percent));
-    return w;
-}
-
 std::string sizes_text(const std::vector<int>& sizes) {
     std::string out;
     for (int k : sizes) out += (out.empty() ? "" : "+") + std::to_string(k);
@@ -117,13 +106,12 @@ void PartitionsView::print_text(std::ostream& out) const {
                        std::to_string(c.blocks_on_other_sm), c.repeats, std::to_string(c.measured_outside)});
     table.print(out);
     for (const auto& c : cases_) out << c.text_windows;
-    const int within = static_cast<int>(
-        std::count_if(cases_.begin(), cases_.end(), [](const PartitionCase& c) { return c.within_repeats; }));
+    const int within = cases_within_repetitions(cases_);
     out << "other_sm: blocks to move for the simulated blocks per SM to equal the measured ones; repeats: median/max "
            "of the same count for later repetitions of the case on the GPU (its run-to-run spread), repeats_us their "
            "spans; outside: measured blocks on an SM the model does not give their partition\n"
-        << cases_.size() << " cases: " << within_2(cases_) << " within 2% of the measured span (worst "
-        << fixed(worst(cases_), 2) << "%), " << within << " with blocks per SM within the repetitions' spread\n";
+        << cases_.size() << " cases: " << cases_within_2_percent(cases_) << " within 2% of the measured span (worst "
+        << fixed(worst_error_percent(cases_), 2) << "%), " << within << " with blocks per SM within the repetitions' spread\n";
 }
 
 void PartitionsView::add_json(nlohmann::ordered_json& top) const {
@@ -137,10 +125,9 @@ void PartitionsView::add_json(nlohmann::ordered_json& top) const {
                               {"repetitions_blocks_on_other_sm", c.repeats},
                               {"within_repetitions", c.within_repeats},
                               {"measured_outside_partition", c.measured_outside}});
-    j["within_2_percent"] = within_2(cases_);
-    j["worst_error_percent"] = worst(cases_);
-    j["within_repetitions"] =
-        std::count_if(cases_.begin(), cases_.end(), [](const PartitionCase& c) { return c.within_repeats; });
+    j["within_2_percent"] = cases_within_2_percent(cases_);
+    j["worst_error_percent"] = worst_error_percent(cases_);
+    j["within_repetitions"] = cases_within_repetitions(cases_);
     top["partitions"] = j;
 }
 
@@ -148,8 +135,8 @@ std::string PartitionsView::report_part() const {
     std::string h = "<h2>SM partitions (green contexts)</h2>\n<p>" + std::to_string(cases_.size()) +
                     " launches measured inside green contexts, replayed with their measured durations in the "
                     "modelled partitions (docs/scheduling.md \"SM partitions\"): " +
-                    std::to_string(within_2(cases_)) + " within 2% of the measured span (worst " +
-                    fixed(worst(cases_), 2) + "%).</p>\n<table>\n";
+                    std::to_string(cases_within_2_percent(cases_)) + " within 2% of the measured span (worst " +
+                    fixed(worst_error_percent(cases_), 2) + "%).</p>\n<table>\n";
     h += header({"case", "partitions", "blocks", "measured us", "simulated us", "error %", "repetitions' spans us",
                  "blocks on another SM", "repetitions: median / max", "measured blocks outside the partition"});
     for (const auto& c : cases_)
