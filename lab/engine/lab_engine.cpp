@@ -12,7 +12,9 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/presets.h"
 #include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/output/run_explanation.h"
 #include "gpusched/sim/output/summary_collector.h"
+#include "gpusched/sim/output/time_account.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/ruled_numbers.h"
@@ -96,10 +98,14 @@ std::string run_request(const LabRequest& request) {
     for (auto& note : workloads::ruled_number_notes(app, gpu, run.execution() == "shared")) notes.push_back(note);
     sim::SummaryCollector summary;
     BlockLog log(request.max_blocks);
-    run.observe(summary).observe(log);
+    sim::TimeAccountCollector account(policy->name() == "min");  // min dispatches warps, as in simulate
+    run.observe(summary).observe(log).observe(account);
     run.run();
     sim::RunSummary result = summary.summary();
     result.notes.insert(result.notes.begin(), notes.begin(), notes.end());
+    result.account = account.account();  // what `simulate --explain --json` prints as time_account
+    std::ostringstream explanation;
+    sim::write_explanation(explanation, {gpu, app, run.occupancy(), result, account.account()});
 
     std::ostringstream out;
     out << "{\"ok\":true,\"summary\":";
@@ -123,6 +129,7 @@ std::string run_request(const LabRequest& request) {
                              {"shared_bytes_per_block", o.shared_bytes_per_block},
                              {"shared_bytes_per_sm", o.shared_bytes_per_sm}});
     }
+    out << ",\"explanation\":" << nlohmann::json(explanation.str()).dump();
     out << ",\"max_warps_per_sm\":" << log.max_warps_per_sm() << ",\"occupancy\":" << occupancy.dump()
         << ",\"blocks_total\":" << log.blocks_seen() << ",\"blocks\":[";
     // One block as [launch, sm, slot, start_ps, end_ps].

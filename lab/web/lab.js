@@ -102,6 +102,24 @@ function showLimits(result) {
   });
 }
 
+/// The explain account (`simulate --explain`): SM-time per category in SM-us and its share, and the narrative.
+function showAccount(result) {
+  const a = result.summary.time_account;
+  const body = $("account").tBodies[0];
+  body.replaceChildren();
+  const categories = ["active_warps", "inactive_warps", "launch_overhead", "dispatch_latency", "tail",
+                      "occupancy_limit", "waits", "host_bound"];
+  for (const key of categories) {
+    const ps = a[`${key}_ps`];
+    const row = body.insertRow();
+    row.dataset.key = key;
+    cell(row, key.replace("_", " "));
+    cell(row, (ps / 1e6).toFixed(3), { "data-key": "sm_us", "data-ps": String(ps) });
+    cell(row, a.total_ps > 0 ? `${(100 * ps / a.total_ps).toFixed(1)} %` : "-", { "data-key": "share" });
+  }
+  $("explanation").textContent = result.explanation;
+}
+
 /// A time axis in microseconds along the bottom of a chart of width `w` for times 0..end (ps).
 function timeAxis(ctx, left, w, top, endPs) {
   const endUs = endPs / 1e6;
@@ -198,6 +216,7 @@ function update() {
     showLimits(result);
     drawGantt(result);
     drawOccupancy(result);
+    showAccount(result);
   }
   $("status").textContent = result.ok ? `run ${lab.runs} done` : `run ${lab.runs}: bad input`;
   $("status").dataset.state = "done";

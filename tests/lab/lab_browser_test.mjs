@@ -31,7 +31,7 @@ function workloadYaml(c) {
 
 function simulate(c, file) {
   writeFileSync(file, workloadYaml(c));
-  const argv = ["simulate", "--gpu", c.gpu, "--policy", c.policy, "--workload", file, "--json"];
+  const argv = ["simulate", "--gpu", c.gpu, "--policy", c.policy, "--workload", file, "--json", "--explain"];
   if (c.sms !== undefined) argv.push("--sms", String(c.sms));
   if (c.maxBlocksPerSm !== undefined) argv.push("--set", `max_blocks_per_sm=${c.maxBlocksPerSm}`);
   return JSON.parse(execFileSync(args.gpusched, argv, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
@@ -89,7 +89,10 @@ try {
       return { error: document.getElementById("error").hidden ? null : document.getElementById("error").textContent,
                makespan: document.getElementById("makespan").textContent,
                totalBlocks: document.getElementById("total-blocks").textContent,
-               kernels: rows("kernels"), limits: rows("limits"), yaml: document.getElementById("workload").textContent };
+               kernels: rows("kernels"), limits: rows("limits"), yaml: document.getElementById("workload").textContent,
+               account: Object.fromEntries([...document.querySelectorAll("#account tbody tr")].map((row) =>
+                 [row.dataset.key, row.querySelector("td[data-ps]").dataset.ps])),
+               explanation: document.getElementById("explanation").textContent };
     });
     const expected = simulate(c, join(work, `configuration-${i}.yaml`));
     const label = `configuration ${i} (${JSON.stringify(c)})`;
@@ -105,6 +108,12 @@ try {
       check(shown.limits[k] && Number(shown.limits[k].blocks_per_sm) === kernel.blocks_per_sm,
             `${label}: kernel ${k} limits table blocks/SM ${shown.limits[k]?.blocks_per_sm} != ${kernel.blocks_per_sm}`);
     }
+    // The explain account: every category's SM-time equals `simulate --explain --json`'s time_account.
+    for (const [key, ps] of Object.entries(shown.account))
+      check(Number(ps) === expected.time_account[`${key}_ps`],
+            `${label}: account ${key} ${ps} ps, simulate --explain says ${expected.time_account[`${key}_ps`]}`);
+    check(Object.keys(shown.account).length === 8, `${label}: ${Object.keys(shown.account).length} account rows, expected 8`);
+    check(/where the time went/.test(shown.explanation), `${label}: no explanation shown`);
     console.log(`configuration ${i}: makespan ${shown.makespan} ns, ${shown.kernels.length} kernel(s), checked against gpusched simulate --json`);
   }
   // Bad input shows the engine's message instead of numbers: 300 registers per thread is over the preset's limit (255).
