@@ -634,3 +634,22 @@ gpusched_cli_test(simulate_gantt_colour_alone 2 stderr "--gantt-colour colours t
 add_test(NAME cli.deterministic_explain
          COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/determinism_explain
                  "-DSPEC=apsp-minplus:n=300,block=16" -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_explain_determinism.cmake)
+
+# Thread-block clusters and SM partitions (docs/workloads.md): bad shapes and partitions exit 2 naming the key.
+gpusched_cli_test(simulate_cluster_not_dividing 2 stderr "key 'cluster': a cluster of 4x1x1 blocks does not divide the grid 130x1x1"
+                  simulate --gpu h100 --kernel synthetic:blocks=130,threads=256,duration=10us,cluster=4)
+gpusched_cli_test(simulate_cluster_below_cc90 2 stderr "key 'cluster': thread-block clusters need compute capability 9.0 or newer; GPU 'a100' is 8.0"
+                  simulate --gpu a100 --kernel synthetic:blocks=128,threads=256,duration=10us,cluster=4)
+gpusched_cli_test(simulate_cluster_over_portable 2 stderr "key 'cluster': a cluster of 16 blocks is over the portable limit of 8 on h100 \\(up to 16 with the non-portable attribute\\)"
+                  simulate --gpu h100 --kernel synthetic:blocks=128,threads=256,duration=10us,cluster=16)
+# 128 blocks of 256 threads in clusters of 16 (non-portable): one wave, 8 blocks per SM, 10 us blocks.
+gpusched_cli_test(simulate_cluster_nonportable 0 stdout "     0  synthetic       0     128      256          8      1 .*11.640"
+                  simulate --gpu h100 --kernel synthetic:blocks=128,threads=256,duration=10us,cluster=16,cluster_nonportable=1)
+gpusched_cli_test(simulate_partition_not_multiple 2 stderr "partitions_not_multiple.yaml:2: key 'partitions\\[0\\]': a partition of 20 SMs is not a positive multiple of 8"
+                  simulate --gpu h100 --workload partitions_not_multiple.yaml)
+gpusched_cli_test(simulate_partitions_too_many 2 stderr "key 'partitions': partitions of 144 SMs in all are more than the 128 SMs green contexts can take on h100"
+                  simulate --gpu h100 --workload partitions_too_many.yaml)
+# Two partitions of 64 SMs, 128 blocks of 1024 threads each (2 per SM): each fills its own 64 SMs in one
+# wave, side by side; SMs 128..131 are in neither (min 0 blocks per SM).
+gpusched_cli_test(simulate_partitions_two 0 stdout "blocks per SM  min 0 / mean 1.939 / max 2"
+                  simulate --gpu h100 --workload partitions_two.yaml)
