@@ -29,6 +29,8 @@ namespace {
 struct ValidateOptions {
     std::string dir;
     std::string timelines;  ///< --timelines: a user's directory of timeline CSVs instead of DATA_DIR
+    std::string durations = "auto";  ///< --durations: how --timelines takes a block's duration
+    bool durations_given = false;
     bool sections_given = false;
     std::string gpu = "h100";
     std::string policy;  ///< empty: placement_policy() / the default policy
@@ -103,7 +105,9 @@ void run_validate_timelines(const ValidateOptions& o) {
     std::optional<OutputFile> report_file;
     if (!o.report.empty()) report_file.emplace(o.report, "--report", validate_inputs(o, o.timelines));
     const validation::UserTimelinesView view(
-        validation::validate_user_timelines(o.timelines, gpu, policy, !o.report.empty()), o.timelines, gpu, policy);
+        validation::validate_user_timelines(o.timelines, gpu, policy, !o.report.empty(),
+                                            validation::parse_block_durations(o.durations, "--durations")),
+        o.timelines, gpu, policy);
     if (report_file) {
         report_file->stream() << validation::render_validation_report({o.timelines, o.gpu, policy}, {view.report_part()});
         report_file->commit();
@@ -131,6 +135,8 @@ void run_validate(ValidateOptions o) {
         run_validate_timelines(o);
         return;
     }
+    if (o.durations_given)
+        throw InputError("--durations: only with --timelines (the sections of a DATA_DIR choose their own durations)");
     validation::SectionSettings settings{hw::resolve_gpu(o.gpu), o.policy, "", !o.report.empty()};
     settings.replay_policy = replay_policy(o, settings.gpu);
     if (o.policy.empty()) o.policy = settings.policy = scheduler::default_policy();
@@ -199,6 +205,12 @@ void add_validate_command(CLI::App& app) {
                     "Instead of DATA_DIR: a directory of your own block timeline CSVs (gpusched/probe.cuh writes them; "
                     "searched recursively, each needs '# threads='): each replayed with its measured block durations "
                     "(docs/own-kernels.md)");
+    cmd->add_option("--durations", o->durations,
+                    "With --timelines: each block's duration from its inferred dispatch (slot: in-order dispatch, "
+                    "prompt refills) or from its own first stamp (stamps); auto: slot for a file whose first stamps "
+                    "are out of block order by over 1 us, else stamps (docs/own-kernels.md)")
+        ->capture_default_str()
+        ->each([o](const std::string&) { o->durations_given = true; });
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file to simulate with")->capture_default_str();
     cmd->add_option("--policy", o->policy,
                     "Dispatch policy (default: most-room; the placement replay uses walk where the GPU has a "
@@ -215,7 +227,8 @@ void add_validate_command(CLI::App& app) {
                 "  gpusched validate validation/data/h100\n"
                 "  gpusched validate validation/data/h100 --sections occupancy,placement --report h100.html\n"
                 "  gpusched validate --timelines own_timelines --json\n"
-                "  gpusched validate --timelines my-timelines/ --gpu h100 --report mine.html");
+                "  gpusched validate --timelines my-timelines/ --gpu h100 --report mine.html\n"
+                "  gpusched validate --timelines validation/data/h100/probe --durations stamps");
     cmd->callback([o] { naming_keys({{"gpu", "--gpu"}, {"policy", "--policy"}}, [&] { run_validate(*o); }); });
 }
 

@@ -208,6 +208,18 @@ gpusched_cli_test(validate_timelines_sections 2 stderr "--sections: the sections
 gpusched_cli_test(validate_timelines_missing 2 stderr "/nonexistent/t: not a directory of timeline CSV files" validate --timelines /nonexistent/t)
 gpusched_cli_test(validate_timelines_none 2 stderr "bad_streamcluster: no timeline CSV files \\(a timeline's header names block, sm, start_ns and end_ns; [1-9][0-9]* other CSV files\\)"
                   validate --timelines ./bad_streamcluster)
+# --durations: the probe's issue-bound varying_work stamps its blocks out of block order (auto takes
+# slot durations, within 2%); the placement runner's spin kernels do not (auto keeps their stamps).
+gpusched_cli_test(validate_timelines_probe_auto 0 stdout "varying_work.csv: [0-9]+ blocks first stamped > 1 us after a later-dispatched one; durations from inferred dispatch.*varying_work.csv +varying_work +3 +6144 +539.968 +539.875 +-0.02 .*3 files: 2 within 2%"
+                  validate --timelines ${PROJECT_SOURCE_DIR}/validation/data/h100/probe)
+gpusched_cli_test(validate_timelines_probe_stamps 0 stdout "varying_work.csv +varying_work +3 +6144 +539.968 +420.317 +-22.16 "
+                  validate --timelines ${PROJECT_SOURCE_DIR}/validation/data/h100/probe --durations stamps)
+gpusched_cli_test(validate_timelines_probe_slot_json 0 stdout "\"durations\": \"slot\",\n *\"out_of_order_stamps\": 0,.*\"within_2_percent\": 3"
+                  validate --timelines ${PROJECT_SOURCE_DIR}/validation/data/h100/probe --durations slot --json)
+gpusched_cli_test(validate_timelines_bad_durations 2 stderr "--durations: expected 'auto', 'slot' or 'stamps', got 'dispatch'"
+                  validate --timelines ./own_timelines --durations dispatch)
+gpusched_cli_test(validate_durations_without_timelines 2 stderr "--durations: only with --timelines"
+                  validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --durations stamps)
 gpusched_cli_test(validate_timelines_other_gpu 2 stderr "b2b132x5.csv: recorded on a GPU with 132 SMs \\('# sm_count='\\), but the simulated GPU 'a100' has 108 SMs"
                   validate --timelines ./own_timelines --gpu a100)
 

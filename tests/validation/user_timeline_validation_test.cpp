@@ -54,7 +54,9 @@ TEST_CASE("a user's directory: every timeline under it, in path order, replayed 
     write(dir.path / "readme.txt", "not a CSV: not looked at\n");
 
     const hw::GpuSpec gpu = hw::resolve_gpu("h100");
-    const auto user = validation::validate_user_timelines(dir.path.string(), gpu, "walk");
+    // Stamp durations: the placement section takes end - start (its spin kernels stamp at dispatch).
+    const auto user = validation::validate_user_timelines(dir.path.string(), gpu, "walk", false,
+                                                          validation::BlockDurations::stamps);
     REQUIRE(user.files.size() == 2);
     // Path order: "runs/b2b132x5.csv" < "wave265.csv".
     CHECK(user.files[0].file == "runs/b2b132x5.csv");

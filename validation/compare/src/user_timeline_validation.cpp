@@ -2,11 +2,13 @@
 #include "gpusched/validation/user_timeline_validation.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <sstream>
 
+#include "gpusched/hw/occupancy.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/text_file.h"
@@ -83,7 +85,7 @@ std::string kernel_of(const MeasuredTimeline& t) {
 bool is_timeline_csv(const std::string& path) { return read_csv_head(path).timeline; }
 
 UserTimelines validate_user_timelines(const std::string& dir, const hw::GpuSpec& gpu, const std::string& policy_name,
-                                      bool keep_blocks) {
+                                      bool keep_blocks, BlockDurations durations) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw InputError(dir + ": not a directory of timeline CSV files");
@@ -117,8 +119,20 @@ UserTimelines validate_user_timelines(const std::string& dir, const hw::GpuSpec&
         c.threads = static_cast<int>(meta_integer(measured, "threads", "threads per block", 1, 1 << 20, std::nullopt));
         c.regs = static_cast<int>(meta_integer(measured, "regs", "registers per thread", 0, 65536, 0));
         c.smem = meta_integer(measured, "smem", "shared memory bytes per block", 0, std::int64_t{1} << 40, 0);
-        const auto app = workloads::load_replay_timeline(path.string(), c.threads, c.regs, c.smem);
+        auto app = workloads::load_replay_timeline(path.string(), c.threads, c.regs, c.smem);
         c.launches = app.launches.size();
+        c.out_of_order_stamps = out_of_order_stamps(measured);
+        c.durations = durations != BlockDurations::automatic ? durations
+                      : c.out_of_order_stamps > 0            ? BlockDurations::slot
+                                                             : BlockDurations::stamps;
+        c.slots_per_sm = hw::compute_occupancy(gpu, {c.threads, c.regs, 0, c.smem}).blocks_per_sm;
+        if (c.durations == BlockDurations::slot) {
+            // The simulator's refill: D + a + b x warps after the freed slot's block ended (docs/scheduling.md).
+            const double warps = std::ceil(c.threads / static_cast<double>(gpu.warp_size));
+            c.refill_delay = ns_to_ps(gpu.block_dispatch_latency_ns.value_or(0) + gpu.sm_block_launch_ns.value_or(0) +
+                                      warps * gpu.sm_warp_launch_ns.value_or(0));
+            app = with_slot_durations(measured, app, c.slots_per_sm, c.refill_delay, &c.inference);
+        }
         c.replay = replay_measured(measured, app, gpu, *policy, policy_name, keep_blocks);
         c.replay.name = name;
         out.files.push_back(std::move(c));

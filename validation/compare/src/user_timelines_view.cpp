@@ -77,6 +77,17 @@ void UserTimelinesView::print_text(std::ostream& out) const {
     const auto& files = timelines_.files;
     out << "timeline replay of " << dir_ << " on " << gpu_ << " with " << policy_
         << " (each block with its measured duration)\n";
+    for (const auto& f : files) {
+        if (f.durations != BlockDurations::slot) continue;
+        const auto& i = f.inference;
+        out << f.file << ": " << f.out_of_order_stamps << " blocks first stamped > 1 us after a later-dispatched one; "
+            << "durations from inferred dispatch (slot; " << f.slots_per_sm << " blocks per SM, refill "
+            << fixed(static_cast<double>(f.refill_delay) / 1e3, 1) << " ns): "
+            << i.refills << " refills, " << i.late_starts << " blocks first stamped > 1 us after dispatch (longest "
+            << fixed(static_cast<double>(i.longest_wait) / 1e6, 3) << " us)";
+        if (i.stamp_before_slot > 0) out << ", " << i.stamp_before_slot << " stamped before their inferred slot";
+        out << "\n";
+    }
     const bool walk = std::any_of(files.begin(), files.end(), [](const auto& f) { return !f.replay.walk_start.empty(); });
     std::vector<std::string> head{"file", "kernel", "launches", "blocks", "measured_us", "simulated_us", "error_%",
                                   "misplaced", "waves", "start_ks", "blocks/SM_measured", "blocks/SM_simulated"};
@@ -130,7 +141,13 @@ void UserTimelinesView::add_json(nlohmann::ordered_json& top) const {
                                 {"start_ks_distance", r.start_distance}, {"walk_start", r.walk_start},
                                 {"measured_blocks_per_sm", per_sm_array(r.measured_per_sm, sm_count_)},
                                 {"simulated_blocks_per_sm", per_sm_array(r.simulated_per_sm, sm_count_)},
-                                {"launch_spans", launches}});
+                                {"launch_spans", launches}, {"durations", to_string(f.durations)},
+                                {"out_of_order_stamps", f.out_of_order_stamps},
+                                {"slots_per_sm", f.slots_per_sm},
+                                {"slot_inference", {{"refills", f.inference.refills},
+                                                    {"late_starts", f.inference.late_starts},
+                                                    {"longest_wait_us", static_cast<double>(f.inference.longest_wait) / 1e6},
+                                                    {"stamp_before_slot", f.inference.stamp_before_slot}}}});
     }
     top["skipped"] = timelines_.skipped;
     top["within_2_percent"] = s.within;
