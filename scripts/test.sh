@@ -26,9 +26,11 @@ if [ "$mode" = plain ]; then
 else
   build_dir=build-asan
   # -O1 -g1: the sanitizers' recommended optimisation, line tables for their reports, and about
-  # half the compile time of -O2 -g. The CUDA runner is checked on its own below (nvcc only).
+  # half the compile time of -O2 -g; the tests' and the command line's own sources at -O0
+  # (GPUSCHED_FAST_TEST_BUILD). The CUDA runner is checked on its own below (nvcc only).
   cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
-              -DGPUSCHED_WERROR=ON -DGPUSCHED_SANITIZE=ON -DGPUSCHED_CUDA=OFF -DGPUSCHED_LAB=ON)
+              -DGPUSCHED_WERROR=ON -DGPUSCHED_SANITIZE=ON -DGPUSCHED_CUDA=OFF -DGPUSCHED_LAB=ON
+              -DGPUSCHED_FAST_TEST_BUILD=ON)
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
 

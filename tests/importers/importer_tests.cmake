@@ -6,6 +6,7 @@ target_include_directories(test_importers PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(test_importers PRIVATE gpusched_importers gpusched_doctest_main ZLIB::ZLIB)
 target_compile_definitions(test_importers PRIVATE GPUSCHED_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                                    GPUSCHED_TEST_TMP="${CMAKE_CURRENT_BINARY_DIR}/importers")
+gpusched_test_headers(test_importers)
 add_test(NAME importers COMMAND test_importers)
 
 set(IMPORT_DATA ../../importers/data)
