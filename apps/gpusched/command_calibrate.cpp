@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "execution_flag.h"
+#include "policy_flag.h"
 #include "output_file.h"
 #include "run_progress.h"
 #include "gpusched/calibrate/calibration_file.h"
@@ -32,7 +33,8 @@ namespace {
 struct CalibrateOptions {
     std::string data;
     std::string gpu = "h100";
-    std::string policy = scheduler::default_policy();
+    std::optional<std::string> policy_flag;  ///< --policy, when given
+    std::string policy;                      ///< the policy run: policy_for(policy_flag, GPU)
     std::string out;
     bool points = false;
     std::int64_t extrapolate_blocks = 660;  ///< signed so that -1 is refused, not wrapped
@@ -64,9 +66,11 @@ void write_file(const std::string& path, const calibrate::Calibration& c, const 
     std::cout << "wrote " << path << "\n";
 }
 
-void run_series(const CalibrateOptions& o) {
-    check_not_an_input(o.out, "--out", {o.data, o.gpu});  // before the fit, not after it
-    const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
+void run_series(const CalibrateOptions& given) {
+    check_not_an_input(given.out, "--out", {given.data, given.gpu});  // before the fit, not after it
+    const hw::GpuSpec gpu = hw::resolve_gpu(given.gpu);
+    CalibrateOptions o = given;
+    o.policy = policy_for(o.policy_flag, gpu);
     calibrate::SeriesSimulator sim(gpu, o.policy, calibrate::read_series_measurements(o.data));
     StepProgress progress(std::cerr, isatty(STDERR_FILENO) != 0, "calibrate series");
     sim.on_simulation([&progress](std::size_t n) { progress.update("simulation " + std::to_string(n)); });
@@ -209,13 +213,14 @@ void run_key(const CalibrateOptions& o) {
     if (o.extrapolate && o.group.empty()) throw InputError("--extrapolate needs --group (the column it splits on)");
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
     const std::string execution = execution_for(o.exec_flag, gpu);
-    calibrate::KeySimulator sim(gpu, o.policy, execution, o.key,
+    const std::string policy = policy_for(o.policy_flag, gpu);
+    calibrate::KeySimulator sim(gpu, policy, execution, o.key,
                                 calibrate::read_key_measurements(o.data, o.kernel, o.time_column, o.group));
     StepProgress progress(std::cerr, isatty(STDERR_FILENO) != 0, "calibrate key");
     sim.on_simulation([&progress](std::size_t n) { progress.update("simulation " + std::to_string(n)); });
     const calibrate::KeyCalibration c = calibrate::calibrate_key(sim, options, o.extrapolate);
     progress.finish();
-    std::cout << o.key << " of " << o.kernel << " on " << gpu.name << " (" << o.policy << ", exec " << execution
+    std::cout << o.key << " of " << o.kernel << " on " << gpu.name << " (" << policy << ", exec " << execution
               << "), " << sim.rows().size() << " measured rows of " << o.data << " (" << o.time_column << ")\n"
               << "  " << o.key << " = " << fixed(c.fit.value, 4) << " (searched " << o.range << ")\n"
               << "  in-sample |error| %      median / max / rms  " << stats_cells(c.in_sample) << "\n"
@@ -275,7 +280,7 @@ void add_calibrate_command(CLI::App& app) {
         sub->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
         sub->add_option("--out", o->out, "Write the calibration YAML here (simulate/predict --calibration)");
     }
-    series->add_option("--policy", o->policy, "Dispatch policy of the simulations")->capture_default_str();
+    series->add_option("--policy", o->policy_flag, policy_flag_help("Dispatch policy of the simulations"));
     series->add_option("--extrapolate-blocks", o->extrapolate_blocks,
                        "Extrapolation split: fit on blocks <= this, predict the larger grids")
         ->capture_default_str()
@@ -299,7 +304,7 @@ void add_calibrate_command(CLI::App& app) {
     key->add_option("--time-column", o->time_column, "Measured time column, ms")->capture_default_str();
     key->add_option("--group", o->group, "Integer column for --extrapolate");
     key->add_option("--extrapolate", o->extrapolate, "Also fit on rows with --group <= this, predict the rest");
-    key->add_option("--policy", o->policy, "Dispatch policy of the simulations")->capture_default_str();
+    key->add_option("--policy", o->policy_flag, policy_flag_help("Dispatch policy of the simulations"));
     key->add_option("--exec", o->exec_flag, exec_flag_help());
     key->callback([o, flags] { naming_keys(flags, [&] { run_key(*o); }); });
 }

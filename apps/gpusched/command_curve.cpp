@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "execution_flag.h"
+#include "policy_flag.h"
 #include "gpu_what_if.h"
 #include "output_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
@@ -42,7 +43,8 @@ struct CurveOptions {
     std::string kernel;
     std::string range;
     std::int64_t step = 1;
-    std::string policy = scheduler::default_policy();
+    std::optional<std::string> policy_flag;  ///< --policy, when given
+    std::string policy;                      ///< the policy run: policy_for(policy_flag, GPU)
     std::optional<std::string> exec_flag;  ///< --exec, when given
     std::string execution;                 ///< the model run: execution_for(exec_flag, GPU), then auto resolved
     bool models = false;
@@ -244,6 +246,7 @@ void run_curve(const CurveOptions& options) {
                          " (raise --step or narrow --n)");
     const hw::GpuSpec gpu = resolve_gpu_what_if(o.gpu, o.what_if);
     o.execution = execution_for(o.exec_flag, gpu);
+    o.policy = policy_for(o.policy_flag, gpu);
     if (o.execution != "auto" && o.execution != "shared" && o.execution != "fixed")
         throw InputError("--exec: expected auto, shared or fixed, got '" + o.execution + "'");
     const workloads::KernelSpec kernel = check_kernel(o.kernel);
@@ -289,7 +292,7 @@ void add_curve_command(CLI::App& app) {
         ->required();
     cmd->add_option("--n", o->range, "Matrix sizes FIRST..LAST (inclusive, n >= 2), e.g. 50..100")->required();
     cmd->add_option("--step", o->step, "Step between sizes")->capture_default_str();
-    cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies)")->capture_default_str();
+    cmd->add_option("--policy", o->policy_flag, policy_flag_help());
     cmd->add_option("--exec", o->exec_flag, exec_flag_help());
     cmd->add_flag("--models", o->models, "Add the interval model's four closed forms per n");
     cmd->add_option("--csv", o->csv, "Write the curve as CSV (then no table on stdout)");

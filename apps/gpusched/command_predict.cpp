@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "execution_flag.h"
+#include "policy_flag.h"
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
@@ -120,7 +121,7 @@ void run_compute_bound(const PredictOptions& o) {
 
 /// Simulated time of `app` in microseconds (makespan, launch overhead included).
 double simulated_us(const hw::GpuSpec& gpu, const workloads::Application& app, const std::string& execution) {
-    const auto policy = scheduler::make_policy(scheduler::default_policy());
+    const auto policy = scheduler::make_policy(policy_for(std::nullopt, gpu));
     sim::Simulation simulation(gpu, app, *policy, execution);
     return static_cast<double>(simulation.run().makespan) / 1e6;
 }

@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "execution_flag.h"
+#include "policy_flag.h"
 #include "gpu_what_if.h"
 #include "output_file.h"
 #include "gpusched/calibrate/calibration_file.h"
@@ -36,7 +37,7 @@ struct TuneOptions {
     std::string param;
     std::string gpu = "h100";
     GpuWhatIf what_if;  ///< --sms, --set
-    std::string policy = scheduler::default_policy();
+    std::optional<std::string> policy;  ///< --policy, when given (policy_for)
     std::optional<std::string> exec_flag;  ///< --exec, when given
     std::vector<std::string> calibrations;
     std::optional<std::int64_t> total_threads;  ///< signed so that -1 is refused, not wrapped
@@ -169,7 +170,8 @@ void run_tune(const TuneOptions& o) {
     std::optional<std::uint64_t> total_threads;
     if (o.total_threads) total_threads = static_cast<std::uint64_t>(*o.total_threads);
     const std::string execution = execution_for(o.exec_flag, gpu);
-    calibrate::TuneRequest request{spec, key, values, o.policy, execution, total_threads};
+    const std::string policy = policy_for(o.policy, gpu);
+    calibrate::TuneRequest request{spec, key, values, policy, execution, total_threads};
     const calibrate::TuneResult r = calibrate::tune(gpu, request);
     const Guideline g = guideline(gpu, spec, key, r);
     write_outputs(o, key, r);
@@ -177,7 +179,7 @@ void run_tune(const TuneOptions& o) {
         return 100.0 * (*r.candidates[i].makespan_us / *r.candidates[*r.best].makespan_us - 1);
     };
     if (o.json) {
-        nlohmann::ordered_json j{{"gpu", gpu.name}, {"kernel", spec}, {"param", key}, {"policy", o.policy}};
+        nlohmann::ordered_json j{{"gpu", gpu.name}, {"kernel", spec}, {"param", key}, {"policy", policy}};
         for (const auto& c : r.candidates) {
             nlohmann::ordered_json e{{"value", c.value}, {"spec", c.spec}};
             if (c.makespan_us) e["makespan_us"] = *c.makespan_us;
@@ -193,7 +195,7 @@ void run_tune(const TuneOptions& o) {
         std::cout << j.dump(2) << "\n";
         return;
     }
-    std::cout << "tune " << key << " of " << spec << " on " << gpu.name << " (" << o.policy << ", exec " << execution
+    std::cout << "tune " << key << " of " << spec << " on " << gpu.name << " (" << policy << ", exec " << execution
               << ")\n";
     TextTable t({key, "makespan_us", "vs_best_%", "blocks/SM", "warps/SM", "occupancy_%", ""},
                 {true, true, true, true, true, true, false});
@@ -234,7 +236,7 @@ void add_tune_command(CLI::App& app) {
         ->required();
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();
     add_gpu_what_if_options(cmd, o->what_if);
-    cmd->add_option("--policy", o->policy, "Dispatch policy")->capture_default_str();
+    cmd->add_option("--policy", o->policy, policy_flag_help());
     cmd->add_option("--exec", o->exec_flag, exec_flag_help());
     cmd->add_option("--calibration", o->calibrations, "Calibration YAML whose keys become defaults of the spec");
     cmd->add_option("--total-threads", o->total_threads,

@@ -665,3 +665,11 @@ gpusched_cli_test(simulate_partitions_too_many 2 stderr "key 'partitions': parti
 # wave, side by side; SMs 128..131 are in neither (min 0 blocks per SM).
 gpusched_cli_test(simulate_partitions_two 0 stdout "blocks per SM  min 0 / mean 1.939 / max 2"
                   simulate --gpu h100 --workload partitions_two.yaml)
+
+# Every command that simulates takes the GPU's defaults.policy when --policy is not given, as simulate does.
+gpusched_cli_test(curve_gpu_default_policy 0 stdout "on c2050-round-robin-default \\(policy round-robin,"
+                  curve --gpu round_robin_default_gpu.yaml --kernel apsp-minplus:block=8 --n 50..51)
+gpusched_cli_test(tune_gpu_default_policy 0 stdout "on c2050-round-robin-default \\(round-robin, exec"
+                  tune --gpu round_robin_default_gpu.yaml --kernel binomial-series:blocks=28 --param threads=64,128)
+gpusched_cli_test(curve_policy_flag_wins 0 stdout "on c2050-round-robin-default \\(policy most-room,"
+                  curve --gpu round_robin_default_gpu.yaml --kernel apsp-minplus:block=8 --n 50..51 --policy most-room)
