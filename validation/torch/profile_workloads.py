@@ -179,7 +179,8 @@ def main():
                     help="measure copy and read bandwidth from DRAM and L2 in green contexts of each K "
                          "(OUT/bandwidth.csv) and exit")
     ap.add_argument("--ncu-iteration", action="store_true",
-                    help="run one iteration between cudaProfilerStart/Stop (whole GPU) and exit")
+                    help="run one iteration between cudaProfilerStart/Stop and exit (in a green context of "
+                         "K SMs when --sms is one number K, else on the whole GPU)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     total = torch.cuda.get_device_properties(0).multi_processor_count
@@ -187,14 +188,19 @@ def main():
     if args.bandwidth:
         return measure_bandwidth(args.out, [int(s) for s in args.sms.split(",")], total)
     if args.ncu_iteration:
+        # One K from --sms: the iteration runs in a green context of K SMs (the whole GPU when K >= total).
+        sms = int(args.sms.split(",")[0]) if "," not in args.sms else total
+        torch.backends.cuda.matmul.allow_tf32 = True
+        torch.backends.cudnn.allow_tf32 = True
         for name in names:
-            step = make_workload(name)
-            step(); step()
-            torch.cuda.synchronize()
-            torch.cuda.profiler.start()
-            step()
-            torch.cuda.synchronize()
-            torch.cuda.profiler.stop()
+            with Partition(sms, total):
+                step = make_workload(name)
+                step(); step()
+                torch.cuda.synchronize()
+                torch.cuda.profiler.start()
+                step()
+                torch.cuda.synchronize()
+                torch.cuda.profiler.stop()
         return
     torch.backends.cuda.matmul.allow_tf32 = True
     torch.backends.cudnn.allow_tf32 = True
