@@ -225,7 +225,7 @@ void add_validate_command(CLI::App& app) {
     cmd->footer(section_help() +
                 "Examples (docs/validation.md, docs/own-kernels.md):\n"
                 "  gpusched validate validation/data/h100\n"
-                "  gpusched validate validation/data/h100 --sections occupancy,placement --report h100.html\n"
+                "  gpusched validate validation/data/h100 --sections concurrency,placement --report h100.html\n"
                 "  gpusched validate --timelines own_timelines --json\n"
                 "  gpusched validate --timelines my-timelines/ --gpu h100 --report mine.html\n"
                 "  gpusched validate --timelines validation/data/h100/probe --durations stamps");
