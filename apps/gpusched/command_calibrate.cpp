@@ -273,8 +273,9 @@ void add_calibrate_command(CLI::App& app) {
                      "                              --method factor-launch --out f.yaml");
     key->footer("Examples (docs/calibration.md):\n"
                 "  gpusched calibrate key --data validation/data/h100/streamcluster/runs.csv \\\n"
-                "      --kernel streamcluster:points={points},dims={dims},rake={rake},regs=40 --key dim_latency_cycles \\\n"
-                "      --range 0:400 --out streamcluster.calibration.yaml");
+                "      --kernel 'streamcluster:points={points},dims={dim},centers={centers},rake={rake},threads={threads},"
+                "regs=40,copy=none' \\\n"
+                "      --key dim_latency_cycles --range 0:400 --time-column kernel_median_ms --out streamcluster.calibration.yaml");
     for (auto* sub : {series, interval, key}) {
         sub->add_option("--data", o->data, "Measured CSV (the runner's binomial.csv or apsp_minplus.csv)")->required();
         sub->add_option("--gpu", o->gpu, "Preset name or GPU YAML file")->capture_default_str();

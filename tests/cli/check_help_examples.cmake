@@ -1,9 +1,11 @@
 # Checks that `gpusched COMMAND --help` has an Examples section and that its examples run (used by cli_tests.cmake).
-# -DEXE=path -DCOMMAND="a;b" -DDATA=tests/cli/data -DEXAMPLES=examples/ -DSCRATCH=dir [-DMAY_SKIP_ALL=1]
+# -DEXE=path -DCOMMAND="a;b" -DDATA=tests/cli/data -DEXAMPLES=examples/ -DSCRATCH=dir [-DVALIDATION=validation/]
+# [-DMAY_SKIP_ALL=1]
 # Each example line ("  gpusched ...", continued with a trailing backslash) runs in SCRATCH, a fresh
-# copy of DATA with the repository's examples/ beside it, and must exit 0. An example that reads a
-# file absent there (validation/data/..., a user's trace) is skipped with a note; unless MAY_SKIP_ALL,
-# at least one example of the command must run.
+# copy of DATA with the repository's examples/ beside it (and VALIDATION linked as validation/, read
+# there, never written), and must exit 0. An example that reads a file absent there (a user's trace) is
+# skipped with a note, and so is `validate DATA_DIR` without --sections (every section: minutes);
+# unless MAY_SKIP_ALL, at least one example of the command must run.
 cmake_policy(VERSION 3.20)  # IN_LIST, list(POP_FRONT)
 execute_process(COMMAND ${EXE} ${COMMAND} --help RESULT_VARIABLE code OUTPUT_VARIABLE help ERROR_VARIABLE err)
 if(NOT code EQUAL 0)
@@ -30,6 +32,9 @@ endif()
 file(REMOVE_RECURSE ${SCRATCH})
 file(COPY ${DATA}/ DESTINATION ${SCRATCH})
 file(COPY ${EXAMPLES} DESTINATION ${SCRATCH})
+if(VALIDATION)
+  file(CREATE_LINK ${VALIDATION} ${SCRATCH}/validation SYMBOLIC)
+endif()
 set(output_flags --out --csv --svg --timeline --trace --report --gantt)
 set(ran 0)
 foreach(example IN LISTS examples)
@@ -50,6 +55,10 @@ foreach(example IN LISTS examples)
   endforeach()
   if(missing)
     message(STATUS "skipped (reads ${missing}, absent here): ${example}")
+    continue()
+  endif()
+  if("validate" IN_LIST args AND NOT "--sections" IN_LIST args AND NOT "--timelines" IN_LIST args)
+    message(STATUS "skipped (every validation section: minutes): ${example}")
     continue()
   endif()
   execute_process(COMMAND ${EXE} ${args} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err

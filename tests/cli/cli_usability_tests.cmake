@@ -1,18 +1,31 @@
 # Command-line usability: every command's --help has runnable examples, a misspelt flag or command gets
 # the nearest known one suggested, preset names match in any case, old output-flag names still work.
 
-# gpusched_help_examples_test(NAME [MAY_SKIP_ALL] COMMAND WORD...): `gpusched WORDS --help` has an
-# Examples section whose lines run (those reading files absent from tests/cli/data and examples/ are skipped).
+# gpusched_help_examples_test(NAME [MAY_SKIP_ALL] [WITH_VALIDATION] COMMAND WORD...): `gpusched WORDS --help`
+# has an Examples section whose lines run (those reading files absent from tests/cli/data and examples/
+# are skipped; WITH_VALIDATION also links the repository's validation/ there, for commands whose
+# examples read its measurements quickly).
 function(gpusched_help_examples_test name)
   set(may_skip_all 0)
+  set(validation "")
   set(words ${ARGN})
-  if(words AND "${ARGV1}" STREQUAL "MAY_SKIP_ALL")
-    set(may_skip_all 1)
-    list(POP_FRONT words)
-  endif()
+  foreach(option MAY_SKIP_ALL WITH_VALIDATION)
+    set(first "")
+    if(words)
+      list(GET words 0 first)
+    endif()
+    if(first STREQUAL "MAY_SKIP_ALL")
+      set(may_skip_all 1)
+      list(POP_FRONT words)
+    elseif(first STREQUAL "WITH_VALIDATION")
+      set(validation ${PROJECT_SOURCE_DIR}/validation)
+      list(POP_FRONT words)
+    endif()
+  endforeach()
   add_test(NAME cli.help_examples.${name}
            COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> "-DCOMMAND=${words}" -DDATA=${GPUSCHED_CLI_DATA}
-                   -DEXAMPLES=${PROJECT_SOURCE_DIR}/examples -DSCRATCH=${CMAKE_CURRENT_BINARY_DIR}/help_examples_${name}
+                   -DEXAMPLES=${PROJECT_SOURCE_DIR}/examples -DVALIDATION=${validation}
+                   -DSCRATCH=${CMAKE_CURRENT_BINARY_DIR}/help_examples_${name}
                    -DMAY_SKIP_ALL=${may_skip_all} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_help_examples.cmake)
 endfunction()
 
@@ -22,15 +35,15 @@ gpusched_help_examples_test(predict predict)
 gpusched_help_examples_test(curve curve)
 gpusched_help_examples_test(calibrate calibrate)
 gpusched_help_examples_test(calibrate_series calibrate series)
-gpusched_help_examples_test(calibrate_interval calibrate interval)
-# Its examples fit keys to the measured runs under validation/data, which this copy does not hold.
-gpusched_help_examples_test(calibrate_key MAY_SKIP_ALL calibrate key)
+gpusched_help_examples_test(calibrate_interval WITH_VALIDATION calibrate interval)
+# Its example fits a key to the measured streamcluster runs under validation/data (seconds).
+gpusched_help_examples_test(calibrate_key WITH_VALIDATION calibrate key)
 gpusched_help_examples_test(tune tune)
 gpusched_help_examples_test(sweep sweep)
 # The examples write the shard parts, then merge them.
 gpusched_help_examples_test(merge merge)
 gpusched_help_examples_test(plot plot)
-gpusched_help_examples_test(validate validate)
+gpusched_help_examples_test(validate WITH_VALIDATION validate)
 # Importing needs a profiler trace, which tests/cli/data does not hold (tests/importers has the small ones).
 gpusched_help_examples_test(import MAY_SKIP_ALL import)
 gpusched_help_examples_test(import_torch MAY_SKIP_ALL import torch)
