@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <future>
 #include <map>
 #include <mutex>
 #include <string>
@@ -91,25 +93,41 @@ std::string calibration_key(const workloads::KernelLaunch& launch, const workloa
 
 /// calibrated(), remembered for the process: a validation or sweep simulates one application on many
 /// GPUs, and each Simulation calibrates its measured launches on the same reference GPU. The result is
-/// deterministic, so a remembered one is the one a new search would find. At most kMaxRemembered
-/// launches are kept (then the memory starts over), so a process that simulates many distinct traces
-/// stays bounded.
+/// deterministic, so a remembered one is the one a new search would find. A thread that asks for a
+/// launch another thread is calibrating waits for that result instead of searching again. At most
+/// kMaxRemembered launches are kept (then the memory starts over), so a process that simulates many
+/// distinct traces stays bounded.
 std::shared_ptr<const workloads::BlockWork> calibrated_once(const workloads::KernelLaunch& launch,
                                                             const workloads::KernelWork& work,
                                                             const workloads::KernelWork::CalibrationTarget& target,
                                                             const DispatchPolicy& policy) {
+    using Result = std::shared_ptr<const workloads::BlockWork>;
     constexpr std::size_t kMaxRemembered = 1 << 16;
     static std::mutex mutex;
-    static std::map<std::string, std::shared_ptr<const workloads::BlockWork>> remembered;
+    static std::map<std::string, std::shared_future<Result>> remembered;
     const std::string key = calibration_key(launch, work, policy);
+    std::promise<Result> promise;
+    std::shared_future<Result> known;
     {
         const std::lock_guard lock(mutex);
-        if (const auto it = remembered.find(key); it != remembered.end()) return it->second;
+        if (const auto it = remembered.find(key); it != remembered.end()) {
+            known = it->second;
+        } else {
+            if (remembered.size() >= kMaxRemembered) remembered.clear();
+            remembered.emplace(key, promise.get_future().share());
+        }
     }
-    auto result = calibrated(launch, work, target, policy);  // unlocked: other threads calibrate meanwhile
-    const std::lock_guard lock(mutex);
-    if (remembered.size() >= kMaxRemembered) remembered.clear();
-    return remembered.emplace(key, std::move(result)).first->second;
+    if (known.valid()) return known.get();  // remembered, or being calibrated by another thread
+    try {
+        Result result = calibrated(launch, work, target, policy);
+        promise.set_value(result);
+        return result;
+    } catch (...) {
+        promise.set_exception(std::current_exception());
+        const std::lock_guard lock(mutex);
+        remembered.erase(key);
+        throw;
+    }
 }
 
 }  // namespace
