@@ -64,7 +64,9 @@ public:
     /// launch its DRAM bytes, times `scale`, marked calibrated (sim/measured_calibration.h).
     [[nodiscard]] std::shared_ptr<const KernelWork> with_calibration(double scale) const;
     /// Every setting, exactly (numbers by their bits): two works with the same identity run alike on
-    /// any GPU and describe themselves alike, so the engine calibration of one holds for the other.
+    /// any GPU and describe themselves alike, so the engine calibration of one holds for the other
+    /// (sim/measured_calibration.h remembers calibrations by it). A field added to Settings must be
+    /// added to it.
     [[nodiscard]] std::string identity() const;
     explicit KernelWork(Settings settings);
 
