@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <future>
 #include <map>
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <typeinfo>
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/sim/output/summary_collector.h"
@@ -72,6 +75,61 @@ std::shared_ptr<const workloads::BlockWork> calibrated(const workloads::KernelLa
     return best;
 }
 
+/// Everything calibrated() depends on: the policy (its type and name), the launch's shape, and the
+/// work exactly (its target, the reference GPU's name included). Not the launch's name or stream.
+std::string calibration_key(const workloads::KernelLaunch& launch, const workloads::KernelWork& work,
+                            const DispatchPolicy& policy) {
+    std::string key = std::string(typeid(policy).name()) + '|' + policy.name() + '|';
+    for (const std::int64_t v :
+         {std::int64_t{launch.grid.x}, std::int64_t{launch.grid.y}, std::int64_t{launch.grid.z}, std::int64_t{launch.block.x},
+          std::int64_t{launch.block.y}, std::int64_t{launch.block.z}, std::int64_t{launch.registers_per_thread},
+          launch.static_shared_bytes, launch.dynamic_shared_bytes, std::int64_t{launch.barriers_per_block},
+          static_cast<std::int64_t>(launch.carveout.kind), std::int64_t{launch.carveout.percent},
+          std::int64_t{launch.cluster ? launch.cluster->x : 0}, std::int64_t{launch.cluster ? launch.cluster->y : 0},
+          std::int64_t{launch.cluster ? launch.cluster->z : 0}, std::int64_t{launch.cluster_nonportable ? 1 : 0}})
+        key += std::to_string(v) + ',';
+    return key + '|' + work.identity();
+}
+
+/// calibrated(), remembered for the process: a validation or sweep simulates one application on many
+/// GPUs, and each Simulation calibrates its measured launches on the same reference GPU. The result is
+/// deterministic, so a remembered one is the one a new search would find. A thread that asks for a
+/// launch another thread is calibrating waits for that result instead of searching again. At most
+/// kMaxRemembered launches are kept (then the memory starts over), so a process that simulates many
+/// distinct traces stays bounded.
+std::shared_ptr<const workloads::BlockWork> calibrated_once(const workloads::KernelLaunch& launch,
+                                                            const workloads::KernelWork& work,
+                                                            const workloads::KernelWork::CalibrationTarget& target,
+                                                            const DispatchPolicy& policy) {
+    using Result = std::shared_ptr<const workloads::BlockWork>;
+    constexpr std::size_t kMaxRemembered = 1 << 16;
+    static std::mutex mutex;
+    static std::map<std::string, std::shared_future<Result>> remembered;
+    const std::string key = calibration_key(launch, work, policy);
+    std::promise<Result> promise;
+    std::shared_future<Result> known;
+    {
+        const std::lock_guard lock(mutex);
+        if (const auto it = remembered.find(key); it != remembered.end()) {
+            known = it->second;
+        } else {
+            if (remembered.size() >= kMaxRemembered) remembered.clear();
+            remembered.emplace(key, promise.get_future().share());
+        }
+    }
+    if (known.valid()) return known.get();  // remembered, or being calibrated by another thread
+    try {
+        Result result = calibrated(launch, work, target, policy);
+        promise.set_value(result);
+        return result;
+    } catch (...) {
+        promise.set_exception(std::current_exception());
+        const std::lock_guard lock(mutex);
+        remembered.erase(key);
+        throw;
+    }
+}
+
 }  // namespace
 
 std::unique_ptr<workloads::Application> calibrate_measured_launches(const workloads::Application& app,
@@ -90,7 +148,7 @@ std::unique_ptr<workloads::Application> calibrate_measured_launches(const worklo
         const Key key{work->describe(), launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y,
                       launch.block.z, launch.registers_per_thread, launch.static_shared_bytes, launch.dynamic_shared_bytes};
         auto& done = by_spec[key];
-        if (!done) done = calibrated(launch, *work, *target, policy);
+        if (!done) done = calibrated_once(launch, *work, *target, policy);
         if (done) replaced[launch.work.get()] = done;
     }
     if (replaced.empty()) return nullptr;

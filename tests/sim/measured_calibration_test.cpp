@@ -75,3 +75,29 @@ TEST_CASE("engine calibration: a what-if runs the calibrated floor, never re-fit
     CHECK(a == b);
     CHECK(a[0] > 2 * 6.592);
 }
+
+TEST_CASE("engine calibration: each distinct launch is calibrated once per process, keyed on its exact work") {
+    const auto policy = scheduler::make_policy("most-room");
+    // Two applications built separately (distinct work objects, the same launch): the second gets the
+    // calibrated work the first one's search made, the very same object.
+    const auto first = sim::calibrate_measured_launches(workloads::application_from_specs({kLayout}, "--kernel"), *policy);
+    const auto second = sim::calibrate_measured_launches(workloads::application_from_specs({kLayout}, "--kernel"), *policy);
+    REQUIRE(first != nullptr);
+    REQUIRE(second != nullptr);
+    CHECK(first->launches[0].work.get() == second->launches[0].work.get());
+    // One picosecond more measured time is another work: its own search, its own object.
+    const std::string longer = "kernel:grid=25x4x32,block=256x1x1,regs=32,smem=4224,measured=6.592001us,measured_gpu=h100,"
+                               "instructions=2518528,dram_bytes=12854528,l2_bytes=28612960";
+    const auto other = sim::calibrate_measured_launches(workloads::application_from_specs({longer}, "--kernel"), *policy);
+    REQUIRE(other != nullptr);
+    CHECK(other->launches[0].work.get() != first->launches[0].work.get());
+    // Another shape (more registers: fewer blocks per SM) with the same spec text otherwise is another launch.
+    const std::string regs = "kernel:grid=25x4x32,block=256x1x1,regs=64,smem=4224,measured=6.592us,measured_gpu=h100,"
+                             "instructions=2518528,dram_bytes=12854528,l2_bytes=28612960";
+    const auto shaped = sim::calibrate_measured_launches(workloads::application_from_specs({regs}, "--kernel"), *policy);
+    REQUIRE(shaped != nullptr);
+    CHECK(shaped->launches[0].work.get() != first->launches[0].work.get());
+    // A calibration remembered from another process state gives the same simulated answer as a fresh one.
+    const hw::GpuSpec h100 = hw::resolve_gpu("h100");
+    CHECK(launch_us({kLayout}, h100) == launch_us({kLayout}, h100));
+}

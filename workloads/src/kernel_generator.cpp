@@ -2,6 +2,7 @@
 #include "gpusched/workloads/kernel_generator.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -137,6 +138,46 @@ std::shared_ptr<const KernelWork> KernelWork::with_calibration(double scale) con
     s.memory_floor_cycles *= scale;
     s.description += "; floor" + times + " so that the engine reproduces it on " + s_.calibration_gpu;
     return std::make_shared<const KernelWork>(std::move(s));
+}
+
+namespace {
+
+/// Appends fields to an exact key: numbers by their bits, text with its length (no two field lists collide).
+class ExactKey {
+public:
+    ExactKey& operator<<(double v) { return *this << std::bit_cast<std::uint64_t>(v); }
+    ExactKey& operator<<(std::uint64_t v) {
+        out_ += std::to_string(v) + ',';
+        return *this;
+    }
+    ExactKey& operator<<(std::int64_t v) { return *this << static_cast<std::uint64_t>(v); }
+    ExactKey& operator<<(int v) { return *this << static_cast<std::uint64_t>(static_cast<std::int64_t>(v)); }
+    ExactKey& operator<<(bool v) { return *this << (v ? 1 : 0); }
+    ExactKey& operator<<(const std::string& v) {
+        out_ += std::to_string(v.size()) + ':' + v;
+        return *this;
+    }
+    [[nodiscard]] const std::string& text() const { return out_; }
+
+private:
+    std::string out_;
+};
+
+}  // namespace
+
+std::string KernelWork::identity() const {
+    ExactKey k;
+    k << s_.warp.issue_slots << static_cast<std::int64_t>(s_.warp.latency_bound) << s_.warp.dram_bytes << s_.warp.l2_bytes
+      << s_.warp.l1_wavefronts << s_.latency_cycles << s_.active_warps << s_.active_warps_key
+      << static_cast<std::int64_t>(s_.fixed_duration) << s_.description << static_cast<std::uint64_t>(s_.notes.size());
+    for (const auto& note : s_.notes) k << note;
+    k << s_.pool_blocks << s_.reference_gpu << s_.request.threads_per_block << s_.request.registers_per_thread
+      << s_.request.static_shared_bytes << s_.request.dynamic_shared_bytes << s_.request.barriers_per_block
+      << static_cast<int>(s_.request.carveout.kind) << s_.request.carveout.percent << s_.pool_resident << s_.memory_floor_ps
+      << s_.memory_floor_cycles << s_.reference_dram_wave_ps << s_.launch_blocks << s_.launch_warps_per_block
+      << s_.reference_gpu_name << static_cast<std::int64_t>(s_.calibration_target) << s_.calibration_gpu << s_.calibrate_bytes
+      << s_.engine_calibrated;
+    return k.text();
 }
 
 bool KernelWork::pooled_on(const hw::GpuSpec& gpu) const {

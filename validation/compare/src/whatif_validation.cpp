@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -156,6 +157,10 @@ WhatIfWorkload compare_workload(const std::string& name, const std::map<int, std
     w.gpu = preset;
     w.reference_sms = gpu.sm_count;
     for (auto it = traces.rbegin(); it != traces.rend(); ++it) w.sms.push_back(it->first);
+    for (const auto& marker : reference.steps)
+        if (marker.number != step && std::find(w.other_steps.begin(), w.other_steps.end(), marker.number) == w.other_steps.end())
+            w.other_steps.push_back(marker.number);
+    std::sort(w.other_steps.begin(), w.other_steps.end());
     const std::vector<Interval> reference_measured = measured_kernels(reference, reference_app);
     if (reference_measured.size() != app.launches.size())
         throw InputError(last + ": " + std::to_string(reference_measured.size()) + " kernels measured in step " +
@@ -176,9 +181,17 @@ WhatIfWorkload compare_workload(const std::string& name, const std::map<int, std
     for (const int k : w.sms) {
         const bool is_reference = k == gpu.sm_count;
         std::vector<Interval> measured = reference_measured;
+        std::optional<importers::ImportedTrace> read;
         if (!is_reference) {
-            const importers::ImportedTrace trace = importers::read_kineto_trace(traces.at(k));
-            measured = measured_kernels(trace, importers::build_application(trace, step_options(step)));
+            read = importers::read_kineto_trace(traces.at(k));
+            measured = measured_kernels(*read, importers::build_application(*read, step_options(step)));
+        }
+        const importers::ImportedTrace& trace = is_reference ? reference : *read;
+        std::vector<std::vector<Interval>> other_steps;  // per w.other_steps: empty where this trace lacks it
+        for (const std::int64_t s : w.other_steps) {
+            const bool present = std::any_of(trace.steps.begin(), trace.steps.end(), [&](const auto& m) { return m.number == s; });
+            other_steps.push_back(present ? measured_kernels(trace, importers::build_application(trace, step_options(static_cast<int>(s))))
+                                          : std::vector<Interval>{});
         }
         const std::vector<Interval> simulated =
             simulated_kernels(app, is_reference ? gpu : what_if_gpu(gpu, k), policy, execution);
@@ -200,6 +213,10 @@ WhatIfWorkload compare_workload(const std::string& name, const std::map<int, std
             kernel.simulated_us.push_back(simulated[i].end - simulated[i].start);
             kernel.waves_change.push_back(waves(kernel.blocks, kernel.blocks_per_sm, k) !=
                                           waves(kernel.blocks, kernel.blocks_per_sm, gpu.sm_count));
+            std::vector<double> others;
+            for (const auto& o : other_steps)
+                others.push_back(i < o.size() && o[i].name == reference_measured[i].name ? o[i].end - o[i].start : 0);
+            kernel.measured_other_steps_us.push_back(std::move(others));
         }
         w.points.push_back(p);
     }
@@ -293,6 +310,13 @@ WhatIfComparison validate_what_if(const std::string& torch_dir, const std::strin
                 wave_change.push_back(e);
                 ++c.wave_change_kernels;
                 if (e <= 3) ++c.wave_change_within_3_percent;
+                const double measured_ratio = k.measured_us[i] / k.measured_us[0];
+                for (std::size_t s = 0; s < w.other_steps.size(); ++s) {
+                    const double at_k = k.measured_other_steps_us[i][s], at_reference = k.measured_other_steps_us[0][s];
+                    if (at_k <= 0 || at_reference <= 0) continue;
+                    ++c.wave_change_step_comparisons;
+                    if (std::abs(error_percent(at_k / at_reference, measured_ratio)) <= 3) ++c.wave_change_steps_within_3_percent;
+                }
             }
         }
     }

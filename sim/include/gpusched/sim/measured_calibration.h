@@ -22,6 +22,11 @@ namespace gpusched::sim {
 ///     stopping within 0.1% of T; the k of the run closest to T is kept
 ///
 /// Launches are distinct by their work object and shape (identical launches share the result).
+/// The result of each distinct launch is remembered for the process, keyed on what it depends on
+/// (the launch's shape, its work exactly, the reference GPU's name, the policy's type and name), so
+/// a validation or sweep that simulates one application on many GPUs calibrates each launch once;
+/// the search is deterministic, so the outputs are those of a fresh search (at most 65536 launches
+/// are remembered, then the memory starts over).
 /// Nothing is fitted on the GPU simulated: a what-if binds the calibrated floor as it would the
 /// closed-form one. Returns nullptr when the application has no such launch (then nothing
 /// changes); otherwise a copy whose measured works are replaced by calibrated ones.

@@ -41,7 +41,11 @@ void print_what_if(std::ostream& out, const WhatIfComparison& c, const std::stri
         << fixed(c.max_abs_busy_error_percent, 1) << "% (targets 5%, 10%); reference reproduction per kernel: median |error| "
         << fixed(c.reference_kernel_median_abs_error_percent, 2) << "%, max " << fixed(c.reference_kernel_max_abs_error_percent, 2)
         << "% (target 2%); kernels whose wave count changes: " << c.wave_change_within_3_percent << " of "
-        << c.wave_change_kernels << " within 3% (median |error| " << fixed(c.wave_change_median_abs_error_percent, 1) << "%)\n";
+        << c.wave_change_kernels << " within 3% (median |error| " << fixed(c.wave_change_median_abs_error_percent, 1) << "%)";
+    if (c.wave_change_step_comparisons > 0)
+        out << "; the measurement itself: another profiled step of the same runs gives the same pairs' ratio within 3% in "
+            << c.wave_change_steps_within_3_percent << " of " << c.wave_change_step_comparisons << " comparisons";
+    out << "\n";
     if (!c.own.empty()) {
         // Per experiment and K (every point is in the JSON and the report).
         std::map<std::pair<std::string, int>, std::vector<double>> groups;
@@ -67,6 +71,8 @@ nlohmann::ordered_json what_if_json(const WhatIfComparison& c) {
                              {"wave_change_kernels", c.wave_change_kernels},
                              {"wave_change_within_3_percent", c.wave_change_within_3_percent},
                              {"wave_change_median_abs_error_percent", c.wave_change_median_abs_error_percent},
+                             {"wave_change_step_comparisons", c.wave_change_step_comparisons},
+                             {"wave_change_steps_within_3_percent", c.wave_change_steps_within_3_percent},
                              {"own_median_abs_error_percent", c.own_median_abs_error_percent},
                              {"own_max_abs_error_percent", c.own_max_abs_error_percent}};
     for (const auto& w : c.workloads) {
@@ -141,7 +147,13 @@ std::string what_if_section(const WhatIfComparison& c, const std::string& dir) {
                     "durations reproduce the trace with median |error| " + fixed(c.reference_kernel_median_abs_error_percent, 2) +
                     "%, max " + fixed(c.reference_kernel_max_abs_error_percent, 2) + "% (calibration on the same measurement). "
                     "Kernels whose wave count changes with K: " + std::to_string(c.wave_change_within_3_percent) + " of " +
-                    std::to_string(c.wave_change_kernels) + " within 3%.</p>\n" + ratio_chart(c) + "\n<table>\n" +
+                    std::to_string(c.wave_change_kernels) + " within 3%" +
+                    (c.wave_change_step_comparisons > 0
+                         ? " (the measurement itself: another profiled step of the same runs gives their ratio within 3% in " +
+                               std::to_string(c.wave_change_steps_within_3_percent) + " of " +
+                               std::to_string(c.wave_change_step_comparisons) + " comparisons)"
+                         : std::string()) +
+                    ".</p>\n" + ratio_chart(c) + "\n<table>\n" +
                     header({"workload", "K", "measured busy us", "simulated busy us", "measured T(K)/T", "predicted T(K)/T",
                             "error %", "same kernels"});
     for (const auto& w : c.workloads)

@@ -1,6 +1,7 @@
 // What-if on fewer SMs: an imported whole-GPU trace predicted at K SMs against the same workload measured in green contexts of K SMs.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ struct WhatIfKernel {
     std::vector<double> measured_us;   ///< per K of WhatIfWorkload::sms; 0 where the measured run lacks it
     std::vector<double> simulated_us;  ///< per K
     std::vector<bool> waves_change;    ///< per K: ceil(blocks / (o K)) differs from the reference's wave count
+    /// Per K, per other profiled step of the traces (WhatIfWorkload::other_steps): the kernel's measured
+    /// duration in that step, 0 where that step lacks it. The run-to-run spread of the measurement.
+    std::vector<std::vector<double>> measured_other_steps_us;
 };
 
 /// One K of one workload: the profiled iteration's busy time (union of kernel intervals).
@@ -38,6 +42,7 @@ struct WhatIfWorkload {
     std::vector<int> sms;          ///< the K of the points, descending, the reference first
     std::vector<WhatIfPoint> points;  ///< per K of `sms` (the reference: ratio 1)
     std::vector<WhatIfKernel> kernels;
+    std::vector<std::int64_t> other_steps;  ///< the profiled steps of every trace besides the one compared
     double reference_busy_error_percent = 0;  ///< simulated vs measured busy time on the reference GPU
     double reference_kernel_median_abs_error_percent = 0;  ///< per-kernel reproduction on the reference GPU
     double reference_kernel_max_abs_error_percent = 0;
@@ -65,6 +70,11 @@ struct WhatIfComparison {
     std::size_t wave_change_kernels = 0;          ///< (kernel, K) pairs whose wave count changes, measured there
     std::size_t wave_change_within_3_percent = 0; ///< of those, ratio predicted within 3%
     double wave_change_median_abs_error_percent = 0;
+    /// The measurement's own spread for the same pairs: for each pair and each other profiled step of
+    /// the same runs, that step's measured ratio against the compared step's (how many comparisons,
+    /// how many within 3%). A model judged on one step can hardly do better than this share.
+    std::size_t wave_change_step_comparisons = 0;
+    std::size_t wave_change_steps_within_3_percent = 0;
     double own_median_abs_error_percent = 0;
     double own_max_abs_error_percent = 0;
 };
