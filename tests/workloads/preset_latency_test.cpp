@@ -14,6 +14,7 @@
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/gpu_bound_work.h"
 #include "gpusched/workloads/kernel_spec.h"
+#include "gpusched/workloads/latency_chains.h"
 #include "gpusched/workloads/ruled_numbers.h"
 
 using namespace gpusched;
@@ -114,22 +115,70 @@ TEST_CASE("streamcluster, spmv, sssp: the loop chains on the H100, worked by han
     // 711 / 4 = 177.75 cycles per trip. Block 0's first thread has R = 512 points of 256 trips.
     const KernelLaunch sc = parse_kernel_spec("streamcluster:points=65536,dims=256,rake=512,regs=40", "--kernel");
     CHECK(latency_cycles(sc, h100) == doctest::Approx(512.0 * 256 * 177.75));
-    // spmv CSR, the matrix (78000 x 8 B + 2000 x 12 B) in L2 (280): a step loads col (t) and val
-    // (t+1), x[col] waits for col (t+280, ready t+560), FFMA t+560, the index add t+561 (ready
-    // t+566), branch t+566, next step t+567. Once per warp: the row offsets (t, t+1: ready t+281)
-    // and the 5-step reduction, each step a shared store, a load (29) and an FADD (5): 5 x 35.
-    // A row of qcd has 39 entries: 2 steps of 32.
+    // spmv CSR (validation/runner/spmv_kernels.cu's PTX), the matrix (78000 x 8 B + 2000 x 12 B) in
+    // L2 (280). Entry: the parameters' constant-bank read t=0 (ready 280), index 280 (285), bound
+    // test 285 (290), the two row offsets 290 and 291 (ready 570, 571), start + lane 570 (575), the
+    // loop test 575 (580), branch 580: 585. A remainder step: col t, val t+1, &x[col] waits for col
+    // (t+280, ready t+285), x[col] t+285 (ready t+565), FFMA t+565, index add t+566 (ready t+571),
+    // branch t+571, the next col t+572. Exit: five SHFL (29) + FADD (4) steps, 5 x 33 = 165.
+    // A qcd row has 39 entries: lanes 0-6 run 2 steps, the others 1, all in the remainder loop (2
+    // mod 4 = 2; no 4x group): 585 + 2 x 572 + 165.
     const KernelLaunch csr = parse_kernel_spec("spmv:format=csr,gen=qcd,rows=2000", "--kernel");
-    CHECK(latency_cycles(csr, h100) == doctest::Approx(281 + 5 * 34 + 2 * 567.0));
-    // sssp relax edge trip, the graph in L2 (280): col t, w t+1, U[j] waits for col (t+280, ready
-    // t+560), compare t+560, add t+561, atomic t+566, index add t+567 (ready t+572), branch t+572,
-    // next trip t+573 cycles.
+    CHECK(latency_cycles(csr, h100) == doctest::Approx(585 + 2 * 572 + 165.0));
+    // sssp relax, the graph in L2 (280). Entry: parameters (280), index (285), bound (290), F[tid]
+    // 290 (ready 570), test 570 (575), branch 575: 580. A frontier node: dist and the two row
+    // offsets at t..t+2 (ready 282), loop test 282 (287), branch 287: 292. Edge trip: col t, w t+1,
+    // U[j] waits for col (t+280, ready t+560), compare t+560, add t+561, atomic t+566, index add
+    // t+567 (ready t+572), branch t+572, next trip t+573. Block 0 holds the source, the only
+    // frontier node of the first relax: 580 + 292 + its out-degree x 573.
     const Application app = application_from_specs({"sssp:nodes=500,degree=4"}, "--kernel");
     const auto bound = work_on_gpu(app.launches.front(), h100);
     const auto& relax = dynamic_cast<const CycleLatencyWork&>(*bound);
     const double cycles = relax.latency_bound_cycles(0);
-    CHECK(cycles > 0);
-    CHECK(std::fmod(cycles, 573.0) == doctest::Approx(0));
+    CHECK(cycles > 580 + 292);
+    CHECK(std::fmod(cycles - 580 - 292, 573.0) == doctest::Approx(0));
+    // Block 1 holds no frontier node: the entry alone.
+    CHECK(relax.latency_bound_cycles(1) == doctest::Approx(580));
+}
+
+TEST_CASE("spmv ELL and COO chains on the H100, worked by hand") {
+    const hw::GpuSpec h100 = hw::resolve_gpu("h100");
+    const std::string mtx = std::string(GPUSCHED_SOURCE_DIR) + "/tests/workloads/data/spmv/lengths_1_2_3_10.mtx";
+    // ELL, width 10 (the longest row), one warp: 10 div 4 = 2 unrolled groups, then 2 remainder
+    // steps, all with entries (the 10-entry row reaches slot 9). Entry: parameters (280), index
+    // (285), bound (290): 290. A group: cols t..t+3 (ready t+280..283), the padding tests
+    // t+280..283, &x[col] t+284 / x t+289 (ready t+569), then pairs every 6 cycles (x3 at t+307,
+    // ready t+587), the values after their tests t+308..311 (ready t+588..591), the FFMAs
+    // t+588, 592, 596, 600, index add t+601 (ready t+606), branch t+606, next group t+607. A
+    // remainder step: col t, test t+280, &x[col] t+281 (ready t+286), x t+286 (ready t+566), val
+    // t+287 (ready t+567), FFMA t+567, index add t+568 (ready t+573), branch t+573, next t+574.
+    const KernelLaunch ell = parse_kernel_spec("spmv:format=ell,threads=32,matrix=" + mtx, "--kernel");
+    CHECK(latency_cycles(ell, h100) == doctest::Approx(290 + 2 * 607 + 2 * 574.0));
+    // COO: entry: parameters (280), index (285), bound (290), row / col / val at 290..292 (ready
+    // 570..572), &x[col] 571 (576), x 576 (ready 856), FMUL 856: 860. A scan step: SHFL sum t,
+    // SHFL row t+1 (ready t+30), rows' compare t+30, FADD t+31 (ready t+35), select t+35, next
+    // SHFL t+40: 40. Exit: SHFL row (29), segment test 29, RED 34: 34. 860 + 5 x 40 + 34.
+    const KernelLaunch coo = parse_kernel_spec("spmv:format=coo,threads=32,matrix=" + mtx, "--kernel");
+    CHECK(latency_cycles(coo, h100) == doctest::Approx(860 + 5 * 40 + 34.0));
+}
+
+TEST_CASE("sssp minimum and update chains on the H100, worked by hand") {
+    const hw::GpuSpec h100 = hw::resolve_gpu("h100");
+    GpuNumbers numbers(h100, "sssp", "edge_latency_cycles");
+    // 256 threads: tree strides 128, 64, 32 (3 barrier steps), 8 warps: a barrier 12 + 8 x 2 = 28.
+    const SsspChains c = sssp_chains(numbers, true, 3, 8);
+    // Entry: parameters (280), index (285), bound (290), branch 290: 295. A load level: the load
+    // (280), its test 280 (285), branch 285: 290.
+    CHECK(c.min_entry.cycles_per_step == doctest::Approx(295));
+    CHECK(c.min_level.cycles_per_step == doctest::Approx(290));
+    // Tree: STS 0, BAR 1 (ready 29); per step LDS +29, IMNMX +5, STS, BAR +1 +28: 63 per step
+    // (29 -> 92 -> 155 -> 218); five SHFL + IMNMX: 5 x 34 = 170 (388); RED 388.
+    CHECK(c.min_tree.cycles_per_step == doctest::Approx(388));
+    // Update: parameters (280), index (285), bound (290), F store 290, U[tid] 291 (ready 571), test
+    // 571 (576), branch 576: 581. An unsettled node: dist t, threshold t+1 (ready 281), compare 281
+    // (286), stores 286: 286.
+    CHECK(c.update_entry.cycles_per_step == doctest::Approx(581));
+    CHECK(c.update_test.cycles_per_step == doctest::Approx(286));
 }
 
 TEST_CASE("a GPU file without a key a derivation needs is an error naming the key and the work key") {

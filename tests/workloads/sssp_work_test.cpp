@@ -88,6 +88,43 @@ TEST_CASE("per-block costs with several blocks follow each block's own nodes") {
     CHECK(sssp_grid_blocks(SsspKernel::update, 7, tables->config()) == 1);
 }
 
+// Source 0 of the tiny graph: settle s = {0, 1, 1, 2, 3, 3, never}; reached (dist finite in the
+// minimum of iteration i) from r = {0, 0, 0, 1, 1, 2, never} (node 3's predecessors 1 and 2 settle
+// in 1, node 4's 2 in 1, node 5's 3 in 2; node 6 has none). So each node is a reached element of
+// U_i for i in [r, s): 1 and 2 in [0, 1), 3 in [1, 2), 4 in [1, 3), 5 in [2, 3).
+TEST_CASE("sssp minimum: the dependent loads of each block's longest warp, and the derived floors") {
+    const Graph g = tiny();
+    const auto tables =
+        std::make_shared<const SsspTables>(g, crauser_sssp(g, 0, CrauserCriteria::out), threads(4, 2, 32));
+    // min_threads 2: block 0 loads {0, 1} then {2, 3}, block 1 {4, 5} then {6}. i = 1: {0, 1} all
+    // settled: 1 level (U); {2, 3}: 3 is reached in U_1: 3 levels (U, dist, out-weight): 4.
+    // Block 1: {4, 5}: 4 is reached in U_1: 3; {6} unreached in U_1: 2 (U, dist = inf): 5.
+    CHECK(tables->cost(SsspKernel::minimum, 1, 0).load_levels == 4);
+    CHECK(tables->cost(SsspKernel::minimum, 1, 1).load_levels == 5);
+    // i = 3: {4, 5} settled: 1; {6}: 2.
+    CHECK(tables->cost(SsspKernel::minimum, 3, 1).load_levels == 3);
+    // The floors compose the segments (numbers chosen to tell them apart): minimum entry + levels x
+    // level + tree; update entry (+ test in a block holding a node of U_i); relax entry (+ frontier
+    // + longest loop x edge in a block holding a frontier node).
+    SsspLatency l;
+    l.relax_entry = 1000;
+    l.relax_frontier = 200;
+    l.edge = 30;
+    l.min_entry = 100;
+    l.min_level = 10;
+    l.min_tree = 1;
+    l.update_entry = 7000;
+    l.update_test = 50;
+    CHECK(SsspWork(tables, SsspKernel::minimum, 1, l).latency_bound_cycles(1) == 100 + 5 * 10 + 1);
+    // update, 32 threads: U_3 = {6}: a node of U_i, tested.
+    CHECK(SsspWork(tables, SsspKernel::update, 2, l).latency_bound_cycles(0) == 7050);
+    // relax, i = 3: F = {4, 5} in block 1 (max out-degree 1); block 0 only tests F.
+    CHECK(SsspWork(tables, SsspKernel::relax, 3, l).latency_bound_cycles(1) == 1000 + 200 + 30);
+    CHECK(SsspWork(tables, SsspKernel::relax, 3, l).latency_bound_cycles(0) == 1000);
+    // Without derived segments (not bound, or edge_latency_cycles given): the configured edge latency, 0 here.
+    CHECK(SsspWork(tables, SsspKernel::minimum, 1).latency_bound_cycles(1) == 0);
+}
+
 // Source 0 takes 4 iterations (11 launches: no update in the last), source 1 takes 3 (1 settles 3,
 // then 5 with Delta = inf; then nothing is reached): 8 launches.
 TEST_CASE("K instances over C streams: batches of C, kernel by kernel within an iteration") {

@@ -160,7 +160,7 @@ KernelGeneratorInfo spmv_generator() {
         {"hyb_speed", "X", "hyb only: the rule's ELL-over-COO speed ratio (default 3)"},
         {"hyb_breakeven", "R", "hyb only: the rule's minimum row count (default 4096)"},
         {"value_bytes", "B", "bytes per matrix and vector value, 1..16 (default 4: single precision)"},
-        {"iter_latency_cycles", "C", "latency-bound cycles per loop step per warp, 0..10^9 (default: the kernel's dependency chain on the GPU)"},
+        {"iter_latency_cycles", "C", "latency-bound cycles per loop step per warp, 0..10^9 (default: each warp's dependency chain on the GPU)"},
         {"ns_per_instr", "NS", "`fixed` model only: nanoseconds per warp-instruction, 0..10^6 (default 1)"},
     };
     info.example = "spmv:format=csr,gen=cantilever";

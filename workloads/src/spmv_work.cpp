@@ -26,6 +26,30 @@ void add_warp(SpmvBlockSummary& s, double slots, double bytes, double latency_cy
     s.max_latency_cycles = std::max(s.max_latency_cycles, latency_cycles);
 }
 
+/// The CSR vector kernel's warp over a row of `len` entries (the PTX of
+/// validation/runner/spmv_kernels.cu): lane l runs s_l = ceil((len - l) / 32) steps, s_l mod 4 in
+/// the remainder loop, then s_l div 4 unrolled groups; the warp runs each loop as long as its
+/// longest lane: lanes 0.. have s = ceil(len / 32) steps, the others (when len is not a multiple
+/// of 32) s - 1.
+double csr_warp_latency(const SpmvLatency& l, std::uint64_t len) {
+    const std::uint64_t steps = ceil_div(len, kWarpSize);
+    std::uint64_t singles = steps % 4;
+    if (steps > 0 && len % kWarpSize != 0) singles = std::max(singles, (steps - 1) % 4);
+    const std::uint64_t groups = steps / 4;
+    return l.entry + l.exit + static_cast<double>(singles) * l.single + static_cast<double>(groups) * l.group;
+}
+
+/// The ELL kernel's warp (its PTX): width div 4 unrolled groups, then width mod 4 remainder steps;
+/// a step or group with no slot below the warp's longest row `longest` loads indices only.
+double ell_warp_latency(const SpmvLatency& l, std::uint64_t width, std::uint64_t longest) {
+    const std::uint64_t groups = width / 4, singles = width % 4;
+    const std::uint64_t full_groups = std::min(groups, ceil_div(longest, 4));
+    const std::uint64_t full_singles = longest > 4 * groups ? std::min(singles, longest - 4 * groups) : 0;
+    return l.entry + l.exit + static_cast<double>(full_groups) * l.group +
+           static_cast<double>(groups - full_groups) * l.group_empty + static_cast<double>(full_singles) * l.single +
+           static_cast<double>(singles - full_singles) * l.single_empty;
+}
+
 std::string shape(const SpmvWork& w) {
     return std::to_string(w.rows()) + " rows, " + std::to_string(w.nnz()) + " non-zeros, " +
            std::to_string(w.blocks()) + " blocks";
@@ -66,16 +90,25 @@ bool matrix_in_l2(const SpmvWork& work, const hw::GpuSpec& gpu) {
                          static_cast<double>(work.rows()) * (c.index_bytes + 2 * c.value_bytes);
     return gpu.l2_bytes && bytes <= static_cast<double>(*gpu.l2_bytes);
 }
+
+/// The chain's segments as cycles per warp segment (a group: its four steps).
+SpmvLatency spmv_latency(const SpmvChain& chain) {
+    SpmvLatency l;
+    l.entry = chain.entry.cycles_per_step;
+    l.exit = chain.exit.cycles_per_step;
+    l.single = chain.single.cycles_per_step;
+    l.single_empty = chain.single_empty.cycles_per_step;
+    l.group = chain.group.cycles_per_step * chain.group.unroll;
+    l.group_empty = chain.group_empty.cycles_per_step * chain.group_empty.unroll;
+    return l;
+}
 }  // namespace
 
 std::shared_ptr<const BlockWork> SpmvWork::bind(const GpuContext& context) const {
-    if (costs_.iter_latency_given) return nullptr;
+    if (costs_.iter_latency_given || costs_.derived) return nullptr;
     GpuNumbers numbers(context.gpu, "spmv", "iter_latency_cycles");
     SpmvCosts costs = costs_;
-    const StepChain chain = spmv_step_chain(numbers, chain_kernel(), matrix_in_l2(*this, context.gpu));
-    costs.iter_latency_cycles = chain.cycles_per_step;
-    costs.warp_latency_cycles = chain.fixed_cycles;
-    costs.iter_latency_given = true;
+    costs.derived = spmv_latency(spmv_chain(numbers, chain_kernel(), matrix_in_l2(*this, context.gpu)));
     return with_costs(costs);
 }
 
@@ -88,11 +121,29 @@ WorkDerivation SpmvWork::derivation(const GpuContext& context) const {
     }
     GpuNumbers numbers(context.gpu, "spmv", "iter_latency_cycles");
     const bool in_l2 = matrix_in_l2(*this, context.gpu);
-    const StepChain chain = spmv_step_chain(numbers, chain_kernel(), in_l2);
+    const SpmvChain chain = spmv_chain(numbers, chain_kernel(), in_l2);
+    const bool coo = chain_kernel() == SpmvChainKernel::coo;
     out.steps.push_back(std::string("matrix and vectors ") + (in_l2 ? "fit in L2" : "do not fit in L2: the matrix from DRAM"));
-    out.steps.push_back(describe_step_chain(chain, chain_kernel() == SpmvChainKernel::coo ? "scan step" : "loop step"));
-    out.steps.push_back("latency floor = " + format_spec_number(chain.fixed_cycles) + " + the block's longest warp's steps x " +
-                        format_spec_number(chain.cycles_per_step) + " cycles (derived from the GPU)");
+    out.steps.push_back(describe_step_chain(chain.entry, "entry"));
+    out.steps.push_back(describe_step_chain(chain.single, coo ? "scan step" : "remainder step"));
+    if (!coo) out.steps.push_back(describe_step_chain(chain.group, "step of the 4x unrolled loop"));
+    if (chain_kernel() == SpmvChainKernel::ell) {
+        out.steps.push_back(describe_step_chain(chain.single_empty, "remainder step of padding"));
+        out.steps.push_back(describe_step_chain(chain.group_empty, "unrolled step of padding"));
+    }
+    out.steps.push_back(describe_step_chain(chain.exit, "exit"));
+    const SpmvLatency l = spmv_latency(chain);
+    std::string floor = "latency floor of a warp = " + format_spec_number(l.entry + l.exit) + " + ";
+    if (coo)
+        floor += "5 scan steps x " + format_spec_number(l.single);
+    else if (chain_kernel() == SpmvChainKernel::csr)
+        floor += "remainder steps x " + format_spec_number(l.single) + " + unrolled groups x " + format_spec_number(l.group) +
+                 " (a row of s = ceil(len/32) steps: s mod 4 remainder steps, 3 when a shorter lane's s - 1 has them, and s div 4 groups)";
+    else
+        floor += "(width mod 4) remainder steps x " + format_spec_number(l.single) + " + (width div 4) groups x " +
+                 format_spec_number(l.group) + "; a step or group past the warp's longest row costs " +
+                 format_spec_number(l.single_empty) + " / " + format_spec_number(l.group_empty);
+    out.steps.push_back(floor + " cycles (derived from the GPU); the block's longest warp");
     out.gpu_numbers = numbers.used();
     return out;
 }
@@ -131,7 +182,8 @@ SpmvBlockSummary SpmvCsrWork::summarize(std::uint64_t block) const {
         const auto steps = static_cast<double>(ceil_div(len, kWarpSize));
         const double bytes =
             c.index_bytes + static_cast<double>(len) * (c.index_bytes + 2 * c.value_bytes) + c.value_bytes;
-        add_warp(s, c.csr_instr_row + steps * c.csr_instr_iter, bytes, c.warp_latency_cycles + steps * c.iter_latency_cycles);
+        add_warp(s, c.csr_instr_row + steps * c.csr_instr_iter, bytes,
+                 c.derived ? csr_warp_latency(*c.derived, len) : steps * c.iter_latency_cycles);
     }
     return s;
 }
@@ -163,7 +215,7 @@ SpmvBlockSummary SpmvEllWork::summarize(std::uint64_t block) const {
         const double slots = c.ell_instr_row + width * c.ell_instr_slot + static_cast<double>(longest) * c.ell_instr_entry;
         const double bytes = static_cast<double>(end - w) * (width * c.index_bytes + c.value_bytes) +
                              static_cast<double>(entries) * 2 * c.value_bytes;
-        add_warp(s, slots, bytes, c.warp_latency_cycles + width * c.iter_latency_cycles);
+        add_warp(s, slots, bytes, c.derived ? ell_warp_latency(*c.derived, width_, longest) : width * c.iter_latency_cycles);
     }
     return s;
 }
@@ -202,7 +254,9 @@ SpmvBlockSummary SpmvCooWork::summarize(std::uint64_t block) const {
         const std::uint64_t end = std::min(w + kWarpSize, last);
         const double bytes = static_cast<double>(end - w) * 2 * (c.index_bytes + c.value_bytes) +
                              static_cast<double>(distinct_rows(w, end)) * 2 * c.value_bytes;
-        add_warp(s, c.coo_instr_warp, bytes, c.warp_latency_cycles + kScanSteps * c.iter_latency_cycles);
+        add_warp(s, c.coo_instr_warp, bytes,
+                 c.derived ? c.derived->entry + kScanSteps * c.derived->single + c.derived->exit
+                           : kScanSteps * c.iter_latency_cycles);
     }
     return s;
 }

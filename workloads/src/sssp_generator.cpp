@@ -123,7 +123,7 @@ KernelGeneratorInfo sssp_generator() {
         {"relax_carveout", "default|max-shared|max-l1|equal|0..100", "carveout of the relax kernel (default: carveout)"},
         {"min_carveout", "default|max-shared|max-l1|equal|0..100", "carveout of the minimum kernel (default: carveout)"},
         {"update_carveout", "default|max-shared|max-l1|equal|0..100", "carveout of the update kernel (default: carveout)"},
-        {"edge_latency_cycles", "C", "relax: latency-bound cycles per edge-loop trip, 0..10^9 (default: the loop's dependency chain on the GPU)"},
+        {"edge_latency_cycles", "C", "relax: latency-bound cycles per edge-loop trip, 0..10^9 (default: each kernel's dependency chain on the GPU; given, minimum and update have no floor)"},
         {"ns_per_instr", "NS", "`fixed` model only: ns per warp-instruction of a block's busiest warp, 0..1000 (default 1)"},
     };
     info.example = "sssp:nodes=2000,degree=4,sources=8,streams=4,threads=128";

@@ -8,7 +8,7 @@
 
 #include "gpusched/support/checked_time.h"
 #include "gpusched/support/key_error.h"
-#include "gpusched/workloads/latency_chains.h"
+#include "gpusched/workloads/sssp_latency.h"
 #include "gpusched/workloads/spec_numbers.h"
 
 namespace gpusched::workloads {
@@ -191,12 +191,19 @@ SsspTables::SsspTables(const Graph& graph, const SsspRun& run, const SsspKernelC
     if (run.settle_iteration.size() != nodes_) throw std::invalid_argument("SsspTables: run of another graph");
     const std::vector<std::uint32_t>& settle = run.settle_iteration;
     std::vector<std::uint32_t> degree(nodes_), relaxed(nodes_, 0);
+    // reach[v]: the first iteration whose minimum sees dist(v) finite (the source's 0; a node whose
+    // predecessor u is settled in iteration s(u) is relaxed in that iteration).
+    std::vector<std::uint32_t> reach(nodes_, kNeverSettled);
+    reach[source_] = 0;
     const CsrGraph& g = graph.csr();
     for (std::uint32_t v = 0; v < nodes_; ++v) {
         degree[v] = graph.out_degree(v);
         if (settle[v] == kNeverSettled) continue;
-        for (const auto e : boost::make_iterator_range(boost::out_edges(v, g)))
-            if (settle[boost::target(e, g)] > settle[v]) ++relaxed[v];
+        for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+            const auto t = static_cast<std::uint32_t>(boost::target(e, g));
+            if (settle[t] > settle[v]) ++relaxed[v];
+            reach[t] = std::min(reach[t], settle[v]);
+        }
     }
     relax_frontier_ = frontier_table(settle, degree, relaxed, config.relax_threads);
     update_settled_ = frontier_table(settle, degree, relaxed, config.update_threads);
@@ -204,6 +211,50 @@ SsspTables::SsspTables(const Graph& graph, const SsspRun& run, const SsspKernelC
     update_warps_ = sorted_per_block(settle, config.update_threads, 1, true);
     min_elements_ = sorted_per_block(settle, config.min_threads, 2, false);
     min_groups_ = sorted_per_block(settle, config.min_threads, 2, true);
+    min_reached_offsets_.push_back(0);
+    const std::uint32_t warps = static_cast<std::uint32_t>(ceil_div(config.min_threads, kWarpSize));
+    const std::uint64_t min_blocks = sssp_grid_blocks(SsspKernel::minimum, nodes_, config);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> intervals;
+    for (std::uint64_t b = 0; b < min_blocks; ++b)
+        for (std::uint32_t slot = 0; slot < 2; ++slot)
+            for (std::uint32_t w = 0; w < warps; ++w) {
+                const std::uint64_t base = b * 2 * config.min_threads + std::uint64_t{slot} * config.min_threads;
+                const std::uint64_t begin = base + std::uint64_t{w} * kWarpSize;
+                const std::uint64_t end =
+                    std::min<std::uint64_t>(base + std::min<std::uint64_t>(std::uint64_t{w + 1} * kWarpSize, config.min_threads), nodes_);
+                std::uint32_t largest = 0;
+                intervals.clear();
+                for (std::uint64_t v = begin; v < end; ++v) {
+                    largest = std::max(largest, settle[v]);
+                    if (reach[v] < settle[v]) intervals.emplace_back(reach[v], settle[v]);
+                }
+                std::sort(intervals.begin(), intervals.end());
+                for (const auto& [lo, hi] : intervals) {
+                    const bool merge = min_reached_.size() > min_reached_offsets_.back() && min_reached_.back().second >= lo;
+                    if (merge)
+                        min_reached_.back().second = std::max(min_reached_.back().second, hi);
+                    else
+                        min_reached_.emplace_back(lo, hi);
+                }
+                min_group_settle_.push_back(largest);
+                min_reached_offsets_.push_back(min_reached_.size());
+            }
+}
+
+int SsspTables::min_group_levels(std::uint64_t group, std::uint32_t iteration) const {
+    // Group g of block b = g / (2 W) holds elements from b x 2T + slot x T + w x 32 on (slot, w from g).
+    const std::uint64_t threads = config_.min_threads;
+    const std::uint64_t warps = ceil_div(threads, kWarpSize);
+    const std::uint64_t slot = group / warps % 2, w = group % warps;
+    if (group / (2 * warps) * 2 * threads + slot * threads + w * kWarpSize >= nodes_) return 0;
+    if (min_group_settle_.at(group) <= iteration) return 1;
+    if (config_.criteria == CrauserCriteria::in) return 2;
+    const auto begin = min_reached_.begin() + static_cast<std::ptrdiff_t>(min_reached_offsets_[group]);
+    const auto end = min_reached_.begin() + static_cast<std::ptrdiff_t>(min_reached_offsets_[group + 1]);
+    // The last interval starting at or before `iteration`: does it reach past it?
+    const auto after = std::upper_bound(begin, end, iteration,
+                                        [](std::uint32_t i, const std::pair<std::uint32_t, std::uint32_t>& r) { return i < r.first; });
+    return after != begin && std::prev(after)->second > iteration ? 3 : 2;
 }
 
 SsspBlockCost SsspTables::cost(SsspKernel kernel, std::uint32_t iteration, std::uint64_t block) const {
@@ -229,6 +280,7 @@ SsspBlockCost SsspTables::cost(SsspKernel kernel, std::uint32_t iteration, std::
                                 static_cast<double>(e->edges_relaxed) * 2 * kWordBytes;
                 c.latency_steps = e->max_degree;
                 c.latency_cycles = e->max_degree * config_.edge_latency_cycles;
+                c.frontier = true;
             }
             break;
         }
@@ -256,6 +308,11 @@ SsspBlockCost SsspTables::cost(SsspKernel kernel, std::uint32_t iteration, std::
             c.busiest_warp_slots = kMinThread + (groups > 0 ? 2 * min_value_instr(criteria) : 0) + warp0_tree + publish;
             c.dram_bytes = static_cast<double>(elements) * kFlagBytes + unsettled * min_value_bytes(criteria) +
                            values * 2 * kWordBytes;
+            // Thread t loads element t, then t + T: a warp's loads are its two groups' levels in turn.
+            const std::uint64_t warps = ceil_div(threads, kWarpSize);
+            for (std::uint64_t w = 0; w < warps; ++w)
+                c.load_levels = std::max(c.load_levels, min_group_levels(block * 2 * warps + w, iteration) +
+                                                            min_group_levels(block * 2 * warps + warps + w, iteration));
             break;
         }
         case SsspKernel::update: {
@@ -271,6 +328,7 @@ SsspBlockCost SsspTables::cost(SsspKernel kernel, std::uint32_t iteration, std::
                                    (settled ? kUpdateSettle : 0);
             c.dram_bytes = c.active_threads * 2 * kFlagBytes + unsettled * update_test_bytes(criteria) +
                            (settled ? settled->nodes * 2 * kFlagBytes : 0);
+            c.frontier = testing_warps > 0;
             break;
         }
     }
@@ -278,8 +336,8 @@ SsspBlockCost SsspTables::cost(SsspKernel kernel, std::uint32_t iteration, std::
 }
 
 SsspWork::SsspWork(std::shared_ptr<const SsspTables> tables, SsspKernel kernel, std::uint32_t iteration,
-                   std::optional<double> edge_latency_cycles)
-    : tables_(std::move(tables)), kernel_(kernel), iteration_(iteration), edge_latency_cycles_(edge_latency_cycles) {
+                   std::optional<SsspLatency> derived)
+    : tables_(std::move(tables)), kernel_(kernel), iteration_(iteration), derived_(derived) {
     if (!tables_) throw std::invalid_argument("SsspWork: no tables");
 }
 
@@ -316,43 +374,27 @@ std::optional<WarpWork> SsspWork::warp_work(std::uint64_t block) const {
 
 double SsspWork::latency_bound_cycles(std::uint64_t block) const {
     const SsspBlockCost c = tables_->cost(kernel_, iteration_, block);
-    return edge_latency_cycles_ ? c.latency_steps * *edge_latency_cycles_ : c.latency_cycles;
+    return derived_ ? sssp_latency_cycles(*derived_, kernel_, c) : c.latency_cycles;
 }
-
-namespace {
-/// Whether one instance's arrays (per node: dist, two offsets' share, U, F; per edge: column and weight) fit in L2.
-bool sssp_graph_in_l2(const SsspTables& tables, const hw::GpuSpec& gpu) {
-    const double bytes = static_cast<double>(tables.nodes()) * (3 * kWordBytes + 2 * kFlagBytes) +
-                         static_cast<double>(tables.edges()) * 2 * kWordBytes;
-    return gpu.l2_bytes && bytes <= static_cast<double>(*gpu.l2_bytes);
-}
-}  // namespace
 
 std::shared_ptr<const BlockWork> SsspWork::bind(const GpuContext& context) const {
-    if (kernel_ != SsspKernel::relax || tables_->config().edge_latency_given || edge_latency_cycles_) return nullptr;
+    if (tables_->config().edge_latency_given || derived_) return nullptr;
     GpuNumbers numbers(context.gpu, "sssp", "edge_latency_cycles");
-    const double edge = sssp_edge_chain(numbers, sssp_graph_in_l2(*tables_, context.gpu)).cycles_per_step;
-    return std::make_shared<const SsspWork>(tables_, kernel_, iteration_, edge);
+    return std::make_shared<const SsspWork>(tables_, kernel_, iteration_,
+                                            derive_sssp_latency(numbers, *tables_, context.gpu));
 }
 
 WorkDerivation SsspWork::derivation(const GpuContext& context) const {
     WorkDerivation out;
-    if (kernel_ != SsspKernel::relax) {
-        out.steps.push_back("no latency floor: the " + sssp_kernel_name(kernel_) + " kernel is issue- and bandwidth-bound");
-        return out;
-    }
     if (tables_->config().edge_latency_given) {
-        out.steps.push_back("latency floor = longest edge loop x edge_latency_cycles (given: " +
-                            format_spec_number(tables_->config().edge_latency_cycles) + ")");
+        out.steps.push_back(kernel_ == SsspKernel::relax
+                                ? "latency floor = longest edge loop x edge_latency_cycles (given: " +
+                                      format_spec_number(tables_->config().edge_latency_cycles) + ")"
+                                : "no latency floor: edge_latency_cycles is given, which replaces the derived floors");
         return out;
     }
     GpuNumbers numbers(context.gpu, "sssp", "edge_latency_cycles");
-    const bool in_l2 = sssp_graph_in_l2(*tables_, context.gpu);
-    const StepChain chain = sssp_edge_chain(numbers, in_l2);
-    out.steps.push_back(std::string("graph arrays ") + (in_l2 ? "fit in L2" : "do not fit in L2: DRAM"));
-    out.steps.push_back(describe_step_chain(chain, "edge"));
-    out.steps.push_back("latency floor = the block's longest edge loop x " + format_spec_number(chain.cycles_per_step) +
-                        " cycles (derived from the GPU)");
+    out.steps = sssp_latency_steps(numbers, *tables_, context.gpu, kernel_);
     out.gpu_numbers = numbers.used();
     return out;
 }

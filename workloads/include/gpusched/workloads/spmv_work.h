@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,17 @@
 #include "gpusched/workloads/kernel_launch.h"
 
 namespace gpusched::workloads {
+
+/// A warp's chain segments on a GPU (spmv_chain), SM cycles: entry and exit once, a remainder step
+/// and an unrolled group of four steps with entries, and (ELL) the same whose lanes are all padding.
+struct SpmvLatency {
+    double entry = 0;
+    double exit = 0;
+    double single = 0;
+    double single_empty = 0;
+    double group = 0;
+    double group_empty = 0;
+};
 
 /// Per-kernel instruction counts (warp-instructions, read off the Bell & Garland kernels the paper
 /// uses) and data sizes. None describes hardware: the clock, issue rate and DRAM bandwidth that turn
@@ -36,13 +48,13 @@ struct SpmvCosts {
     double coo_instr_warp = 30;
     double index_bytes = 4;  ///< 32-bit indices
     double value_bytes = 4;  ///< single precision, as in the paper
-    /// Dependency-chain cycles of one loop step (a CSR step, an ELL slot, a COO scan step); 0: no
-    /// latency bound.
+    /// Given: dependency-chain cycles of one loop step (a CSR step, an ELL slot, a COO scan step),
+    /// a warp's floor being its steps x this; 0: no latency bound.
     double iter_latency_cycles = 0;
     bool iter_latency_given = false;  ///< iter_latency_cycles was given: the GPU does not derive it
-    /// Once per warp besides its steps (derived: the kernel's prologue and epilogue; 0 when
-    /// iter_latency_cycles is given): a warp's latency floor is this + steps x iter_latency_cycles.
-    double warp_latency_cycles = 0;
+    /// Derived from the GPU when iter_latency_cycles is not given (SpmvWork::bind): the kernel's
+    /// chain segments (spmv_chain); the warp's floor is built from them (SpmvLatency).
+    std::optional<SpmvLatency> derived;
     double ns_per_instr = 1;  ///< `fixed` model only: nanoseconds per warp-instruction
 };
 
@@ -61,18 +73,18 @@ using SpmvRowOffsets = std::shared_ptr<const std::vector<std::uint64_t>>;
 /// The common answers of the three kernels. `fixed`: the block runs as long as its busiest warp,
 /// max_slots x ns_per_instr. `shared`: each active warp carries the block's mean issue slots and
 /// bytes (so the block's totals are exact), and the latency bound of its longest warp.
-/// Bound to a GPU without iter_latency_cycles given, the latency per step is the kernel's loop
-/// chain there (spmv_step_chain).
+/// Bound to a GPU without iter_latency_cycles given, a warp's floor is built from the kernel's chain
+/// segments there (spmv_chain, SpmvLatency).
 class SpmvWork : public BlockWork, public CycleLatencyWork, public GpuBoundWork {
 public:
     SpmvWork(SpmvRowOffsets offsets, std::uint64_t threads_per_block, SpmvCosts costs);
 
-    /// The same kernel with iter_latency_cycles derived from the GPU; nullptr when it was given.
+    /// The same kernel with its chain segments derived from the GPU; nullptr when iter_latency_cycles was given.
     [[nodiscard]] std::shared_ptr<const BlockWork> bind(const GpuContext& context) const override;
     [[nodiscard]] WorkDerivation derivation(const GpuContext& context) const override;
     /// A copy of this kernel's work with other costs.
     [[nodiscard]] virtual std::shared_ptr<const BlockWork> with_costs(const SpmvCosts& costs) const = 0;
-    /// Which kernel's loop chain derives the latency (spmv_step_chain).
+    /// Which kernel's chain derives the latency (spmv_chain).
     [[nodiscard]] virtual SpmvChainKernel chain_kernel() const = 0;
 
     [[nodiscard]] virtual SpmvBlockSummary summarize(std::uint64_t block) const = 0;

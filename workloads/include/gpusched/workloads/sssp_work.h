@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpusched/support/time.h"
@@ -43,8 +44,23 @@ struct SsspBlockCost {
     double issue_slots = 0;            ///< warp-instructions of the whole block (SIMT: a warp runs the longest path of its threads)
     double busiest_warp_slots = 0;     ///< of its busiest warp (the `fixed` model's block duration)
     double dram_bytes = 0;             ///< device-memory bytes of the whole block (no cache modelled)
-    double latency_cycles = 0;         ///< latency bound of each warp, SM clock cycles
+    double latency_cycles = 0;         ///< latency bound of each warp, SM clock cycles (given edge_latency_cycles)
     double latency_steps = 0;          ///< relax: edge-loop trips of the block's longest loop (latency = steps x edge latency)
+    bool frontier = false;             ///< relax: the block holds a frontier node; update: a node of U_i
+    int load_levels = 0;               ///< minimum: dependent loads of the block's longest warp (docs/workloads.md)
+};
+
+/// The kernels' chain segments on a GPU (sssp_chains), SM cycles: what a warp's floor is built of
+/// when edge_latency_cycles is not given.
+struct SsspLatency {
+    double relax_entry = 0;
+    double relax_frontier = 0;
+    double edge = 0;           ///< one edge-loop trip
+    double min_entry = 0;
+    double min_level = 0;      ///< one level of the minimum's dependent loads
+    double min_tree = 0;
+    double update_entry = 0;
+    double update_test = 0;
 };
 
 /// Everything the three kernels' per-block work depends on, for one SSSP instance: per block, the
@@ -98,16 +114,27 @@ private:
     SortedPerBlock update_warps_;    ///< per update warp, the largest settle iteration of its nodes
     SortedPerBlock min_elements_;    ///< settle iterations of each minimum block's 2T elements
     SortedPerBlock min_groups_;      ///< per (warp, load) group of 32 elements, the largest settle iteration
+    /// Per minimum (warp, load) group, in block order: the iterations [begin, end) in which it holds
+    /// a reached node of U_i (merged, ascending), and their offsets (groups + 1).
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> min_reached_;
+    std::vector<std::uint64_t> min_reached_offsets_;
+    /// Per minimum (warp, load) group, in block order (slot 0's warps, then slot 1's): the largest
+    /// settle iteration of its elements (0 when it has none).
+    std::vector<std::uint32_t> min_group_settle_;
+    /// The minimum's dependent loads in iteration `iteration` for the group `group`: 0 (no element),
+    /// 1 (U), 2 (dist too: an element of U_i), 3 (the out-weight too: a reached element of U_i; OUT
+    /// and both only).
+    [[nodiscard]] int min_group_levels(std::uint64_t group, std::uint32_t iteration) const;
 };
 
 /// The BlockWork of one launch: kernel `kernel` of iteration `iteration` of an instance.
-/// Bound to a GPU without edge_latency_cycles given, a relax launch's latency per edge-loop trip is
-/// the loop's chain there (sssp_edge_chain; L2 hits when the instance's arrays fit in L2).
+/// Bound to a GPU without edge_latency_cycles given, each kernel's floor is built from its chain
+/// segments there (sssp_chains, sssp_edge_chain; L2 hits when the instance's arrays fit in L2).
 class SsspWork final : public BlockWork, public CycleLatencyWork, public GpuBoundWork {
 public:
-    /// `edge_latency_cycles`: when set, replaces the configured latency per edge-loop trip (a bound copy).
+    /// `derived`: the chain segments of a copy bound to a GPU.
     SsspWork(std::shared_ptr<const SsspTables> tables, SsspKernel kernel, std::uint32_t iteration,
-             std::optional<double> edge_latency_cycles = std::nullopt);
+             std::optional<SsspLatency> derived = std::nullopt);
 
     /// `fixed`: the busiest warp's issue slots x ns_per_instr.
     [[nodiscard]] Time duration(std::uint64_t block) const override;
@@ -116,7 +143,7 @@ public:
     /// The block's issue slots and bytes spread evenly over its active 32-thread warps; latency 0 (cycles below).
     [[nodiscard]] std::optional<WarpWork> warp_work(std::uint64_t block) const override;
     [[nodiscard]] double latency_bound_cycles(std::uint64_t block) const override;
-    /// A relax launch with its edge latency derived from the GPU; nullptr for the other kernels or when given.
+    /// The launch with its chain segments derived from the GPU; nullptr when edge_latency_cycles was given.
     [[nodiscard]] std::shared_ptr<const BlockWork> bind(const GpuContext& context) const override;
     [[nodiscard]] WorkDerivation derivation(const GpuContext& context) const override;
     /// e.g. "sssp relax, source 3, iteration 2 of 9: |F| 12, |U| 980, 240 edges".
@@ -130,7 +157,7 @@ private:
     std::shared_ptr<const SsspTables> tables_;
     SsspKernel kernel_;
     std::uint32_t iteration_;
-    std::optional<double> edge_latency_cycles_;
+    std::optional<SsspLatency> derived_;
 };
 
 }  // namespace gpusched::workloads
