@@ -17,6 +17,7 @@ int apsp_timeline_main(int argc, char** argv);
 int clusters_main(int argc, char** argv);
 int partitions_main(int argc, char** argv);
 int concurrency_main(int argc, char** argv);
+int kernel_issue_main(int argc, char** argv);
 
 const std::vector<Experiment>& experiments() {
   static const std::vector<Experiment> list{
@@ -41,6 +42,8 @@ const std::vector<Experiment>& experiments() {
        &partitions_main},
       {"concurrency", "concurrent kernels on streams of every priority level: per-block timelines",
        &concurrency_main},
+      {"kernel-issue", "short kernels from a CUDA graph and from 1..32 streams: kernel start gaps, device-wide rate",
+       &kernel_issue_main},
   };
   return list;
 }
