@@ -18,6 +18,7 @@ int clusters_main(int argc, char** argv);
 int partitions_main(int argc, char** argv);
 int concurrency_main(int argc, char** argv);
 int kernel_issue_main(int argc, char** argv);
+int l2_bandwidth_main(int argc, char** argv);
 
 const std::vector<Experiment>& experiments() {
   static const std::vector<Experiment> list{
@@ -44,6 +45,8 @@ const std::vector<Experiment>& experiments() {
        &concurrency_main},
       {"kernel-issue", "short kernels from a CUDA graph and from 1..32 streams: kernel start gaps, device-wide rate",
        &kernel_issue_main},
+      {"l2-bandwidth", "L2-resident and DRAM read bandwidth of all SMs or a green context's (--green-sms K)",
+       &l2_bandwidth_main},
   };
   return list;
 }
