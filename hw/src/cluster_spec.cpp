@@ -22,7 +22,19 @@ std::string cluster_spec_problem(const ClusterSpec& spec, int sm_count, const st
             owner = static_cast<int>(g);
         }
     }
-    return "";
+    const auto start_problem = [&](const std::optional<int>& start, const char* key, bool small) -> std::string {
+        if (!start) return "";
+        const auto g = static_cast<std::size_t>(*start);
+        if (*start >= 0 && g < spec.groups.size() && is_small_cluster_group(spec, g) == small) return "";
+        std::string allowed;
+        for (std::size_t i = 0; i < spec.groups.size(); ++i)
+            if (is_small_cluster_group(spec, i) == small) allowed += (allowed.empty() ? "" : ", ") + std::to_string(i);
+        return path + "." + key + ": " + std::to_string(*start) + " is not the index of a group of " +
+               (small ? "fewer than " : "at least ") + std::to_string(spec.max_size) +
+               " SMs (max_size); expected one of: " + (allowed.empty() ? "none" : allowed);
+    };
+    if (auto problem = start_problem(spec.start_group, "start_group", false); !problem.empty()) return problem;
+    return start_problem(spec.start_small_group, "start_small_group", true);
 }
 
 std::optional<ClusterSpec> parse_cluster_spec(YamlFields& top, int sm_count) {
@@ -44,6 +56,12 @@ std::optional<ClusterSpec> parse_cluster_spec(YamlFields& top, int sm_count) {
         for (auto sm : entry.integer_list("list", 0, sm_count - 1)) list.push_back(static_cast<int>(sm));
         spec.groups.push_back(std::move(list));
     }
+    const auto index = [&](const char* key) -> std::optional<int> {
+        if (const auto v = f.optional_integer(key, 0, 1 << 20)) return static_cast<int>(*v);
+        return std::nullopt;
+    };
+    spec.start_group = index("start_group");
+    spec.start_small_group = index("start_small_group");
     f.finish();
     if (const auto problem = cluster_spec_problem(spec, sm_count, "clusters"); !problem.empty())
         throw InputError(yaml_location(*node, top.source()) + ": " + problem);
@@ -61,6 +79,8 @@ void write_cluster_spec(std::ostream& y, const ClusterSpec& spec) {
         for (std::size_t i = 0; i < group.size(); ++i) y << (i ? ", " : "") << group[i];
         y << "]\n";
     }
+    if (spec.start_group) y << "  start_group: " << *spec.start_group << "\n";
+    if (spec.start_small_group) y << "  start_small_group: " << *spec.start_small_group << "\n";
 }
 
 }  // namespace gpusched::hw

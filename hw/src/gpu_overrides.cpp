@@ -145,10 +145,22 @@ ClusterSpec clusters_with_sm_count(const ClusterSpec& clusters, int old_count, i
         return out;
     }
     out.groups.clear();
-    for (const auto& group : clusters.groups) {
-        auto sms = kept(group, renumber);
-        if (!sms.empty()) out.groups.push_back(std::move(sms));
+    std::vector<int> new_index(clusters.groups.size(), -1);
+    for (std::size_t g = 0; g < clusters.groups.size(); ++g) {
+        auto sms = kept(clusters.groups[g], renumber);
+        if (sms.empty()) continue;
+        new_index[g] = static_cast<int>(out.groups.size());
+        out.groups.push_back(std::move(sms));
     }
+    // A start group keeps its place when it stays a group of its kind; otherwise the default.
+    const auto start = [&](const std::optional<int>& old, bool small) -> std::optional<int> {
+        if (!old) return std::nullopt;
+        const int g = new_index[static_cast<std::size_t>(*old)];
+        if (g < 0 || is_small_cluster_group(out, static_cast<std::size_t>(g)) != small) return std::nullopt;
+        return g;
+    };
+    out.start_group = start(clusters.start_group, false);
+    out.start_small_group = start(clusters.start_small_group, true);
     return out;
 }
 

@@ -190,7 +190,7 @@ private:
                 throw InputError(trace_.path + ": traceEvents[" + std::to_string(index) + "]: more than " + std::to_string(kMaxStreams) +
                                  " streams (a workload has streams 0..1023)");
             app_.stream_handles.push_back(handle);
-            app_.high_priority.push_back(false);
+            app_.priority.emplace_back();
             streams_.emplace_back();
         }
         return it->second;
@@ -275,7 +275,10 @@ private:
             kind = AppItem::Kind::device_op, ++app_.device_ops;
         else if (op.kind == GpuOp::Kind::copy)
             kind = AppItem::Kind::copy, ++app_.copies;
-        if (op.kind == GpuOp::Kind::kernel && op.has_priority && op.stream_priority < 0) app_.high_priority[t] = true;
+        if (op.kind == GpuOp::Kind::kernel && op.has_priority && op.stream_priority != 0) {
+            std::optional<int>& priority = app_.priority[static_cast<std::size_t>(t)];
+            priority = std::min(priority.value_or(op.stream_priority), op.stream_priority);  // CUDA: lower is greater
+        }
         emit({kind, t, e.ref, 0, ""});
         st.last_end = std::max(st.last_end.value_or(op.start + op.duration), op.start + op.duration);
         st.last_start = op.start;

@@ -134,7 +134,7 @@ void TraceBuilder::keep_gpu_op(const PendingEvent& e, std::uint64_t index, GpuOp
         op.static_shared = shared(e.static_shared, "static shared memory");
         op.dynamic_shared = shared(e.dynamic_shared, "dynamic shared memory");
         if (e.priority) {
-            if (*e.priority < -1024 || *e.priority > 1024) fail("'args.stream priority' " + std::to_string(*e.priority) + " is outside -1024..1024");
+            if (*e.priority < -1024 || *e.priority > 1024) fail("'args.stream priority' (or 'args.priority') " + std::to_string(*e.priority) + " is outside -1024..1024");
             op.stream_priority = static_cast<std::int32_t>(*e.priority);
             op.has_priority = true;
         }

@@ -53,7 +53,7 @@ Field field_of(Role role, std::string_view key) {
             if (key == "shared memory") return Field::shared;
             if (key == "static shared memory") return Field::static_shared;
             if (key == "dynamic shared memory") return Field::dynamic_shared;
-            if (key == "stream priority") return Field::priority;
+            if (key == "stream priority" || key == "priority") return Field::priority;  // recorder; Kineto (CUDA 13.1+)
             if (key == "bytes") return Field::bytes;
             if (key == "wait_on_stream") return Field::wait_on_stream;
             if (key == "wait_on_cuda_event_record_corr_id") return Field::record_correlation;

@@ -117,12 +117,12 @@ void write_workload(std::ostream& out, const ImportedTrace& trace, const Importe
     for (const auto& note : app.notes) out << "# note: " << printable(note) << "\n";
     out << "description: " << quoted("imported from " + base_name(source.trace) + " (" + source.tool + ", steps " + app.steps_text + ")")
         << "\n";
-    bool any_high = false;
-    for (std::size_t s = 0; s < app.high_priority.size(); ++s) {
-        if (!app.high_priority[s]) continue;
-        if (!any_high) out << "streams:\n";
-        any_high = true;
-        out << "  - {id: " << s << ", priority: high}\n";
+    bool any_priority = false;
+    for (std::size_t s = 0; s < app.priority.size(); ++s) {
+        if (!app.priority[s]) continue;
+        if (!any_priority) out << "streams:\n";
+        any_priority = true;
+        out << "  - {id: " << s << ", priority: " << *app.priority[s] << "}\n";
     }
     out << "launches:\n";
     for (const AppItem& item : app.items) {

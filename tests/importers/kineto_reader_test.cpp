@@ -87,6 +87,19 @@ TEST_CASE("the recorder's extra args: static and dynamic shared memory, cluster,
     CHECK(trace.calls[1].kind == HostCall::Kind::launch);  // cuLaunchKernelEx, a driver call
 }
 
+TEST_CASE("Kineto's own kernel arg 'priority' (CUDA 13.1+, CUpti_ActivityKernel11) is the stream priority") {
+    // Kineto writes "priority": N in a kernel's args since pytorch/kineto f2a7423 (2026-04); the
+    // recorder writes "stream priority". Older Kineto traces carry no priority.
+    const std::string kernel = R"({"ph": "X", "cat": "kernel", "name": "k", "ts": 10.5, "dur": 2.25,
+    "args": {"device": 0, "stream": 7, "correlation": 3, "priority": -3, "grid": [4, 2, 1], "block": [128, 1, 1]}})";
+    const auto trace = read_kineto_trace(temp_file("kineto_priority.json", trace_with(kernel)));
+    REQUIRE(trace.ops.size() == 1);
+    CHECK(trace.ops[0].has_priority);
+    CHECK(trace.ops[0].stream_priority == -3);
+    const auto plain = read_kineto_trace(temp_file("kineto_no_priority.json", trace_with(kKernel)));
+    CHECK_FALSE(plain.ops[0].has_priority);
+}
+
 TEST_CASE("a trace that is not Kineto's is refused naming the file") {
     CHECK(read_error("array.json", "[{\"ph\": \"X\"}]").find("array.json: not a Kineto trace: the top level is a JSON array") == 0);
     CHECK(read_error("no_events.json", "{\"deviceProperties\": []}").find("no_events.json: not a Kineto trace: no 'traceEvents'") == 0);

@@ -87,12 +87,35 @@ TEST_CASE("two imports of one trace are byte-identical, and gzip gives the same 
     CHECK(z.timeline.substr(z.timeline.find("kernel,launch")) == a.timeline.substr(a.timeline.find("kernel,launch")));
 }
 
-TEST_CASE("the recorder's file: static/dynamic shared memory, a high-priority stream, a kernel without a launch call") {
+TEST_CASE("the recorder's file: static/dynamic shared memory, a stream's priority, a kernel without a launch call") {
     const Written w = import("cupti_recording.json");
-    CHECK(w.yaml.find("streams:\n  - {id: 0, priority: high}\nlaunches:\n") != std::string::npos);
+    // Trace stream 14 (workload stream 0) has "stream priority": -1, written as that integer;
+    // stream 15 (workload stream 1) has 0 (normal) and is not listed.
+    CHECK(w.yaml.find("streams:\n  - {id: 0, priority: -1}\nlaunches:\n") != std::string::npos);
     CHECK(w.yaml.find("  # cluster 2x1x1 (not modelled)\n") != std::string::npos);
     CHECK(w.yaml.find("    smem: 32768\n    static_smem: 8192\n") != std::string::npos);
     CHECK(w.yaml.find("# recorder: gpusched-record version 1\n") != std::string::npos);
+}
+
+TEST_CASE("each stream's priority is the integer its kernels carry, the greatest (CUDA: lowest) when they differ") {
+    // Workload stream 0 (trace stream 7): kernels of priority -2 and -5 -> -5 (a stream's priority
+    // does not change in CUDA; -5 is the greater). Stream 1 (trace 9): -1. Stream 2 (trace 11): 0, not listed.
+    const auto kernel = [](double ts, int stream, int correlation, int priority) {
+        return R"({"ph": "X", "cat": "kernel", "name": "k", "ts": )" + std::to_string(ts) + R"(, "dur": 1.0,
+            "args": {"device": 0, "stream": )" + std::to_string(stream) + R"(, "correlation": )" +
+               std::to_string(correlation) + R"(, "priority": )" + std::to_string(priority) +
+               R"(, "grid": [4, 1, 1], "block": [128, 1, 1]}})";
+    };
+    const std::string text = R"({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3", "computeMajor": 9,
+        "computeMinor": 0, "numSms": 132}], "traceEvents": [)" + kernel(10, 7, 1, -2) + "," + kernel(12, 9, 2, -1) + "," +
+                             kernel(14, 7, 3, -5) + "," + kernel(16, 11, 4, 0) + "]}";
+    const auto trace = read_kineto_trace(gpusched::test::temp_file("levels.json", text));
+    const auto app = build_application(trace, {});
+    ImportSource source{"torch", "levels.json", "h100", "NVIDIA H100 80GB HBM3", 132};
+    std::ostringstream yaml;
+    write_workload(yaml, trace, app, source);
+    CHECK(yaml.str().find("streams:\n  - {id: 0, priority: -5}\n  - {id: 1, priority: -1}\nlaunches:\n") !=
+          std::string::npos);
 }
 
 TEST_CASE("the workload reader accepts the imported file") {

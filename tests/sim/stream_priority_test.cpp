@@ -67,6 +67,38 @@ TEST_CASE("stream priorities: three CUDA levels and a tie, each level fully befo
     CHECK(spans.at(1) == std::pair<Time, Time>{30 * us, 40 * us});
 }
 
+TEST_CASE("stream priorities: six queued levels run strictly by level, each from the previous level's first end") {
+    // The H100's `levels` case (validation/data/h100/concurrency/timeline_levels.csv): a blocker
+    // fills the GPU, then one full-wave kernel per level is issued, lowest first; they ran strictly
+    // by level, each starting ~0.3 us after the previous level's first block ended, in 11 of 15
+    // transitions before that level's last block ended. No rule of its own: the backfill stop
+    // (a level waits while a greater one is not fully dispatched) and a full GPU give it.
+    // 2 SMs x 2 slots of 1024 threads; blocker (stream 0) 4 blocks x 10 us; p0..p5 on streams
+    // 1..6 (priorities 0..-5) issued at 1 us, 4 blocks each, block b lasting 10 us + b x 100 ns.
+    // 10 us: the blocker ends; p5 (greatest) takes all 4 slots: ends 20.0, 20.1, 20.2, 20.3.
+    // p4 is fully offered only after p5 is fully dispatched (10 us), then takes p5's slots as
+    // they free: its block b starts 20 + 0.1 b and ends 30 + 0.2 b. So p4 starts at 20.0 us,
+    // before p5's last end (20.3 us); p3 starts at p4's first end, 30.0 us, ..., p0 at 60.0 us.
+    auto app = test::app_of({test::launch(4, 1024, 10 * us, 0)});
+    for (int level = 0; level <= 5; ++level) {
+        workloads::KernelLaunch k = test::launch(4, 1024, 0, level + 1);
+        k.work = std::make_shared<test::LambdaWork>([](std::uint64_t b) { return 10 * us + static_cast<Time>(b) * 100'000; });
+        app.launches.push_back(k);
+        app.streams.push_back(stream_of(level + 1, workloads::StreamPriority::cuda(-level)));
+    }
+    issue_with_delays(app, {0, us, us, us, us, us, us});
+    const auto spans = spans_of(test::run(test::small_gpu(2), app, "most-room"));
+    CHECK(spans.at(0) == std::pair<Time, Time>{0, 10 * us});
+    CHECK(spans.at(6) == std::pair<Time, Time>{10 * us, 20 * us + 300'000});  // p5
+    CHECK(spans.at(5) == std::pair<Time, Time>{20 * us, 30 * us + 600'000});  // p4: starts before p5's last end
+    for (int level = 3; level >= 0; --level) {
+        CAPTURE(level);
+        const std::size_t launch = static_cast<std::size_t>(level) + 1;
+        CHECK(spans.at(launch).first == (60 - 10 * level) * us);        // p3 30 us, p2 40, p1 50, p0 60
+        CHECK(spans.at(launch).first < spans.at(launch + 1).second);       // before the greater level's last end
+    }
+}
+
 TEST_CASE("stream priorities: `high` is the device's greatest level, above -4, below nothing") {
     // As above with three launches: S4 (stream 1, -4), H (stream 2, high = -5 on the H100), and
     // the blocker (stream 0, 0). H first (0..10 us), S4 (10..20), blocker (20..30).

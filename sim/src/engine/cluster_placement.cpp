@@ -1,9 +1,17 @@
-// ClusterPlacement: cluster-by-cluster placement in GPC groups, reserve with rollback.
+// ClusterPlacement: cluster-by-cluster placement in GPC groups, by level and round-robin, reserve with rollback.
 #include "gpusched/sim/engine/cluster_placement.h"
 
 #include <algorithm>
 
+#include "gpusched/sim/engine/capped_policy_placement.h"
+
 namespace gpusched::sim {
+
+std::size_t ClusterPlacement::RoundRobin::first() const {
+    for (std::size_t i = 0; i < spec_index.size(); ++i)
+        if (spec_index[i] >= cursor) return i;
+    return 0;
+}
 
 ClusterPlacement::ClusterPlacement(const LaunchContext& context, const hw::ClusterSpec& spec,
                                    const hw::ClusterShape& shape)
@@ -13,17 +21,18 @@ ClusterPlacement::ClusterPlacement(const LaunchContext& context, const hw::Clust
       clusters_(context.launch->blocks() / static_cast<std::uint64_t>(shape.size())),
       resident_(static_cast<std::size_t>(context.gpu->sm_count), 0),
       room_(static_cast<std::size_t>(context.gpu->sm_count), 0) {
+    small_.cursor = spec.start_small_group.value_or(0);  // 0: the first group of its kind
+    gpcs_.cursor = spec.start_group.value_or(0);
     std::vector<std::uint8_t> allowed(static_cast<std::size_t>(context.gpu->sm_count), 0);
     for (int sm : context.sms_in_order) allowed[static_cast<std::size_t>(sm)] = 1;
-    std::vector<std::size_t> order(spec.groups.size());
-    for (std::size_t g = 0; g < order.size(); ++g) order[g] = g;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return spec.groups[a].size() < spec.groups[b].size(); });
-    for (std::size_t g : order) {
+    for (std::size_t g = 0; g < spec.groups.size(); ++g) {
         std::vector<int> sms;
         for (int sm : spec.groups[g])
             if (sm >= 0 && sm < context.gpu->sm_count && allowed[static_cast<std::size_t>(sm)] != 0) sms.push_back(sm);
-        if (!sms.empty()) groups_.push_back(std::move(sms));
+        if (sms.empty()) continue;
+        RoundRobin& kind = hw::is_small_cluster_group(spec, g) ? small_ : gpcs_;
+        kind.spec_index.push_back(static_cast<int>(g));
+        kind.sms.push_back(std::move(sms));
     }
 }
 
@@ -44,49 +53,46 @@ int ClusterPlacement::room(int sm) const {
     return cap_ > 0 ? std::min(free, cap_ - resident_[static_cast<std::size_t>(sm)]) : free;
 }
 
-std::vector<int> ClusterPlacement::plan_in(std::size_t g) const {
-    const std::vector<int>& group = groups_[g];
+int ClusterPlacement::plan_in(const std::vector<int>& group, std::vector<int>& out) const {
     const int size = shape_.size();
-    std::vector<int> left(group.size());
-    for (std::size_t i = 0; i < group.size(); ++i) left[i] = room(group[i]);
-    std::vector<std::size_t> taken;
-    for (int b = 0; b < size; ++b) {
-        std::size_t best = group.size();
-        for (std::size_t i = 0; i < group.size(); ++i)
-            if (left[i] > 0 && (best == group.size() || left[i] > left[best])) best = i;
-        if (best == group.size()) return {};  // rollback: the tentative rooms are dropped
-        left[best] = 0;                        // one block of a cluster per SM
-        taken.push_back(best);
-    }
-    std::sort(taken.begin(), taken.end());
-    std::vector<int> out;
-    for (std::size_t i : taken) out.push_back(group[i]);
-    return out;
+    out.clear();
+    if (group.size() < static_cast<std::size_t>(size)) return 0;
+    // The c SMs with the most room, ties in list order: a stable order by decreasing room.
+    taken_.resize(group.size());
+    for (std::size_t i = 0; i < group.size(); ++i) taken_[i] = static_cast<int>(i);
+    std::stable_sort(taken_.begin(), taken_.end(), [&](int a, int b) {
+        return room(group[static_cast<std::size_t>(a)]) > room(group[static_cast<std::size_t>(b)]);
+    });
+    const int level = room(group[static_cast<std::size_t>(taken_[static_cast<std::size_t>(size - 1)])]);
+    if (level < 1) return 0;
+    taken_.resize(static_cast<std::size_t>(size));
+    std::sort(taken_.begin(), taken_.end());
+    for (int i : taken_) out.push_back(group[static_cast<std::size_t>(i)]);
+    return level;
 }
 
 bool ClusterPlacement::plan_next() {
-    if (next_cluster_ == clusters_ || groups_.empty()) return false;
-    std::vector<int> chosen;
-    if (shape_.size() == 1) {  // most room first over every group, ties in visiting order
-        int best_room = 0;
-        for (const auto& group : groups_)
-            for (int sm : group)
-                if (const int r = room(sm); r > best_room) {
-                    best_room = r;
-                    chosen.assign(1, sm);
-                }
-    } else {
-        for (std::size_t step = 0; step < groups_.size() && chosen.empty(); ++step) {
-            const std::size_t g = (cursor_ + step) % groups_.size();
-            chosen = plan_in(g);
-            if (!chosen.empty()) cursor_ = (g + 1) % groups_.size();
+    if (next_cluster_ == clusters_) return false;
+    // The highest level over every group, then the first group of that level: small groups
+    // from their cursor, then GPC groups from theirs.
+    int best = 0;
+    for (const RoundRobin* kind : {&small_, &gpcs_})
+        for (const auto& group : kind->sms) best = std::max(best, plan_in(group, chosen_));
+    if (best < 1) return false;
+    for (RoundRobin* kind : {&small_, &gpcs_}) {
+        const std::size_t n = kind->sms.size();
+        const std::size_t from = kind->first();
+        for (std::size_t step = 0; step < n; ++step) {
+            const std::size_t g = (from + step) % n;
+            if (plan_in(kind->sms[g], chosen_) != best) continue;
+            kind->cursor = kind->spec_index[(g + 1) % n];
+            for (int rank = 0; rank < static_cast<int>(chosen_.size()); ++rank)
+                pending_.push_back({block_of(grid_, shape_, next_cluster_, rank), chosen_[static_cast<std::size_t>(rank)]});
+            ++next_cluster_;
+            return true;
         }
     }
-    if (chosen.empty()) return false;
-    for (int rank = 0; rank < static_cast<int>(chosen.size()); ++rank)
-        pending_.push_back({block_of(grid_, shape_, next_cluster_, rank), chosen[static_cast<std::size_t>(rank)]});
-    ++next_cluster_;
-    return true;
+    return false;
 }
 
 std::optional<Placement> ClusterPlacement::next(const SmView& sms) {
@@ -98,6 +104,16 @@ std::optional<Placement> ClusterPlacement::next(const SmView& sms) {
     ++resident_[static_cast<std::size_t>(p.sm)];
     --room_[static_cast<std::size_t>(p.sm)];
     return p;
+}
+
+std::unique_ptr<KernelDispatcher> make_cluster_dispatcher(const LaunchContext& context, const hw::ClusterSpec& spec,
+                                                          const hw::ClusterShape& shape, const DispatchPolicy& policy) {
+    if (shape.size() == 1) {
+        std::unique_ptr<KernelDispatcher> order = policy.start(context);
+        if (!order->warp_level())
+            return std::make_unique<CappedPolicyPlacement>(std::move(order), spec.max_blocks_per_sm, context);
+    }
+    return std::make_unique<ClusterPlacement>(context, spec, shape);
 }
 
 }  // namespace gpusched::sim

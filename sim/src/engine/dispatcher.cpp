@@ -158,7 +158,7 @@ void Dispatcher::activate(std::size_t index, const SmPool& pool) {
     context.sms_in_order = launch.sms_in_order();
     context.distributor = &distributor_;
     if (launch.launch->cluster) {
-        launch.dispatcher = std::make_unique<ClusterPlacement>(context, *gpu_.clusters, *launch.launch->cluster);
+        launch.dispatcher = make_cluster_dispatcher(context, *gpu_.clusters, *launch.launch->cluster, policy_);
         launch.counts_ends = true;
     } else {
         launch.dispatcher = policy_.start(context);

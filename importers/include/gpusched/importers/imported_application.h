@@ -45,7 +45,9 @@ struct AppItem {
 struct ImportedApplication {
     std::vector<AppItem> items;
     std::vector<std::int64_t> stream_handles;  ///< workload stream id -> the trace's stream handle
-    std::vector<bool> high_priority;           ///< per workload stream: a kernel had a negative priority
+    /// Per workload stream: the priority its kernels had in the trace (CUDA's numbers, the
+    /// greatest when they differ), when one had a priority other than 0; nullopt otherwise.
+    std::vector<std::optional<int>> priority;
     std::int64_t device = 0;
     TraceTime origin = 0;         ///< time 0 of the workload on the trace's clock: the first imported event
     std::string steps_text;  ///< "all" or "2-3 of ProfilerStep#1..#5"

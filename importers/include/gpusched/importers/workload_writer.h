@@ -22,7 +22,8 @@ struct ImportSource {
 std::string format_us(TraceTime ps);
 
 /// The workload YAML: a header of comments (source, device, steps, counts, stream map,
-/// notes), `description`, `streams` (those with a high-priority kernel) and `launches`:
+/// notes), `description`, `streams` (those whose kernels had a priority other than 0 in the
+/// trace, with that integer priority) and `launches`:
 /// each kernel as `kernel: kernel` with grid, block, regs, smem/static_smem, stream, name
 /// (its full name in the comment line above it), measured, measured_gpu; copies as `copy`;
 /// memsets and device-to-device copies as `delay` of their measured time; host gaps as

@@ -24,6 +24,11 @@ public:
     [[nodiscard]] int room(int sm) const {
         return allowed_[static_cast<std::size_t>(sm)] != 0 ? pool_.room(sm, footprint_) : 0;
     }
+    /// The same SMs and footprint with room 0 outside `allowed` instead (which must outlive
+    /// the view): how a dispatcher that wraps another hides SMs from it.
+    [[nodiscard]] SmView restricted_to(const std::vector<std::uint8_t>& allowed) const {
+        return SmView(pool_, footprint_, allowed);
+    }
 
 private:
     const SmPool& pool_;

@@ -4,13 +4,18 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
+#include <map>
 #include <regex>
+#include <set>
+#include <tuple>
 
 #include "gpusched/hw/cluster_occupancy.h"
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/report/svg_format.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/support/input_error.h"
+#include "gpusched/validation/placement_validation.h"
 #include "gpusched/workloads/replay_timeline.h"
 #include "../report_html.h"
 #include "grouped_replay.h"
@@ -30,6 +35,27 @@ int peak_resident(const std::vector<MeasuredBlock>& blocks) {
     int now = 0, most = 0;
     for (const auto& [t, d] : events) most = std::max(most, now += d);
     return most;
+}
+
+/// `gpu` set to start where the measured launch did: clusters of 2 or more at the measured
+/// groups (cluster_start_of); clusters of one block, which follow the policy's order, at the
+/// measured dispatch walk when the policy is `walk` (walk_start_of). The start as text.
+std::string start_as_measured(hw::GpuSpec& gpu, const std::vector<MeasuredBlock>& measured, int cluster_size,
+                              const std::string& policy) {
+    if (cluster_size == 1) {
+        if (policy != "walk" || !gpu.dispatch_walk) return "-";
+        if (const auto start = walk_start_of(measured, *gpu.dispatch_walk)) {
+            gpu.dispatch_walk->start_row = start->first;
+            gpu.dispatch_walk->lead_start = start->second;
+        }
+        return "walk " + std::to_string(gpu.dispatch_walk->start_row) + ":" + std::to_string(gpu.dispatch_walk->lead_start);
+    }
+    if (!gpu.clusters) return "-";
+    const ClusterStart start = cluster_start_of(measured, *gpu.clusters, cluster_size);
+    if (start.group) gpu.clusters->start_group = start.group;
+    if (start.small_group) gpu.clusters->start_small_group = start.small_group;
+    return (start.group ? std::to_string(*start.group) : std::string("-")) + "/" +
+           (start.small_group ? std::to_string(*start.small_group) : std::string("-"));
 }
 
 ClusterCase replay_case(const std::filesystem::path& file, const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,
@@ -65,7 +91,9 @@ ClusterCase replay_case(const std::filesystem::path& file, const hw::GpuSpec& gp
     const auto group = [&](int sm) {
         return sm >= 0 && sm < static_cast<int>(group_of.size()) ? group_of[static_cast<std::size_t>(sm)] : -1;
     };
-    GroupedReplay r = replay_grouped(name, measured, kernels, app, gpu, policy, true, group);
+    hw::GpuSpec case_gpu = gpu;
+    c.start = start_as_measured(case_gpu, measured, c.cluster_size, policy.name());
+    GroupedReplay r = replay_grouped(name, measured, kernels, app, case_gpu, policy, true, group);
     add_repetitions(r, (file.parent_path() / "repetitions.csv").string(), group);
     c.repeats = repetition_text(r);
     c.within_repeats = within_repetitions(r);
@@ -85,6 +113,8 @@ ClusterCase replay_case(const std::filesystem::path& file, const hw::GpuSpec& gp
                                                       app.launches.front().cluster_nonportable, "cluster")
                             .max_active_clusters;
     c.simulated_peak = peak_resident(r.simulated_blocks) / c.cluster_size;
+    std::tie(c.first_wave_clusters, c.first_wave_same) =
+        first_wave_agreement(r.measured_blocks, r.simulated_blocks, c.cluster_size);
     c.text_windows = launch_windows_text(r);
     std::string h = "<section id=\"clusters-" + report::escape_xml(name) + "\">\n<h3>" + report::escape_xml(name) +
                     "</h3>\n<p>" + std::to_string(c.blocks) + " blocks in clusters of " +
@@ -114,7 +144,58 @@ ClusterCase replay_case(const std::filesystem::path& file, const hw::GpuSpec& gp
     return c;
 }
 
+int first_waves_as_measured(const std::vector<ClusterCase>& cases) {
+    return static_cast<int>(std::count_if(cases.begin(), cases.end(), [](const ClusterCase& c) {
+        return c.first_wave_clusters > 0 && c.first_wave_same == c.first_wave_clusters;
+    }));
+}
+
 }  // namespace
+
+ClusterStart cluster_start_of(const std::vector<MeasuredBlock>& blocks, const hw::ClusterSpec& spec, int cluster_size) {
+    std::map<int, int> group_of;
+    for (std::size_t g = 0; g < spec.groups.size(); ++g)
+        for (int sm : spec.groups[g]) group_of[sm] = static_cast<int>(g);
+    ClusterStart start;
+    std::uint64_t first_gpc = 0, first_small = 0;
+    for (const auto& b : blocks) {
+        const auto it = group_of.find(b.sm);
+        if (b.launch != 0 || it == group_of.end()) continue;
+        const std::uint64_t cluster = b.block / static_cast<std::uint64_t>(std::max(1, cluster_size));
+        const bool small = hw::is_small_cluster_group(spec, static_cast<std::size_t>(it->second));
+        std::optional<int>& slot = small ? start.small_group : start.group;
+        std::uint64_t& first = small ? first_small : first_gpc;
+        if (!slot || cluster < first) {
+            slot = it->second;
+            first = cluster;
+        }
+    }
+    return start;
+}
+
+std::pair<int, int> first_wave_agreement(const std::vector<MeasuredBlock>& measured,
+                                         const std::vector<MeasuredBlock>& simulated, int cluster_size) {
+    const auto c = static_cast<std::uint64_t>(std::max(1, cluster_size));
+    Time first_end = std::numeric_limits<Time>::max();
+    for (const auto& b : measured) first_end = std::min(first_end, b.end);
+    std::map<std::uint64_t, std::set<int>> measured_sms, simulated_sms;
+    std::set<std::uint64_t> later;  // clusters with a block that started after the first end
+    for (const auto& b : measured) {
+        if (b.launch != 0) continue;
+        measured_sms[b.block / c].insert(b.sm);
+        if (b.start >= first_end) later.insert(b.block / c);
+    }
+    for (const auto& b : simulated)
+        if (b.launch == 0) simulated_sms[b.block / c].insert(b.sm);
+    int clusters = 0, same = 0;
+    for (const auto& [cluster, sms] : measured_sms) {
+        if (later.count(cluster) != 0) continue;
+        ++clusters;
+        const auto it = simulated_sms.find(cluster);
+        same += it != simulated_sms.end() && it->second == sms ? 1 : 0;
+    }
+    return {clusters, same};
+}
 
 ClustersView::ClustersView(std::vector<ClusterCase> cases, std::string dir, std::string gpu)
     : cases_(std::move(cases)), dir_(std::move(dir)), gpu_(std::move(gpu)) {}
@@ -122,11 +203,13 @@ ClustersView::ClustersView(std::vector<ClusterCase> cases, std::string dir, std:
 void ClustersView::print_text(std::ostream& out) const {
     out << "\nclusters: cluster launches of " << dir_ << " replayed on " << gpu_
         << " (cluster dispatch in the GPC groups of clusters.groups)\n";
-    report::TextTable table({"case", "cluster", "blocks", "measured_us", "simulated_us", "error_%", "repeats_us",
-                             "other_gpc", "repeats", "active_api/calc/sim"},
-                            {false, true, true, true, true, true, true, true, true, true});
+    report::TextTable table({"case", "cluster", "start", "first_wave", "blocks", "measured_us", "simulated_us", "error_%",
+                             "repeats_us", "other_gpc", "repeats", "active_api/calc/sim"},
+                            {false, true, true, true, true, true, true, true, true, true, true, true});
     for (const auto& c : cases_)
-        table.add_row({c.name, std::to_string(c.cluster_size), std::to_string(c.blocks), fixed(c.measured_us, 3),
+        table.add_row({c.name, std::to_string(c.cluster_size), c.start,
+                       std::to_string(c.first_wave_same) + "/" + std::to_string(c.first_wave_clusters),
+                       std::to_string(c.blocks), fixed(c.measured_us, 3),
                        fixed(c.simulated_us, 3), fixed(c.error_percent, 2), c.repeat_span,
                        std::to_string(c.blocks_in_other_gpc), c.repeats,
                        std::to_string(c.measured_active) + "/" + std::to_string(c.computed_active) + "/" +
@@ -134,19 +217,25 @@ void ClustersView::print_text(std::ostream& out) const {
     table.print(out);
     for (const auto& c : cases_) out << c.text_windows;
     const int within = cases_within_repetitions(cases_);
-    out << "other_gpc: blocks to move for the simulated blocks per GPC group to equal the measured ones; repeats: "
+    out << "start: the replay starts where the measured launch did: GPC/small group (clusters.start_group / "
+           "start_small_group, read off its first clusters) or, for clusters of one block, the dispatch walk's ROW:LEAD; "
+           "first_wave: clusters of the measured first wave the replay put on the same SMs\n"
+           "other_gpc: blocks to move for the simulated blocks per GPC group to equal the measured ones; repeats: "
            "median/max of the same count for later repetitions of the case on the GPU (its run-to-run spread), "
            "repeats_us their spans; active: cudaOccupancyMaxActiveClusters / occupancy --cluster / most clusters "
            "resident at once in the replay\n"
         << cases_.size() << " cases: " << cases_within_2_percent(cases_) << " within 2% of the measured span (worst "
-        << fixed(worst_error_percent(cases_), 2) << "%), " << within << " with blocks per GPC within the repetitions' spread\n";
+        << fixed(worst_error_percent(cases_), 2) << "%), " << first_waves_as_measured(cases_)
+        << " with the whole first wave on the measured SMs, " << within << " with blocks per GPC within the repetitions' spread\n";
 }
 
 void ClustersView::add_json(nlohmann::ordered_json& top) const {
     nlohmann::ordered_json j;
     j["cases"] = nlohmann::ordered_json::array();
     for (const auto& c : cases_)
-        j["cases"].push_back({{"case", c.name}, {"cluster_size", c.cluster_size}, {"blocks", c.blocks},
+        j["cases"].push_back({{"case", c.name}, {"cluster_size", c.cluster_size}, {"start", c.start},
+                              {"first_wave_clusters", c.first_wave_clusters}, {"first_wave_same_sms", c.first_wave_same},
+                              {"blocks", c.blocks},
                               {"measured_us", c.measured_us}, {"simulated_us", c.simulated_us},
                               {"error_percent", c.error_percent}, {"blocks_in_other_gpc", c.blocks_in_other_gpc},
                               {"largest_gpc_difference", c.largest_gpc_difference},
@@ -158,6 +247,7 @@ void ClustersView::add_json(nlohmann::ordered_json& top) const {
     j["within_2_percent"] = cases_within_2_percent(cases_);
     j["worst_error_percent"] = worst_error_percent(cases_);
     j["within_repetitions"] = cases_within_repetitions(cases_);
+    j["first_waves_as_measured"] = first_waves_as_measured(cases_);
     top["clusters"] = j;
 }
 
@@ -167,10 +257,13 @@ std::string ClustersView::report_part() const {
                     "and cluster dispatch (docs/scheduling.md \"Thread-block clusters\"): " +
                     std::to_string(cases_within_2_percent(cases_)) + " within 2% of the measured span (worst " +
                     fixed(worst_error_percent(cases_), 2) + "%).</p>\n<table>\n";
-    h += header({"case", "cluster", "blocks", "measured us", "simulated us", "error %", "repetitions' spans us",
+    h += header({"case", "cluster", "start", "first wave: same SMs", "blocks", "measured us", "simulated us", "error %", "repetitions' spans us",
                  "blocks in another GPC", "repetitions: median / max", "active clusters: API / calculator / replay"});
     for (const auto& c : cases_)
-        h += "<tr>" + cell(c.name) + cell(std::to_string(c.cluster_size)) + cell(std::to_string(c.blocks)) +
+        h += "<tr>" + cell(c.name) + cell(std::to_string(c.cluster_size)) + cell(c.start) +
+             cell(std::to_string(c.first_wave_same) + " / " + std::to_string(c.first_wave_clusters),
+                  c.first_wave_same != c.first_wave_clusters) +
+             cell(std::to_string(c.blocks)) +
              cell(fixed(c.measured_us, 3)) + cell(fixed(c.simulated_us, 3)) +
              cell(fixed(c.error_percent, 2), std::abs(c.error_percent) > 2.0) +
              cell(c.repeat_span) + cell(std::to_string(c.blocks_in_other_gpc), c.has_repeats && !c.within_repeats) +

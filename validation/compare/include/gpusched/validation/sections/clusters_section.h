@@ -1,9 +1,12 @@
 // The `clusters` section of gpusched validate: measured cluster-launch timelines replayed with cluster dispatch.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "gpusched/hw/cluster_spec.h"
+#include "gpusched/validation/measured_timeline.h"
 #include "gpusched/validation/section.h"
 
 namespace gpusched::validation {
@@ -23,9 +26,28 @@ struct ClusterCase {
     int measured_active = 0;           ///< the runner's cudaOccupancyMaxActiveClusters
     int computed_active = 0;           ///< hw::compute_cluster_occupancy
     int simulated_peak = 0;            ///< most clusters resident at once in the replay
+    std::string start;                 ///< where the replay started: GPC/small group, or the walk's ROW:LEAD
+    int first_wave_clusters = 0;       ///< measured clusters that started before the first block ended
+    int first_wave_same = 0;           ///< of those, the ones the replay put on the same SMs
     std::string text_windows;          ///< per-launch start/end lines
     std::string html;                  ///< the case's report part (tables and charts)
 };
+
+/// Where a measured cluster launch started its round-robins (docs/scheduling.md "Thread-block
+/// clusters"): the group (index in spec.groups) of its lowest-numbered cluster in a GPC group
+/// and of its lowest-numbered cluster in a small group; nullopt where it has none there.
+/// Cluster k holds blocks k*c .. k*c+c-1 (1-D grids); only launch 0 is read.
+struct ClusterStart {
+    std::optional<int> group;
+    std::optional<int> small_group;
+};
+ClusterStart cluster_start_of(const std::vector<MeasuredBlock>& blocks, const hw::ClusterSpec& spec, int cluster_size);
+
+/// The first wave of `measured` (clusters of `cluster_size` blocks k*c .. k*c+c-1 whose blocks
+/// all started before its first block ended): how many clusters, and how many of them
+/// `simulated` put on exactly the same SMs.
+std::pair<int, int> first_wave_agreement(const std::vector<MeasuredBlock>& measured,
+                                         const std::vector<MeasuredBlock>& simulated, int cluster_size);
 
 class ClustersView final : public SectionView {
 public:
