@@ -130,7 +130,7 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
             const Running& r = running_[s * slots_ + slot];
             if (r.live && r.active_warps > 0 && r.l1_per_slot > 0) {
                 wavefronts += r.active_warps * issue_rate(s, slot, r, share) * r.l1_per_slot;
-                ++users;
+                users += r.l1_by_block ? 1 : r.active_warps;
             }
         }
         psi = l1_queue_ ? l1_queue_share(users, wavefronts / l1_per_ps_)
@@ -204,6 +204,7 @@ void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionS
     const int n = active_warps_[static_cast<std::size_t>(b.sm)] += r.active_warps;
     if (l1_per_ps_ > 0 && work.l1_wavefronts > 0) {
         r.l1_per_slot = work.l1_wavefronts / work.issue_slots;
+        r.l1_by_block = work.l1_by_block;
         ++l1_blocks_[static_cast<std::size_t>(b.sm)];
     }
     const bool dram = gpu_has_dram_ && work.dram_bytes > 0;
@@ -231,6 +232,7 @@ void SharedExecution::block_finished(int sm, int slot, Time now, CompletionSink&
     r.dram = false;
     r.active_warps = 0;
     r.l1_per_slot = 0;
+    r.l1_by_block = false;
     update_sm(sm, now, sink);
     if (bandwidth_) bandwidth_->reschedule(now, sink);
 }

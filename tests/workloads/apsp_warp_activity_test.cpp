@@ -41,6 +41,9 @@ TEST_CASE("Min-plus on the H100 preset: an edge block's warps all run the tile l
     // Issue slots, latency and wavefronts per warp are those of a full block.
     CHECK(bound->warp_work(42)->issue_slots == doctest::Approx(bound->warp_work(0)->issue_slots));
     CHECK(bound->warp_work(42)->l1_wavefronts == doctest::Approx(bound->warp_work(0)->l1_wavefronts));
+    // Its warps pass two barriers per tile together: one customer of the L1 queue.
+    CHECK(bound->warp_work(0)->l1_by_block);
+    CHECK_FALSE(k.work->warp_work(0)->l1_by_block);
 }
 
 TEST_CASE("Min-plus on a GPU without latency, L2 or L1 keys keeps the paper's inactive warps") {
@@ -73,4 +76,6 @@ TEST_CASE("Floyd-Warshall: a warp waits for line 5's load when any of its lanes 
     // p_min = 0: no warp updates; p_min = 1: every warp.
     CHECK(latency("apsp-fw:n=100,block=16,p_min=0") == doctest::Approx(280 + 5));
     CHECK(latency("apsp-fw:n=100,block=16,p_min=1") == doctest::Approx(280 + 280 + 8));
+    // No barrier in the step kernel: its warps reach the L1 path each on its own.
+    CHECK_FALSE(keep->warp_work(0)->l1_by_block);
 }

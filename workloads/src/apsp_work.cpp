@@ -43,6 +43,7 @@ std::optional<WarpWork> ApspWork::warp_work(std::uint64_t block) const {
     w.dram_bytes = per_warp(cost_.dram_bytes_per_thread);
     w.l2_bytes = per_warp(cost_.l2_bytes_per_thread);
     w.l1_wavefronts = cost_.l1_wavefronts;
+    w.l1_by_block = cost_.every_warp_active;  // Min-plus: barriers around every tile
     return w;
 }
 

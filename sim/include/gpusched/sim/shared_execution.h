@@ -71,11 +71,12 @@ struct ExecutionTerms {
 /// per W issue slots asks for a_b x rate_b x w_b / W of them; when the SM's blocks together ask
 /// for more than M, each such block progresses at psi x rate_b, psi = M / their demand (per SM,
 /// recomputed with the rates). Without the key, or for work without wavefronts, psi = 1.
-/// With execution.l1_model `queue` the SM's L1-using blocks are the customers of one closed
-/// queue instead (a block's warps pass their barriers together, so they reach the path
-/// together): each alone uses the path the fraction u of its time (the mean of their demand
-/// / M), and psi = MVA throughput of `blocks` customers (think 1 - u, service u) / blocks
-/// (l1_queue_share): they slow each other before the path is full, and as `cap` once it is.
+/// With execution.l1_model `queue` the SM's L1 users are the customers of one closed queue
+/// instead: a block whose warps pass barriers together (WarpWork::l1_by_block) reaches the path
+/// as one customer, other work's warps each as one. Each alone uses the path the fraction u of
+/// its time (the mean of their demand / M), and psi = MVA throughput of the customers (think
+/// 1 - u, service u) / their number (l1_queue_share): they slow each other before the path is
+/// full, and as `cap` once it is.
 ///
 /// Issue model (execution.issue_model). `share`, the default, is the rate_b above. `queue`
 /// replaces it by IssueQueue (sim/include/gpusched/sim/issue_queue.h): each of the SM's
@@ -117,11 +118,12 @@ public:
     static ExecutionTerms terms(const hw::GpuSpec& gpu, const workloads::WarpWork& work, int warps_per_sm,
                                 int busy_sms);
 
-    /// The L1 path's slow-down psi of an SM's `blocks` L1-using blocks under execution.l1_model
-    /// `queue`, `load` = their wavefront demand at their own pace / the path's rate (the `cap`
-    /// model's demand / M): with u = load / blocks, each block alone busy on the path the fraction
-    /// u of its time, psi = X / blocks, X = mva_throughput(blocks, max(0, 1 - u), u) (at most 1).
-    /// One block: psi = 1 (u <= 1) or 1 / u; the path saturated: psi -> 1 / load, as `cap`.
+    /// The L1 path's slow-down psi of an SM's `blocks` L1 customers under execution.l1_model
+    /// `queue` (a block whose warps pass barriers together is one, else each of its active warps),
+    /// `load` = their wavefront demand at their own pace / the path's rate (the `cap` model's
+    /// demand / M): with u = load / blocks, each alone busy on the path the fraction u of its
+    /// time, psi = X / blocks, X = mva_throughput(blocks, max(0, 1 - u), u) (at most 1).
+    /// One customer: psi = 1 (u <= 1) or 1 / u; the path saturated: psi -> 1 / load, as `cap`.
     /// Example: 2 blocks of u = 0.38: X = 2 / (0.62 + 0.38 x 1.38) = 1.747, psi = 0.874.
     static double l1_queue_share(int blocks, double load);
 
@@ -136,6 +138,7 @@ private:
         double bytes_per_slot = 0; ///< d = D / W
         double l2_per_slot = 0;    ///< bytes through L2 per issue slot: (l2_bytes + D) / W
         double l1_per_slot = 0;    ///< L1 wavefronts per issue slot
+        bool l1_by_block = false;  ///< its warps queue at the L1 path as one customer (WarpWork::l1_by_block)
         Time begin = 0;            ///< the block's start (dispatch + dispatch latency)
         Time end = 0;
     };
