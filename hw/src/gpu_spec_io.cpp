@@ -203,6 +203,8 @@ void parse_execution(YamlFields& top, GpuSpec& spec) {
     if (auto v = f.optional_integer("fp32_lanes_per_sm", 1, 1 << 16)) spec.fp32_lanes_per_sm = as_int(*v);
     spec.clock_mhz = f.optional_number("clock_mhz", 1, 1e5);
     spec.l1_wavefronts_per_cycle = f.optional_number("l1_wavefronts_per_cycle", 1e-3, 1024);
+    if (f.has("l1_model"))
+        spec.l1_model = f.choice("l1_model", {"cap", "queue"}) == "queue" ? GpuSpec::L1Model::queue : GpuSpec::L1Model::cap;
     spec.alu_latency_cycles = f.optional_number("alu_latency_cycles", 1, 1e6);
     spec.fma_latency_cycles = f.optional_number("fma_latency_cycles", 1, 1e6);
     spec.sfu_latency_cycles = f.optional_number("sfu_latency_cycles", 1, 1e6);
@@ -441,6 +443,7 @@ std::string to_yaml(const GpuSpec& s) {
     opt_int("  fp32_lanes_per_sm", s.fp32_lanes_per_sm);
     opt_num("  clock_mhz", s.clock_mhz);
     opt_num("  l1_wavefronts_per_cycle", s.l1_wavefronts_per_cycle);
+    if (s.l1_model == GpuSpec::L1Model::queue) y << "  l1_model: queue\n";
     opt_num("  alu_latency_cycles", s.alu_latency_cycles);
     opt_num("  fma_latency_cycles", s.fma_latency_cycles);
     opt_num("  sfu_latency_cycles", s.sfu_latency_cycles);

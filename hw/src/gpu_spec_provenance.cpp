@@ -48,19 +48,21 @@ const std::vector<std::pair<std::string_view, NumberField>>& number_fields() {
 constexpr std::string_view kDefaultPolicyKey = "defaults.policy";
 constexpr std::string_view kDefaultExecutionKey = "defaults.execution";
 constexpr std::string_view kIssueModelKey = "execution.issue_model";
+constexpr std::string_view kL1ModelKey = "execution.l1_model";
 
 /// Whether `key` is a path the spec gives a value for (a number key or a stated default).
 bool spec_gives(const GpuSpec& spec, std::string_view key) {
     if (key == kDefaultPolicyKey) return !spec.default_policy.empty();
     if (key == kDefaultExecutionKey) return !spec.default_execution.empty();
-    if (key == kIssueModelKey) return true;
+    if (key == kIssueModelKey || key == kL1ModelKey) return true;
     for (const auto& [path, field] : number_fields())
         if (path == key) return (spec.*field).has_value();
     return false;
 }
 
 bool known_path(std::string_view key) {
-    if (key == kDefaultPolicyKey || key == kDefaultExecutionKey || key == kIssueModelKey) return true;
+    if (key == kDefaultPolicyKey || key == kDefaultExecutionKey || key == kIssueModelKey || key == kL1ModelKey)
+        return true;
     const auto& keys = gpu_number_keys();
     return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
@@ -110,6 +112,7 @@ void parse_gpu_provenance(YamlFields& top, GpuSpec& spec) {
             if (!known_path(key))
                 throw InputError(where + ": key 'rules': '" + key +
                                  "' is not a GPU number key (e.g. execution.alu_latency_cycles), execution.issue_model, "
+                                 "execution.l1_model, "
                                  "defaults.policy or defaults.execution");
             if (!spec_gives(spec, key))
                 throw InputError(where + ": key 'rules." + key + "': the spec gives no value for " + key +

@@ -39,6 +39,7 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
                        IssueQueue(gpu.warp_schedulers_per_sm, gpu.max_warps_per_sm, static_cast<int>(slots_), service_ps_));
     }
     l1_per_ps_ = gpu.l1_wavefronts_per_cycle.value_or(0) * (*gpu.clock_mhz) * 1e-6;
+    l1_queue_ = gpu.l1_model == hw::GpuSpec::L1Model::queue;
     if (gpu_has_dram_) sm_dram_per_ps_ = gpu.sm_dram_bandwidth_gbps.value_or(0) * 1e-3;  // the key only, not its rule
     works_.reserve(app.launches.size());
     std::map<const workloads::BlockWork*, std::shared_ptr<const workloads::BlockWork>> bound;  // launches share works
@@ -47,6 +48,7 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
         auto [it, fresh] = bound.try_emplace(launch.work.get());
         if (fresh) it->second = workloads::work_on_gpu(launch, gpu);
         works_.push_back(it->second);
+        warps_per_block_.push_back((launch.threads_per_block() + gpu.warp_size - 1) / std::max(gpu.warp_size, 1));
         if (!works_.back()->warp_work(0))
             throw KeyError("exec", "shared",
                            "launch " + std::to_string(i) + " (" + app.launches[i].name +
@@ -77,6 +79,27 @@ ExecutionTerms SharedExecution::terms(const hw::GpuSpec& gpu, const workloads::W
     return t;
 }
 
+int SharedExecution::bound_active_warps(const StartedBlock& b) const {
+    const workloads::BlockWork& bound = *works_[b.launch];
+    const workloads::BlockWork& given = *app_.launches[b.launch].work;
+    if (&bound == &given) return b.active_warps;
+    const int warps = warps_per_block_[b.launch];
+    // The engine counted the block's warps with the launch's own work; where that is what it
+    // gave, the work bound to the GPU answers instead (it may know that more warps run).
+    if (b.active_warps != std::clamp(given.active_warps(b.block, warps), 0, warps)) return b.active_warps;
+    return std::clamp(bound.active_warps(b.block, warps), 0, warps);
+}
+
+double SharedExecution::l1_queue_share(int blocks, double load) {
+    if (blocks <= 0 || !(load > 0)) return 1.0;
+    // Each block alone spends the fraction u of its time on the L1 path (u >= 1: the path
+    // alone is its pace); with `blocks` such customers the path serves X(blocks) of their cycles
+    // per cycle time where each alone would do one.
+    const double u = load / blocks;
+    const double x = mva_throughput(blocks, std::max(0.0, 1 - u), u);
+    return std::min(1.0, x / blocks);
+}
+
 double SharedExecution::warp_rate(const Running& r, double share) {
     return r.latency_rate > 0 ? std::min(r.latency_rate, share) : share;
 }
@@ -102,11 +125,16 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
     double psi = 1;  // the L1 data path's slow-down of blocks that use it
     if (l1_blocks_[s] > 0) {
         double wavefronts = 0;
+        int users = 0;
         for (std::size_t slot = 0; slot < slots_; ++slot) {
             const Running& r = running_[s * slots_ + slot];
-            if (r.live && r.active_warps > 0) wavefronts += r.active_warps * issue_rate(s, slot, r, share) * r.l1_per_slot;
+            if (r.live && r.active_warps > 0 && r.l1_per_slot > 0) {
+                wavefronts += r.active_warps * issue_rate(s, slot, r, share) * r.l1_per_slot;
+                users += r.l1_by_block ? 1 : r.active_warps;
+            }
         }
-        if (wavefronts > l1_per_ps_) psi = l1_per_ps_ / wavefronts;
+        psi = l1_queue_ ? l1_queue_share(users, wavefronts / l1_per_ps_)
+                        : (wavefronts > l1_per_ps_ ? l1_per_ps_ / wavefronts : 1.0);
     }
     double chi = 1;  // one SM's DRAM cap: its blocks that move DRAM bytes share it
     if (sm_dram_per_ps_ > 0) {
@@ -152,6 +180,7 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
 
 void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionSink& sink) {
     const workloads::WarpWork work = *workloads::warp_work_at_clock(*works_[b.launch], b.block, clock_mhz_);
+    const int active_warps = bound_active_warps(b);
     if (bandwidth_) bandwidth_->advance(now);
     // Bring the blocks already there up to now at their old rates, before this one joins.
     update_sm(b.sm, now, sink);
@@ -159,13 +188,13 @@ void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionS
     r = Running{};
     r.live = true;
     r.begin = b.start;
-    if (b.active_warps == 0 || work.issue_slots <= 0) {  // nothing to do: retires as it starts
+    if (active_warps == 0 || work.issue_slots <= 0) {  // nothing to do: retires as it starts
         r.end = b.start;
         sink.set_end(b.sm, b.slot, b.start);
         if (bandwidth_) bandwidth_->reschedule(now, sink);
         return;
     }
-    r.active_warps = b.active_warps;
+    r.active_warps = active_warps;
     r.remaining = work.issue_slots;
     r.latency_rate = work.latency_bound > 0 ? work.issue_slots / static_cast<double>(work.latency_bound) : 0;
     if (!queues_.empty()) {  // think time per instruction: the lone warp's time per slot less its issue
@@ -175,6 +204,7 @@ void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionS
     const int n = active_warps_[static_cast<std::size_t>(b.sm)] += r.active_warps;
     if (l1_per_ps_ > 0 && work.l1_wavefronts > 0) {
         r.l1_per_slot = work.l1_wavefronts / work.issue_slots;
+        r.l1_by_block = work.l1_by_block;
         ++l1_blocks_[static_cast<std::size_t>(b.sm)];
     }
     const bool dram = gpu_has_dram_ && work.dram_bytes > 0;
@@ -202,6 +232,7 @@ void SharedExecution::block_finished(int sm, int slot, Time now, CompletionSink&
     r.dram = false;
     r.active_warps = 0;
     r.l1_per_slot = 0;
+    r.l1_by_block = false;
     update_sm(sm, now, sink);
     if (bandwidth_) bandwidth_->reschedule(now, sink);
 }

@@ -77,8 +77,8 @@ TEST_CASE("APSP timelines on the H100: every case parsed, block counts equal, sp
     CHECK(big.measured.waves == 4);
     // Today's simulation (uncalibrated, h100 preset, queued issue, policy walk): the launch gap
     // is 1.60 us (the b2b132x5 gap) against 1.63-1.76 us measured; the blocks at n = 90 are long
-    // (4.13 us against 3.52 for 8x8, 2.73 against 2.59, 4.54 against 4.10), n = 1000 12% long, FW's
-    // 0.51 us blocks are simulated at 0.22 us.
+    // (4.13 us against 3.52 for 8x8, 2.73 against 2.59, 4.54 against 4.10), n = 1000 15% long (the
+    // L1 queue and the edge blocks' full warps), FW's 0.51 us blocks are simulated at 0.29 us.
     for (const auto& c : s.cases) {
         CAPTURE(c.name);
         CHECK(std::abs(c.gap_error_percent) <= 10.0);
@@ -86,14 +86,15 @@ TEST_CASE("APSP timelines on the H100: every case parsed, block counts equal, sp
     CHECK(bs8.simulated.block_median_us == doctest::Approx(4.13).epsilon(0.05));
     CHECK(bs16.simulated.block_median_us == doctest::Approx(2.73).epsilon(0.05));
     CHECK(bs32.simulated.block_median_us == doctest::Approx(4.54).epsilon(0.05));
-    CHECK(big.simulated.block_median_us == doctest::Approx(73.8).epsilon(0.05));
-    // Whole spans: +2.6%, -4.8%, +2.2%, +9.3%, -24.9% (FW: 128 gaps of ~1.7 us are 70% of the
+    CHECK(big.simulated.block_median_us == doctest::Approx(75.6).epsilon(0.05));
+    CHECK(fw.simulated.block_median_us == doctest::Approx(0.29).epsilon(0.05));
+    // Whole spans: +3.0%, -4.8%, +2.2%, +14.2%, -21.9% (FW: 128 gaps of ~1.7 us are 70% of the
     // run, its blocks are simulated too short).
     CHECK(std::abs(bs8.span_error_percent) <= 4.0);
     CHECK(std::abs(bs16.span_error_percent) <= 6.0);
     CHECK(std::abs(bs32.span_error_percent) <= 3.0);
-    CHECK(std::abs(big.span_error_percent) <= 11.0);
-    CHECK(std::abs(fw.span_error_percent) <= 26.0);
+    CHECK(std::abs(big.span_error_percent) <= 15.0);
+    CHECK(std::abs(fw.span_error_percent) <= 23.0);
     // Per-SM counts: with the walk every block of every launch at n = 90 and of all 129
     // Floyd-Warshall launches lands on its measured SM (the walk carries its position from launch
     // to launch; most-room reused one SM set and misplaced 3612 of FW's 8256 blocks); at n = 1000

@@ -23,13 +23,13 @@ TEST_CASE("h200 section: curves and series on the h200 preset, H200 / H100 measu
     const validation::H200Comparison c = validation::validate_h200(kData + "h200", "most-room");
     REQUIRE(c.curves.size() == 8);  // Min-plus 8/16/32 and FW 16, host-calls and queued
     // Today (docs/validation.md "H200"): after one-point calibration at n = 90 (FW: 128), median |error|
-    // host-calls 2.9 / 4.9 / 1.3% (f 0.983 / 1.018 / 1.007), FW 1.9% (f 1.372);
-    // queued 1.3 / 1.3 / 2.0% (f 0.989 / 1.033 / 1.020), FW 1.5% (f 1.221); every queued jump located.
+    // host-calls 3.1 / 4.9 / 1.3% (f 0.979 / 1.018 / 1.007), FW 1.9% (f 1.372);
+    // queued 1.7 / 1.3 / 2.0% (f 0.984 / 1.033 / 1.020), FW 4.5% (f 1.175); every queued jump located.
     const std::map<std::string, std::pair<double, double>> today{
-        {"apsp-minplus host-calls 8", {0.983, 2.9}},  {"apsp-minplus host-calls 16", {1.018, 4.9}},
+        {"apsp-minplus host-calls 8", {0.979, 3.1}},  {"apsp-minplus host-calls 16", {1.018, 4.9}},
         {"apsp-minplus host-calls 32", {1.007, 1.3}}, {"apsp-fw host-calls 16", {1.372, 1.9}},
-        {"apsp-minplus queued 8", {0.989, 1.3}},      {"apsp-minplus queued 16", {1.033, 1.3}},
-        {"apsp-minplus queued 32", {1.020, 2.0}},     {"apsp-fw queued 16", {1.221, 1.5}}};
+        {"apsp-minplus queued 8", {0.984, 1.7}},      {"apsp-minplus queued 16", {1.033, 1.3}},
+        {"apsp-minplus queued 32", {1.020, 2.0}},     {"apsp-fw queued 16", {1.175, 4.5}}};
     for (const auto& curve : c.curves) {
         const std::string name = curve.kernel + " " + curve.issue + " " + std::to_string(curve.block);
         CAPTURE(name);

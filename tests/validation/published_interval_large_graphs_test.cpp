@@ -102,15 +102,17 @@ TEST_CASE("interval paper, large graphs: the simulation against the measured tim
     REQUIRE(t.rows.size() == 7);
     // Today (docs/validation.md "Published numbers"), mean of n = 4000 and 4050, for the paper's
     // stated error bounds: the simulation (preset defaults) calibrated at n = 500 is
-    //   c2075  8x8  +5.7 .. +6.8% (the paper's models: -1 .. 0%), 16x16 -5.4 .. -4.4% (-1 .. 0%),
+    //   c2075  8x8  +5.7 .. +6.8% (the paper's models: -1 .. 0%), 16x16 -6.3 .. -5.3% (-1 .. 0%),
     //   32x32 -6.4% (Full/Buckets row, the paper -1.1%) and -6.7% (Min/Sorted row, -1.6%);
-    //   gtx780 32x32 +19.4%, 16x16 +20.3%, 8x8 +18.9% (the paper's models: about +20%).
+    //   gtx780 32x32 +15.6%, 16x16 +17.0%, 8x8 +18.9% (the paper's models: about +20%).
+    // (Since min-plus edge blocks run every warp on a GPU with latencies: n = 4050 is not a multiple
+    // of 16 or 32; before, c2075 16x16 -5.4 .. -4.4%, gtx780 32x32 +19.4%, 16x16 +20.3%.)
     // On the GTX 780 the simulation grows from n = 500 to 4000 as the paper's models do, both 20%
     // more than the hardware; on the C2075 it misses by 4-7% where the paper's models were within 1-2%.
     const std::map<std::string, std::pair<double, double>> expected{
-        {"c2075 8 min buckets", {5.68, 6.75}},   {"c2075 16 min sorted full buckets", {-5.36, -4.41}},
+        {"c2075 8 min buckets", {5.68, 6.75}},   {"c2075 16 min sorted full buckets", {-6.26, -5.31}},
         {"c2075 32 full buckets", {-6.42, -6.42}}, {"c2075 32 min sorted", {-6.69, -6.69}},
-        {"gtx780 32 min sorted full buckets", {19.44, 19.44}}, {"gtx780 16 min sorted full buckets", {20.32, 20.32}},
+        {"gtx780 32 min sorted full buckets", {15.58, 15.58}}, {"gtx780 16 min sorted full buckets", {17.00, 17.00}},
         {"gtx780 8 min sorted full buckets", {18.93, 18.93}}};
     for (const auto& row : t.rows) {
         const std::string gpu_name = row[t.column("gpu")];

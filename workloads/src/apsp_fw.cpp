@@ -49,9 +49,15 @@ std::optional<ApspWarpCost> floyd_warshall_cost_on_gpu(const ApspGrid& grid, con
     if (latency) {
         const double l2_latency = numbers.l2_hit_latency();
         const double wait = miss_own > 0 ? numbers.dram_latency() : l2_latency;
-        cost.latency_cycles = wait + p * l2_latency + cost.issue_slots / gpu.issue_width;
-        steps.push_back("latency floor = line 3's loads " + format_spec_number(wait) + " + p_min x line 5's load " +
-                        format_spec_number(p * l2_latency) + " + one warp's issue slots " +
+        // Line 5's load of P(k, gy) depends on line 4's compare; a warp issues it, and waits for
+        // it before its stores, when any of its threads found a shorter path (SIMT: the branch is
+        // taken by the warp if one lane takes it): 1 - (1 - p_min)^lanes.
+        const double lanes = std::min(warp, bs * bs);
+        const double p_warp = 1 - std::pow(1 - p, lanes);
+        cost.latency_cycles = wait + p_warp * l2_latency + cost.issue_slots / gpu.issue_width;
+        steps.push_back("latency floor = line 3's loads " + format_spec_number(wait) + " + (1 - (1 - p_min)^" +
+                        format_spec_number(lanes) + ") x line 5's load " + format_spec_number(p_warp * l2_latency) +
+                        " + one warp's issue slots " +
                         format_spec_number(cost.issue_slots / gpu.issue_width) + " = " +
                         format_spec_number(cost.latency_cycles) + " cycles (derived from the GPU)");
     } else {

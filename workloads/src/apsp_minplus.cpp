@@ -35,6 +35,14 @@ std::optional<ApspWarpCost> minplus_cost_on_gpu(const ApspGrid& grid, const Minp
     const bool l1 = gpu.l1_wavefronts_per_cycle.has_value();
     if (!l2 && !latency && !l1) return std::nullopt;
     ApspWarpCost cost = minplus_warp_cost(grid, keys, common);
+    // Alg. 2 line 5 fills each shared tile with one element per thread, and lines 6 and 10 are
+    // barriers: a thread outside the matrix (an edge block's extra rows or columns) still loads
+    // its element of the other tile and waits at both barriers, so every warp runs every tile.
+    cost.every_warp_active = true;
+    if (grid.n() % grid.block_size() != 0)
+        steps.push_back("edge blocks: all " + std::to_string(grid.block_size() * grid.block_size()) +
+                        " threads run the tile loop (they fill the shared tiles and pass the barriers); only the "
+                        "final stores are limited to the matrix");
     const auto gw = static_cast<double>(grid.width());
     const auto n = static_cast<double>(grid.n());
     const double bs = grid.block_size();

@@ -1,6 +1,7 @@
 // ApspWork: per-category answers for the APSP kernels' blocks; nothing stored per block.
 #include "gpusched/workloads/apsp_work.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -23,12 +24,13 @@ Time ApspWork::duration(std::uint64_t block) const {
 }
 
 int ApspWork::active_warps(std::uint64_t block, int warps_per_block) const {
+    if (cost_.every_warp_active) return std::max(warps_per_block, 0);
     return grid_.active_warps(grid_.category(block), warps_per_block);
 }
 
 std::optional<WarpWork> ApspWork::warp_work(std::uint64_t block) const {
     const ApspGrid::Category c = grid_.category(block);
-    const int warps = grid_.active_warps32(c);
+    const int warps = cost_.every_warp_active ? grid_.active_warps32(ApspGrid::Category::full) : grid_.active_warps32(c);
     // bytes per thread x threads / warps, in this order (the results of runs without L2 hits
     // depend on the rounding).
     const auto per_warp = [&](double bytes_per_thread) {
@@ -41,6 +43,7 @@ std::optional<WarpWork> ApspWork::warp_work(std::uint64_t block) const {
     w.dram_bytes = per_warp(cost_.dram_bytes_per_thread);
     w.l2_bytes = per_warp(cost_.l2_bytes_per_thread);
     w.l1_wavefronts = cost_.l1_wavefronts;
+    w.l1_by_block = cost_.every_warp_active;  // Min-plus: barriers around every tile
     return w;
 }
 

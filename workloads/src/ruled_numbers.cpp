@@ -36,7 +36,8 @@ std::vector<GpuNumberUse> run_gpu_numbers(const Application& app, const hw::GpuS
     if (!shared_execution) return out;
     for (const char* key : {"memory.dram_bandwidth_gbps", "memory.l2_bandwidth_gbps", "execution.l1_wavefronts_per_cycle"})
         add_key(out, gpu, key);
-    if (const auto rule = hw::gpu_rule(gpu, "execution.issue_model")) add(out, {"execution.issue_model", 0, *rule});
+    for (const char* key : {"execution.issue_model", "execution.l1_model"})
+        if (const auto rule = hw::gpu_rule(gpu, key)) add(out, {key, 0, *rule});
     // The keys a generator reads do not depend on the launch's size beyond L2 fits; a bound on the
     // launches looked at keeps a million-launch application's notes cheap.
     constexpr std::size_t kLaunchesLookedAt = 10000;
@@ -60,7 +61,8 @@ std::vector<std::string> ruled_number_notes(const Application& app, const hw::Gp
         for (const auto& use : uses) {
             if (use.rule != rule) continue;
             keys += (keys.empty() ? "" : ", ") + use.key;
-            if (use.key != "execution.issue_model") keys += " " + format_spec_number(use.value);
+            if (use.key != "execution.issue_model" && use.key != "execution.l1_model")
+                keys += " " + format_spec_number(use.value);
         }
         notes.push_back("GPU '" + gpu.name + "' uses a rule, not data: " + keys + " (" + rule + ")");
     }

@@ -90,6 +90,12 @@ struct GpuSpec {
     /// 128-byte L1/shared-memory accesses (wavefronts) an SM serves per cycle; shared-memory and
     /// global loads through L1 use the same data path (the `shared` model's per-SM L1 limit)
     std::optional<double> l1_wavefronts_per_cycle;
+    /// How the `shared` model lets an SM's blocks share that L1 data path (docs/scheduling.md):
+    /// `cap`: each block at its own pace until together they ask for more than the path serves,
+    /// then all slowed in proportion; `queue`: the blocks as customers of one closed queue
+    /// (mean-value analysis), so they delay each other before the path is full.
+    enum class L1Model { cap, queue };
+    L1Model l1_model = L1Model::cap;
     std::optional<double> alu_latency_cycles;           ///< a dependent integer instruction's latency
     std::optional<double> fma_latency_cycles;           ///< a dependent FP32 add/multiply/FMA's latency
     std::optional<double> sfu_latency_cycles;           ///< a dependent special-function (MUFU: rcp, sin, ...) result

@@ -71,6 +71,12 @@ struct ExecutionTerms {
 /// per W issue slots asks for a_b x rate_b x w_b / W of them; when the SM's blocks together ask
 /// for more than M, each such block progresses at psi x rate_b, psi = M / their demand (per SM,
 /// recomputed with the rates). Without the key, or for work without wavefronts, psi = 1.
+/// With execution.l1_model `queue` the SM's L1 users are the customers of one closed queue
+/// instead: a block whose warps pass barriers together (WarpWork::l1_by_block) reaches the path
+/// as one customer, other work's warps each as one. Each alone uses the path the fraction u of
+/// its time (the mean of their demand / M), and psi = MVA throughput of the customers (think
+/// 1 - u, service u) / their number (l1_queue_share): they slow each other before the path is
+/// full, and as `cap` once it is.
 ///
 /// Issue model (execution.issue_model). `share`, the default, is the rate_b above. `queue`
 /// replaces it by IssueQueue (sim/include/gpusched/sim/issue_queue.h): each of the SM's
@@ -112,6 +118,15 @@ public:
     static ExecutionTerms terms(const hw::GpuSpec& gpu, const workloads::WarpWork& work, int warps_per_sm,
                                 int busy_sms);
 
+    /// The L1 path's slow-down psi of an SM's `blocks` L1 customers under execution.l1_model
+    /// `queue` (a block whose warps pass barriers together is one, else each of its active warps),
+    /// `load` = their wavefront demand at their own pace / the path's rate (the `cap` model's
+    /// demand / M): with u = load / blocks, each alone busy on the path the fraction u of its
+    /// time, psi = X / blocks, X = mva_throughput(blocks, max(0, 1 - u), u) (at most 1).
+    /// One customer: psi = 1 (u <= 1) or 1 / u; the path saturated: psi -> 1 / load, as `cap`.
+    /// Example: 2 blocks of u = 0.38: X = 2 / (0.62 + 0.38 x 1.38) = 1.747, psi = 0.874.
+    static double l1_queue_share(int blocks, double load);
+
 private:
     struct Running {
         bool live = false;
@@ -123,6 +138,7 @@ private:
         double bytes_per_slot = 0; ///< d = D / W
         double l2_per_slot = 0;    ///< bytes through L2 per issue slot: (l2_bytes + D) / W
         double l1_per_slot = 0;    ///< L1 wavefronts per issue slot
+        bool l1_by_block = false;  ///< its warps queue at the L1 path as one customer (WarpWork::l1_by_block)
         Time begin = 0;            ///< the block's start (dispatch + dispatch latency)
         Time end = 0;
     };
@@ -132,6 +148,11 @@ private:
     /// SM's IssueQueue (`queue`, after its update()).
     [[nodiscard]] double issue_rate(std::size_t sm, std::size_t slot, const Running& r, double share) const;
     void update_sm(int sm, Time now, CompletionSink& sink);
+    /// The block's active warps: the engine's count, or the bound work's where the engine's is the
+    /// launch's own work's count (e.g. Min-plus on a GPU with latencies: edge blocks run every warp).
+    /// Under the warp-level `min` policy a unit whose block has one warp by the launch's own count
+    /// is counted as the bound work's warps too.
+    [[nodiscard]] int bound_active_warps(const StartedBlock& b) const;
     Running& at(int sm, int slot) { return running_[static_cast<std::size_t>(sm) * slots_ + static_cast<std::size_t>(slot)]; }
 
     const workloads::Application& app_;
@@ -144,8 +165,10 @@ private:
     bool gpu_has_dram_ = false;    ///< the spec limits DRAM bandwidth
     bool gpu_has_l2_ = false;      ///< the spec limits L2 bandwidth
     double l1_per_ps_ = 0;         ///< M x f: L1 wavefronts per ps per SM (0: unlimited)
+    bool l1_queue_ = false;        ///< execution.l1_model `queue`
     double sm_dram_per_ps_ = 0;    ///< one SM's DRAM bytes per ps (memory.sm_dram_bandwidth_gbps; 0: unlimited)
     std::vector<std::shared_ptr<const workloads::BlockWork>> works_;  ///< per launch, bound to the GPU
+    std::vector<int> warps_per_block_;  ///< per launch: ceil(threads / warp_size)
     std::vector<int> active_warps_;  ///< per SM
     std::vector<int> l1_blocks_;     ///< per SM: resident blocks with L1 wavefronts
     std::vector<Time> last_update_;  ///< per SM

@@ -24,6 +24,11 @@ struct ApspWarpCost {
     double dram_bytes_per_thread = 0;  ///< device-memory bytes per active thread (eqs. 4-5, 23-24)
     double l2_bytes_per_thread = 0;    ///< bytes per active thread that hit in L2 (once bound to a GPU)
     double l1_wavefronts = 0;          ///< 128-byte L1/shared-memory accesses per warp (once bound)
+    /// Every warp of every block runs the loop (once bound; Min-plus: a thread outside the matrix
+    /// still loads its element of each shared tile and passes the barriers), so edge blocks have
+    /// no inactive warps and their bytes are spread over all warps. Else (the paper's eqs. 7, 9,
+    /// 11; Floyd-Warshall, whose threads outside return) only warps with a thread inside work.
+    bool every_warp_active = false;
 };
 
 /// The cost of an APSP kernel's warps on a given GPU (ApspWork::bind); nullopt: nothing to bind.
@@ -43,11 +48,12 @@ public:
 
     /// The `fixed` stand-in: issue_slots x ns_per_instr, the same for every block.
     [[nodiscard]] Time duration(std::uint64_t block) const override;
-    /// Exact active warps of the block's category (ApspGrid::active_warps).
+    /// Exact active warps of the block's category (ApspGrid::active_warps); every warp of the
+    /// block when the cost says every_warp_active.
     [[nodiscard]] int active_warps(std::uint64_t block, int warps_per_block) const override;
     /// issue_slots; latency_bound 0 (see latency_bound_cycles); dram_bytes (and l2_bytes) = bytes
-    /// per thread x the block's active threads / its active 32-thread warps (so the block's total
-    /// is exact); l1_wavefronts per warp.
+    /// per thread x the block's active threads / its active 32-thread warps (all its warps when
+    /// every_warp_active; so the block's total is exact); l1_wavefronts per warp.
     [[nodiscard]] std::optional<WarpWork> warp_work(std::uint64_t block) const override;
     [[nodiscard]] double latency_bound_cycles(std::uint64_t block) const override;
     /// The same launch with the cost `on_gpu` gives for the GPU; nullptr without one.

@@ -28,6 +28,9 @@ struct WarpWork {
     double dram_bytes = 0;    ///< bytes the warp moves to or from device memory
     double l2_bytes = 0;      ///< further bytes it moves that hit in L2 (not in dram_bytes)
     double l1_wavefronts = 0; ///< 128-byte L1/shared-memory accesses it makes (the SM's L1 data path)
+    /// Its block's warps reach the L1 path together (they pass barriers together), so under
+    /// execution.l1_model `queue` the block, not each warp, waits there as one customer.
+    bool l1_by_block = false;
 };
 
 /// The work of each block of one launch, generated on demand by block index (never
