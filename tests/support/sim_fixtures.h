@@ -14,7 +14,7 @@
 
 namespace gpusched::test {
 
-/// The H100 preset shrunk to `sms` SMs (all limits unchanged, no overheads, no host launch interval, issue_model share).
+/// The H100 preset shrunk to `sms` SMs (all limits unchanged, no overheads, no host launch or kernel start interval, issue_model share).
 inline hw::GpuSpec small_gpu(int sms) {
     hw::GpuSpec g = hw::resolve_gpu("h100");
     g.sm_count = sms;
@@ -28,6 +28,8 @@ inline hw::GpuSpec small_gpu(int sms) {
     g.sm_warp_launch_ns.reset();
     g.block_completion_interval_ns.reset();
     g.host_launch_interval_ns.reset();
+    g.graph_kernel_launch_ns.reset();
+    g.kernel_start_interval_ns.reset();
     g.issue_model = hw::GpuSpec::IssueModel::share;  // the hand-derived `shared` tests use equal shares
     return g;
 }
