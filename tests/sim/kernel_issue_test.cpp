@@ -108,7 +108,8 @@ TEST_CASE("issue: graph is a workload key value; the GPU keys are range-checked 
         REQUIRE(at != std::string::npos);
         const auto end = h100.find('\n', at);
         const std::string bad = h100.substr(0, at) + "  " + key + ": -1" + h100.substr(end);
-        CHECK_THROWS_WITH_AS(hw::parse_gpu_spec(bad, "bad.yaml"), doctest::Contains("overheads." + key), InputError);
+        const std::string named = "overheads." + key;
+        CHECK_THROWS_WITH_AS(hw::parse_gpu_spec(bad, "bad.yaml"), doctest::Contains(named.c_str()), InputError);
     }
 }
 
