@@ -14,8 +14,8 @@
 
 namespace gpusched::test {
 
-/// The H100 preset shrunk to `sms` SMs (all limits unchanged, no overheads, no host launch interval, issue_model share,
-/// l1_model cap).
+/// The H100 preset shrunk to `sms` SMs (all limits unchanged, no overheads, no host launch or kernel start interval,
+/// issue_model share, l1_model cap).
 inline hw::GpuSpec small_gpu(int sms) {
     hw::GpuSpec g = hw::resolve_gpu("h100");
     g.sm_count = sms;
@@ -29,6 +29,8 @@ inline hw::GpuSpec small_gpu(int sms) {
     g.sm_warp_launch_ns.reset();
     g.block_completion_interval_ns.reset();
     g.host_launch_interval_ns.reset();
+    g.graph_kernel_launch_ns.reset();
+    g.kernel_start_interval_ns.reset();
     g.issue_model = hw::GpuSpec::IssueModel::share;  // the hand-derived `shared` tests use equal shares
     g.l1_model = hw::GpuSpec::L1Model::cap;          // and the L1 path's cap
     return g;

@@ -28,6 +28,8 @@ std::vector<GpuNumberUse> run_gpu_numbers(const Application& app, const hw::GpuS
                             "overheads.sm_warp_launch_ns", "overheads.block_completion_interval_ns"})
         add_key(out, gpu, key);
     if (app.host_issue == HostIssue::calls) add_key(out, gpu, "overheads.host_launch_interval_ns");
+    if (app.host_issue == HostIssue::graph) add_key(out, gpu, "overheads.graph_kernel_launch_ns");
+    add_key(out, gpu, "overheads.kernel_start_interval_ns");
     for (const auto& op : app.operations)
         if (op.kind == Operation::Kind::copy) {
             add_key(out, gpu, op.copy.pinned ? "host_link.bandwidth_gbps" : "host_link.pageable_bandwidth_gbps");
@@ -74,6 +76,9 @@ std::vector<std::string> ruled_number_notes(const Application& app, const hw::Gp
         notes.push_back("GPU '" + gpu.name + "' uses a rule, not data: streams.priority_range " + priorities.text() +
                         " (CUDA documents stream priorities from compute capability 3.5 on, not how many levels a "
                         "GPU has: two, 0 and -1, assumed where its spec states none)");
+    if (app.host_issue == HostIssue::graph && !gpu.graph_kernel_launch_ns)
+        notes.push_back("GPU '" + gpu.name + "' has no overheads.graph_kernel_launch_ns: the CUDA graph's kernels take "
+                        "overheads.kernel_launch_ns, a stream's launch overhead");
     return notes;
 }
 

@@ -235,8 +235,10 @@ Application parse_workload(const std::string& yaml, const std::string& source) {
         app.description = top.optional_string("description").value_or(source);
         if (const auto streams = top.optional_child("streams")) app.streams = parse_streams(*streams, source);
         parse_partitions(top, root, source, app);
-        if (top.has("issue"))
-            app.host_issue = top.choice("issue", {"queued", "host-calls"}) == "host-calls" ? HostIssue::calls : HostIssue::queued;
+        if (top.has("issue")) {
+            const std::string issue = top.choice("issue", {"queued", "host-calls", "graph"});
+            app.host_issue = issue == "host-calls" ? HostIssue::calls : issue == "graph" ? HostIssue::graph : HostIssue::queued;
+        }
         const YAML::Node launches = top.child("launches");
         if (!launches.IsSequence() || launches.size() == 0)
             top.fail("launches", "expected a non-empty list of launches (each a mapping with 'kernel: NAME')");

@@ -18,7 +18,8 @@ OperationFrontEnd::OperationFrontEnd(const hw::GpuSpec& gpu, const workloads::Ap
       clock_(clock),
       observers_(observers),
       graph_(workloads::build_operation_graph(app)),
-      launch_overhead_(overhead_ps(gpu.kernel_launch_ns)) {
+      launch_overhead_(kernel_launch_ps(gpu, app.host_issue)),
+      start_interval_(overhead_ps(gpu.kernel_start_interval_ns)) {
     if (graph_.size() > Event::kMaxPayload)
         throw InputError("the workload has more than " + std::to_string(Event::kMaxPayload) + " operations");
     unfinished_deps_ = graph_.predecessors;
@@ -87,10 +88,15 @@ void OperationFrontEnd::start_op(std::size_t op) {
     }
     const auto payload = static_cast<std::uint32_t>(op);
     switch (graph_.kind(op)) {
-        case workloads::Operation::Kind::kernel:
-            events_.schedule(checked_time_sum(now, launch_overhead_, [&] { return describe(op) + ": its arrival"; }),
-                             Phase::operation, payload);
+        case workloads::Operation::Kind::kernel: {
+            // Arrivals are computed in the order kernels start, now + one overhead: never earlier
+            // than an arrival computed before, so the start interval spaces them in that order.
+            const auto what = [&] { return describe(op) + ": its arrival"; };
+            const Time arrival = std::max(checked_time_sum(now, launch_overhead_, what), next_arrival_);
+            if (start_interval_ > 0) next_arrival_ = checked_time_sum(arrival, start_interval_, what);
+            events_.schedule(arrival, Phase::operation, payload);
             break;
+        }
         case workloads::Operation::Kind::copy: start_copy(op); break;
         case workloads::Operation::Kind::delay:
             events_.schedule(checked_time_sum(now, graph_.listed_op(op).delay, [&] { return describe(op) + ": its end"; }),

@@ -80,7 +80,7 @@ LaunchBindings::LaunchBindings(const RunInfo& info) {
     }
     const hw::GpuSpec& gpu = *info.gpu;
     const auto& launches = info.app->launches;
-    launch_overhead_ = overhead_ps(gpu.kernel_launch_ns);
+    launch_overhead_ = kernel_launch_ps(gpu, info.app->host_issue);
     if (info.app->host_issue == workloads::HostIssue::calls) host_interval_ = overhead_ps(gpu.host_launch_interval_ns);
     // Launches share works and shapes: one computation per (work, blocks, occupancy).
     std::map<std::tuple<const void*, std::uint64_t, int, int>, std::uint32_t> seen;

@@ -120,7 +120,7 @@ void explain_streams(std::ostream& out, const ExplainInput& in) {
         Time last_end = 0;
     };
     std::map<int, StreamWait> streams;
-    const Time overhead = overhead_ps(in.gpu.kernel_launch_ns);
+    const Time overhead = kernel_launch_ps(in.gpu, in.app.host_issue);
     const RunSummary& s = in.summary;
     for (std::size_t i = 0; i < s.kernel_count(); ++i) {
         const KernelSummary k = s.kernel(i);

@@ -56,12 +56,20 @@ workloads::KernelSpec spec_in_dir(const std::string& text, const std::string& di
     return spec.set("graph", (fs::path(dir) / *file).string());
 }
 
-/// Simulates `spec`; host_calls: as the runner's direct-launch mode times it (event_timed_host_calls
-/// over `streams` streams), else every launch queued (a CUDA graph).
+/// How a run's launches are simulated: its mode `graph` as a CUDA graph; `stream` as the runner's
+/// direct launches (host calls) when the GPU spec has host_launch_interval_ns, else queued.
+workloads::HostIssue issue_of(const std::string& mode, const hw::GpuSpec& gpu) {
+    if (mode == "graph") return workloads::HostIssue::graph;
+    return gpu.host_launch_interval_ns ? workloads::HostIssue::calls : workloads::HostIssue::queued;
+}
+
+/// Simulates `spec`; issue calls: as the runner's direct-launch mode times it (event_timed_host_calls
+/// over `streams` streams); graph: every launch issued at once from one CUDA graph; queued: at once.
 Simulated simulate(const workloads::KernelSpec& spec, const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,
-                   bool host_calls = false, int streams = 1) {
+                   workloads::HostIssue issue, int streams = 1) {
     workloads::Application app = workloads::build_application({spec});
-    if (host_calls) app = event_timed_host_calls(std::move(app), streams);
+    if (issue == workloads::HostIssue::calls) app = event_timed_host_calls(std::move(app), streams);
+    else app.host_issue = issue;
     sim::Simulation simulation(gpu, app, policy, "shared");
     LaunchRecorder recorder(app.launches.size());
     simulation.observe(recorder);
@@ -138,9 +146,8 @@ SsspTimeline compare_timeline(const std::string& file, const std::string& dir, c
                 integer("streams"), integer("threads"), measured.meta("carveout")};
     const std::string mode = measured.meta("mode");
     t.mode = mode.substr(0, mode.find(' '));
-    const bool host_calls = t.mode == "stream" && gpu.host_launch_interval_ns.has_value();
-    const Simulated sim =
-        simulate(spec_in_dir(measured.meta("workload_spec"), dir, file), gpu, policy, host_calls, t.config.streams);
+    const Simulated sim = simulate(spec_in_dir(measured.meta("workload_spec"), dir, file), gpu, policy,
+                                   issue_of(t.mode, gpu), t.config.streams);
     std::vector<Time> first(sim.first.size(), ~Time{0}), end(sim.first.size(), 0);
     for (const auto& b : measured.blocks) {
         if (b.launch >= first.size())
@@ -179,9 +186,9 @@ SsspComparison validate_sssp(const std::string& dir, const hw::GpuSpec& gpu, con
     for (const auto& r : rows) graphs.push_back(r.text("graph"));
     std::sort(graphs.begin(), graphs.end());
     out.reference = {graphs.front(), 32, 1, 256, "max-l1"};
-    // By spec and issue: graph mode (and stream mode without a host launch interval) queued,
-    // stream mode as direct host calls when the GPU spec has host_launch_interval_ns.
-    std::map<std::pair<std::string, bool>, Simulated> simulated;
+    // By spec and issue (issue_of): graph mode as a CUDA graph, stream mode as direct host calls
+    // when the GPU spec has host_launch_interval_ns (else queued).
+    std::map<std::pair<std::string, workloads::HostIssue>, Simulated> simulated;
     for (const auto& r : rows) {
         const std::string mode = r.text("mode");
         if (mode != "graph" && mode != "stream") continue;
@@ -196,10 +203,9 @@ SsspComparison validate_sssp(const std::string& dir, const hw::GpuSpec& gpu, con
         if (!(p.measured_us > 0)) throw InputError(r.where() + ": median_ms must be positive");
         p.spread_percent = 100.0 * (r.number("max_ms") - r.number("min_ms")) * 1000.0 / p.measured_us;
         const workloads::KernelSpec spec = spec_in_dir(r.text("workload_spec"), dir, r.where());
-        const bool host_calls = mode == "stream" && gpu.host_launch_interval_ns.has_value();
-        const std::pair<std::string, bool> key{spec.to_string(), host_calls};
+        const std::pair<std::string, workloads::HostIssue> key{spec.to_string(), issue_of(mode, gpu)};
         auto it = simulated.find(key);
-        if (it == simulated.end()) it = simulated.emplace(key, simulate(spec, gpu, *policy, host_calls, config.streams)).first;
+        if (it == simulated.end()) it = simulated.emplace(key, simulate(spec, gpu, *policy, key.second, config.streams)).first;
         p.simulated_us = it->second.makespan_us;
         p.simulated_launches = it->second.launches;
         out.launches_match = out.launches_match && p.simulated_launches == p.launches;

@@ -138,6 +138,12 @@ struct GpuSpec {
     /// Host time per API call when an application issues each operation as its own call from one
     /// host thread (workloads::HostIssue::calls): operation i in issue order is issued at i x this.
     std::optional<double> host_launch_interval_ns;
+    /// Launch -> ready to dispatch for a kernel of a CUDA graph (workloads::HostIssue::graph), in
+    /// place of kernel_launch_ns; absent: such kernels take kernel_launch_ns.
+    std::optional<double> graph_kernel_launch_ns;
+    /// Kernels become ready to dispatch GPU-wide at most one per this interval (all streams and
+    /// issue modes together); absent: no limit.
+    std::optional<double> kernel_start_interval_ns;
 
     // --- provenance and defaults (gpu_spec_provenance.h) ---
     /// Keys whose value comes from a documented rule rather than a source ("execution.fma_latency_cycles"

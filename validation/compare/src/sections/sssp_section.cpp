@@ -95,7 +95,7 @@ std::string config_text(const SsspConfig& c) {
 }
 
 void print_sssp(std::ostream& out, const SsspComparison& s, const std::string& dir) {
-    out << "\nn x SSSP of " << dir << " (shared execution): calibrated once at graph mode " << config_name(s.reference)
+    out << "\nn x SSSP of " << dir << " (shared execution): calibrated once at graph mode (simulated as a CUDA graph) " << config_name(s.reference)
         << " (factor " << fixed(s.factor, 3) << "); direct launches (stream mode, simulated as host calls) at their own run of it"
         << " (factor " << fixed(s.stream_factor, 3) << ")\n";
     report::TextTable t({"graph", "K", "C", "T", "carveout", "mode", "launches", "measured_ms", "spread_%", "simulated_ms",

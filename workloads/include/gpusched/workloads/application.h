@@ -133,9 +133,11 @@ private:
 
 /// How the host issues an application's operations.
 enum class HostIssue {
-    queued,  ///< all enqueued before the GPU needs them (a CUDA graph, or a host far ahead): no host cost
+    queued,  ///< all enqueued on their streams before the GPU needs them (a host far ahead): no host cost
     calls,   ///< one host thread, one API call per operation in issue order: operation i cannot
              ///< start before i x the GPU spec's overheads.host_launch_interval_ns
+    graph,   ///< one CUDA graph launch, all issued at 0 like `queued`; each kernel is ready
+             ///< overheads.graph_kernel_launch_ns after it starts (kernel_launch_ns without it)
 };
 
 /// Launches (and other operations) in host issue order. Operations on the same stream run

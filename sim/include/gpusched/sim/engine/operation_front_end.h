@@ -20,8 +20,10 @@ namespace gpusched::sim {
 ///     and each dependant whose last dependency this was starts at that instant, in the
 ///     order they became ready (ascending within one finished operation).
 ///
-///     kernel: started --(+ kernel_launch_ns)--> ready (in the execution-engine queue: on_event
-///             returns its launch) --(the engine runs it)--> finished (kernel_finished)
+///     kernel: started --(+ kernel_launch_ns, or graph_kernel_launch_ns for issue: graph)--> ready
+///             (in the execution-engine queue: on_event returns its launch) --(the engine runs
+///             it)--> finished (kernel_finished). With kernel_start_interval_ns s, kernels become
+///             ready GPU-wide at least s apart: ready = max(started + launch, previous ready + s).
 ///     copy:   started --(its copy engine is free)--> transferring --(latency + bytes /
 ///             bandwidth)--> finished. With copy_engines >= 2 host-to-device and
 ///             device-to-host copies have an engine each (the link is per direction), with 1
@@ -83,7 +85,9 @@ private:
     std::vector<std::size_t> ready_ops_;          ///< operations to start at now
     std::size_t ops_in_flight_ = 0;               ///< started, not finished
     std::vector<std::uint8_t> awaiting_issue_;    ///< per operation: 1 = ready, waiting for the host to issue it
-    Time launch_overhead_;                        ///< kernel_launch_ns
+    Time launch_overhead_;                        ///< kernel_launch_ns (graph_kernel_launch_ns for issue: graph)
+    Time start_interval_;                         ///< kernel_start_interval_ns (0: no limit)
+    Time next_arrival_ = 0;                       ///< the earliest the next kernel may be ready
     Time host_interval_ = 0;                      ///< HostIssue::calls: host time per operation, else 0
     Time last_op_end_ = 0;
     std::vector<Time> copy_engine_free_;          ///< per copy engine (lane): when it can take the next copy

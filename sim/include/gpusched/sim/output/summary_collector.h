@@ -97,7 +97,7 @@ struct RunSummary {
     std::string policy;
     std::string execution;
     std::string application;        ///< Application::description
-    std::string issue = "queued";   ///< Application::host_issue: "queued" or "host-calls"
+    std::string issue = "queued";   ///< Application::host_issue: "queued", "host-calls" or "graph"
     std::vector<KernelTimes> kernel_times;     ///< per launch, by launch index
     std::vector<KernelShape> kernel_shapes;    ///< shared by the launches alike in them
     std::vector<std::string> kernel_names;     ///< the launches' distinct names, in order of first use
