@@ -26,7 +26,7 @@ if [ "$mode" = plain ]; then
 else
   build_dir=build-asan
   # -O1 -g1: the sanitizers' recommended optimisation, line tables for their reports, and about
-  # half the compile time of -O2 -g; the tests' and the command line's own sources at -O0
+  # half the compile time of -O2 -g; the tests' own sources at -O0 and precompiled headers
   # (GPUSCHED_FAST_TEST_BUILD). The CUDA runner is checked on its own below (nvcc only).
   cmake_args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
               -DGPUSCHED_WERROR=ON -DGPUSCHED_SANITIZE=ON -DGPUSCHED_CUDA=OFF -DGPUSCHED_LAB=ON
