@@ -11,12 +11,7 @@ namespace gpusched {
 
 namespace {
 
-/// The H100 preset without dispatch overheads (every block of a first wave starts at 0).
-hw::GpuSpec h100_without_overheads() {
-    hw::GpuSpec g = test::small_gpu(132);
-    g.sm_order = hw::resolve_gpu("h100").sm_order;
-    return g;
-}
+using test::h100_without_overheads;
 
 workloads::KernelLaunch cluster_launch(std::uint64_t blocks, int threads, int cluster) {
     workloads::KernelLaunch k = test::launch(blocks, threads, 10'000'000);

@@ -15,12 +15,7 @@ namespace gpusched {
 
 namespace {
 
-/// The H100 preset without dispatch overheads (all SMs, the measured cluster groups kept).
-hw::GpuSpec h100_without_overheads() {
-    hw::GpuSpec g = test::small_gpu(132);
-    g.sm_order = hw::resolve_gpu("h100").sm_order;
-    return g;
-}
+using test::h100_without_overheads;
 
 workloads::KernelLaunch cluster_launch(std::uint64_t blocks, int threads, int cluster, Time duration, int stream = 0) {
     workloads::KernelLaunch k = test::launch(blocks, threads, duration, stream);

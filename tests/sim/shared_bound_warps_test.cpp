@@ -10,16 +10,7 @@ namespace {
 constexpr Time ns = 1000;  // picoseconds
 
 /// One SM issuing C = 4 slots per cycle at 1000 MHz (4 slots per ns), no bandwidth or L1 limit.
-hw::GpuSpec one_sm() {
-    hw::GpuSpec g = test::small_gpu(1);
-    g.dram_bandwidth_gbps.reset();
-    g.l2_bandwidth_gbps.reset();
-    g.l1_wavefronts_per_cycle.reset();
-    g.warp_schedulers_per_sm = 4;
-    g.issue_width = 1;
-    g.clock_mhz = 1000;
-    return g;
-}
+hw::GpuSpec one_sm() { return test::unlimited_issue_gpu(1); }
 
 workloads::WarpWork thousand_slots(std::uint64_t) {
     workloads::WarpWork w;

@@ -9,16 +9,7 @@ namespace {
 constexpr Time ns = 1000;  // picoseconds
 
 /// SMs issuing C = 4 slots per cycle at 1000 MHz (4 slots per ns), no bandwidth or L1 limit.
-hw::GpuSpec gpu(int sms) {
-    hw::GpuSpec g = test::small_gpu(sms);
-    g.dram_bandwidth_gbps.reset();
-    g.l2_bandwidth_gbps.reset();
-    g.l1_wavefronts_per_cycle.reset();
-    g.warp_schedulers_per_sm = 4;
-    g.issue_width = 1;
-    g.clock_mhz = 1000;
-    return g;
-}
+hw::GpuSpec gpu(int sms) { return test::unlimited_issue_gpu(sms); }
 
 /// `blocks` one-warp blocks, each warp W = 1000 slots with the given bytes and wavefronts.
 workloads::KernelLaunch kernel(std::uint64_t blocks, double dram, double l2, double wavefronts) {

@@ -36,6 +36,27 @@ inline hw::GpuSpec small_gpu(int sms) {
     return g;
 }
 
+/// small_gpu(sms) issuing C = 4 slots per cycle at 1000 MHz (4 slots per ns), with no DRAM, L2 or L1 limit:
+/// the hand-derived `shared` tests' GPU.
+inline hw::GpuSpec unlimited_issue_gpu(int sms) {
+    hw::GpuSpec g = small_gpu(sms);
+    g.dram_bandwidth_gbps.reset();
+    g.l2_bandwidth_gbps.reset();
+    g.l1_wavefronts_per_cycle.reset();
+    g.warp_schedulers_per_sm = 4;
+    g.issue_width = 1;
+    g.clock_mhz = 1000;
+    return g;
+}
+
+/// The H100 preset without dispatch overheads: all 132 SMs in its measured order, its cluster groups
+/// kept (every block of a first wave starts at 0).
+inline hw::GpuSpec h100_without_overheads() {
+    hw::GpuSpec g = small_gpu(132);
+    g.sm_order = hw::resolve_gpu("h100").sm_order;
+    return g;
+}
+
 /// small_gpu(sms) with a dispatch walk for policy `walk`: lead = the last SM (when sms > 1),
 /// rows = pairs of the others in id order (also the quota groups), the lead due after 2 rows
 /// and then every 3.
