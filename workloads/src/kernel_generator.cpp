@@ -2,8 +2,8 @@
 #include "gpusched/workloads/kernel_generator.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -145,7 +145,11 @@ namespace {
 /// Appends fields to an exact key: numbers by their bits, text with its length (no two field lists collide).
 class ExactKey {
 public:
-    ExactKey& operator<<(double v) { return *this << std::bit_cast<std::uint64_t>(v); }
+    ExactKey& operator<<(double v) {
+        std::uint64_t bits = 0;  // the double's bits (std::memcpy: the lab's emscripten libc++ has no std::bit_cast)
+        std::memcpy(&bits, &v, sizeof bits);
+        return *this << bits;
+    }
     ExactKey& operator<<(std::uint64_t v) {
         out_ += std::to_string(v) + ',';
         return *this;
