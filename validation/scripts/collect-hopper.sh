@@ -9,6 +9,8 @@
 #   ncu      Nsight Compute metrics of one iteration of each PyTorch workload (whole GPU)
 #   ncu-green  the same in green contexts of K = 132, 96, 64, 16 SMs with the SM clock per kernel
 #            (--clock-control none: the GPU's clocks are left as they are; ncu-green/<w>_k<K>.csv)
+#   cluster-reps  the clusters experiment run ten more times as separate processes, keeping every
+#            run's placement timelines (cluster-reps/rep<N>/timeline_<case>.csv)
 #   green    the project's APSP and series kernels in green contexts of 16..128 SMs and on the
 #            whole GPU (apsp-timeline, queued APSP curves, series curve)
 set -euo pipefail
@@ -17,7 +19,7 @@ out=${1:?usage: collect-hopper.sh OUT_DIR [runner,torch]}
 steps=,${2:-runner,torch},  # matched whole: *,name,*
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv || true
-if [[ $steps == *,runner,* || $steps == *,green,* ]]; then
+if [[ $steps == *,runner,* || $steps == *,green,* || $steps == *,cluster-reps,* ]]; then
   cmake -S validation/runner -B build-runner -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build-runner >/dev/null
 fi
@@ -25,6 +27,14 @@ if [[ $steps == *,runner,* ]]; then
   for e in clusters partitions concurrency; do
     mkdir -p "$out/$e"
     ./build-runner/gpusched-runner "$e" --out-dir "$out/$e" 2>&1 | tee "$out/$e/run.log"
+  done
+fi
+if [[ $steps == *,cluster-reps,* ]]; then
+  for r in $(seq 1 "${CLUSTER_REPS:-10}"); do
+    d="$out/cluster-reps/rep$r"
+    mkdir -p "$d"
+    ./build-runner/gpusched-runner clusters --reps 1 --out-dir "$d" >"$d/run.log" 2>&1 || echo "cluster rep $r failed"
+    rm -f "$d/cluster_occupancy.csv" "$d/gpc_map.csv"
   done
 fi
 if [[ $steps == *,torch,* ]]; then
