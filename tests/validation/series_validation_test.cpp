@@ -36,6 +36,25 @@ TEST_CASE("binomial series on the H100: one-point calibration and today's error"
     CHECK(small > 1.1 * large);
 }
 
+TEST_CASE("an explicit work file replaces the one beside the CSV (the green-context runs have none)") {
+    const std::string data = std::string(GPUSCHED_SOURCE_DIR) + "/validation/data/h100/";
+    const std::string csv = data + "green/k132/binomial.csv";
+    const auto defaults = validation::validate_series(csv, hw::resolve_gpu("h100"), "most-room");
+    CHECK(defaults.work_file.empty());
+    CHECK(defaults.work_keys.empty());
+    const auto keyed = validation::validate_series(csv, hw::resolve_gpu("h100"), "most-room", data + "curves/binomial_work.txt");
+    CHECK(keyed.work_file == data + "curves/binomial_work.txt");
+    CHECK(keyed.work_keys == "instr_per_term=15.25,term_latency_cycles=59.0");
+    REQUIRE(keyed.points.size() == 60);
+    // 132 blocks of 32 threads: one warp per SM, latency-bound: 1000 terms x 59.0 cycles at 1.98 GHz =
+    // 29.80 us, after the launch's 1.6 us start (the engine's kernel start on the h100): 31.40 us.
+    const auto& lone = keyed.points.front();
+    REQUIRE(lone.threads == 32);
+    REQUIRE(lone.blocks == 132);
+    CHECK(lone.simulated_us == doctest::Approx(1000 * 59.0 / 1980.0 + 1.6).epsilon(1e-3));
+    CHECK(defaults.points.front().simulated_us < 0.75 * lone.simulated_us);  // the derived chain: 32 cycles per term
+}
+
 TEST_CASE("the share issue model misses the table: the reason queue is the h100 default") {
     hw::GpuSpec gpu = hw::resolve_gpu("h100");
     gpu.issue_model = hw::GpuSpec::IssueModel::share;

@@ -57,10 +57,13 @@ WorkKeys read_work_keys(const std::string& path) {
 
 std::string read_series_work_keys(const std::string& path) { return read_work_keys(path).text; }
 
-SeriesComparison validate_series(const std::string& csv_path, const hw::GpuSpec& gpu, const std::string& policy_name) {
+SeriesComparison validate_series(const std::string& csv_path, const hw::GpuSpec& gpu, const std::string& policy_name,
+                                 const std::string& work_file_given) {
     const auto policy = scheduler::make_policy(policy_name);
     SeriesComparison out;
-    const std::string work_file = (std::filesystem::path(csv_path).parent_path() / "binomial_work.txt").string();
+    const std::string work_file = !work_file_given.empty()
+                                      ? work_file_given
+                                      : (std::filesystem::path(csv_path).parent_path() / "binomial_work.txt").string();
     const WorkKeys work = read_work_keys(work_file);
     out.work_keys = work.text;
     if (work.spec) out.work_file = work_file;

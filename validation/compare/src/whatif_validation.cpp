@@ -232,7 +232,19 @@ WhatIfWorkload compare_workload(const std::string& name, const std::map<int, std
 /// The project's own kernels: (experiment, point) -> measured and simulated us, for one K.
 using OwnTimes = std::map<std::pair<std::string, std::string>, std::pair<double, double>>;
 
-OwnTimes own_times(const std::string& dir, const hw::GpuSpec& gpu, const std::string& policy) {
+/// The series kernel's work keys for a green-context directory: its own `binomial_work.txt` if it has
+/// one, else the series section's (`curves/binomial_work.txt` beside `green/`: the same runner build
+/// and kernel, docs/validation.md "Binomial series"); "" when neither exists (the generator's defaults).
+std::string series_work_file(const std::string& dir, const std::string& green_dir) {
+    std::error_code ec;
+    const fs::path beside = fs::path(dir) / "binomial_work.txt";
+    if (fs::exists(beside, ec)) return beside.string();
+    const fs::path curves = fs::path(green_dir).parent_path() / "curves" / "binomial_work.txt";
+    return fs::exists(curves, ec) ? curves.string() : "";
+}
+
+OwnTimes own_times(const std::string& dir, const std::string& green_dir, const hw::GpuSpec& gpu, const std::string& policy,
+                   std::string& work_file) {
     OwnTimes out;
     for (const auto& [file, kernel] : {std::pair<std::string, std::string>{"apsp_minplus_queued.csv", "apsp-minplus"},
                                        {"apsp_fw_queued.csv", "apsp-fw"}}) {
@@ -245,13 +257,17 @@ OwnTimes own_times(const std::string& dir, const hw::GpuSpec& gpu, const std::st
     }
     const std::string series = (fs::path(dir) / "binomial.csv").string();
     std::error_code ec;
-    if (fs::exists(series, ec))
-        for (const auto& p : validate_series(series, gpu, policy).points)
+    if (fs::exists(series, ec)) {
+        const SeriesComparison s = validate_series(series, gpu, policy, series_work_file(dir, green_dir));
+        work_file = s.work_file;
+        for (const auto& p : s.points)
             out[{"series t" + std::to_string(p.threads), "blocks=" + std::to_string(p.blocks)}] = {p.measured_us, p.simulated_us};
+    }
     return out;
 }
 
-std::vector<WhatIfOwnPoint> compare_own(const std::string& green_dir, const hw::GpuSpec& gpu, const std::string& policy) {
+std::vector<WhatIfOwnPoint> compare_own(const std::string& green_dir, const hw::GpuSpec& gpu, const std::string& policy,
+                                        std::string& series_work) {
     std::map<int, std::string> dirs;
     const std::regex pattern(R"(k([0-9]{1,4}))");
     std::error_code ec;
@@ -262,9 +278,10 @@ std::vector<WhatIfOwnPoint> compare_own(const std::string& green_dir, const hw::
     }
     std::vector<WhatIfOwnPoint> out;
     if (dirs.empty() || dirs.rbegin()->first != gpu.sm_count) return out;
-    const OwnTimes reference = own_times(dirs.rbegin()->second, gpu, policy);
+    const OwnTimes reference = own_times(dirs.rbegin()->second, green_dir, gpu, policy, series_work);
     for (auto it = std::next(dirs.rbegin()); it != dirs.rend(); ++it) {
-        const OwnTimes times = own_times(it->second, what_if_gpu(gpu, it->first), policy);
+        std::string unused;
+        const OwnTimes times = own_times(it->second, green_dir, what_if_gpu(gpu, it->first), policy, unused);
         for (const auto& [key, t] : times) {
             const auto ref = reference.find(key);
             if (ref == reference.end() || ref->second.first <= 0 || ref->second.second <= 0) continue;
@@ -333,7 +350,7 @@ WhatIfComparison validate_what_if(const std::string& torch_dir, const std::strin
     if (!wave_change.empty()) c.wave_change_median_abs_error_percent = summarise_errors(wave_change).median;
     std::error_code ec;
     if (!green_dir.empty() && fs::is_directory(green_dir, ec)) {
-        c.own = compare_own(green_dir, gpu, policy);
+        c.own = compare_own(green_dir, gpu, policy, c.own_series_work_file);
         std::vector<double> own;
         for (const auto& p : c.own) own.push_back(std::abs(p.error_percent));
         if (!own.empty()) {

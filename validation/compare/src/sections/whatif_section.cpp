@@ -58,7 +58,8 @@ void print_what_if(std::ostream& out, const WhatIfComparison& c, const std::stri
         }
         o.print(out);
         out << c.own.size() << " points of the project's own kernels (T(K)/T predicted vs measured): median |error| "
-            << fixed(c.own_median_abs_error_percent, 1) << "%, max " << fixed(c.own_max_abs_error_percent, 1) << "%\n";
+            << fixed(c.own_median_abs_error_percent, 1) << "%, max " << fixed(c.own_max_abs_error_percent, 1) << "%; series work keys: "
+            << (c.own_series_work_file.empty() ? "the generator's defaults" : c.own_series_work_file) << "\n";
     }
 }
 
@@ -74,7 +75,8 @@ nlohmann::ordered_json what_if_json(const WhatIfComparison& c) {
                              {"wave_change_step_comparisons", c.wave_change_step_comparisons},
                              {"wave_change_steps_within_3_percent", c.wave_change_steps_within_3_percent},
                              {"own_median_abs_error_percent", c.own_median_abs_error_percent},
-                             {"own_max_abs_error_percent", c.own_max_abs_error_percent}};
+                             {"own_max_abs_error_percent", c.own_max_abs_error_percent},
+                             {"own_series_work_file", c.own_series_work_file}};
     for (const auto& w : c.workloads) {
         nlohmann::ordered_json q{{"workload", w.name}, {"gpu", w.gpu}, {"reference_sms", w.reference_sms}, {"sms", w.sms},
                                  {"reference_busy_error_percent", w.reference_busy_error_percent},

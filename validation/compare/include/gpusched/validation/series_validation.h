@@ -42,7 +42,9 @@ std::string read_series_work_keys(const std::string& path);
 /// Reads the runner's `binomial.csv` (columns blocks, threads, terms, median_ms) and
 /// simulates `binomial-series:blocks=B,threads=T,terms=K[,work keys]` on `gpu` with `policy`
 /// and the `shared` execution model, the work keys from read_series_work_keys() on
-/// `binomial_work.txt` beside the CSV. InputError naming the file and line for malformed data.
-SeriesComparison validate_series(const std::string& csv_path, const hw::GpuSpec& gpu, const std::string& policy);
+/// `work_file` ("" = `binomial_work.txt` beside the CSV). InputError naming the file and line
+/// for malformed data.
+SeriesComparison validate_series(const std::string& csv_path, const hw::GpuSpec& gpu, const std::string& policy,
+                                 const std::string& work_file = "");
 
 }  // namespace gpusched::validation

@@ -77,6 +77,7 @@ struct WhatIfComparison {
     std::size_t wave_change_steps_within_3_percent = 0;
     double own_median_abs_error_percent = 0;
     double own_max_abs_error_percent = 0;
+    std::string own_series_work_file;     ///< the series kernel's work keys' file ("" = the generator's defaults)
 };
 
 /// The GPU of the what-if question: `gpu` with `sms` SMs (hw::with_sm_count), named like
@@ -85,7 +86,8 @@ hw::GpuSpec what_if_gpu(const hw::GpuSpec& gpu, int sms);
 
 /// Compares `torch_dir` (`<w>_k<K>.json.gz` Kineto traces of the workloads cnn, transformer,
 /// gemm and elementwise, `ncu/<w>.csv.gz`) and, when it exists, `green_dir` (`k<K>/` with
-/// apsp_*_queued.csv and binomial.csv): each workload's whole-GPU trace (K = the device's SM
+/// apsp_*_queued.csv and binomial.csv; the series' work keys from `k<K>/binomial_work.txt`, else
+/// `curves/binomial_work.txt` beside `green_dir`): each workload's whole-GPU trace (K = the device's SM
 /// count) is imported in process (`gpusched import torch --steps STEP`, then `import ncu`),
 /// simulated with `policy` and `execution` on what_if_gpu(trace GPU, K) for every K measured, and
 /// step STEP of each measured trace gives the measured busy time and kernel durations. InputError
