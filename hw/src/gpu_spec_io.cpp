@@ -246,6 +246,7 @@ void parse_optional_sections(YamlFields& top, GpuSpec& spec) {
         spec.block_completion_interval_ns = f.optional_number("block_completion_interval_ns", 0, 1e6);
         spec.host_launch_interval_ns = f.optional_number("host_launch_interval_ns", 0, 1e9);
         spec.graph_kernel_launch_ns = f.optional_number("graph_kernel_launch_ns", 0, 1e12);
+        spec.graph_launch_per_pending_kernel_ns = f.optional_number("graph_launch_per_pending_kernel_ns", 0, 1e9);
         spec.kernel_start_interval_ns = f.optional_number("kernel_start_interval_ns", 0, 1e9);
         f.finish();
     }
@@ -474,7 +475,7 @@ std::string to_yaml(const GpuSpec& s) {
     }
     if (s.kernel_launch_ns || s.block_dispatch_latency_ns || s.block_dispatch_interval_ns || s.sm_block_launch_ns ||
         s.sm_warp_launch_ns || s.block_completion_interval_ns || s.host_launch_interval_ns || s.graph_kernel_launch_ns ||
-        s.kernel_start_interval_ns) {
+        s.graph_launch_per_pending_kernel_ns || s.kernel_start_interval_ns) {
         y << "overheads:\n";
         opt_num("  kernel_launch_ns", s.kernel_launch_ns);
         opt_num("  block_dispatch_latency_ns", s.block_dispatch_latency_ns);
@@ -484,6 +485,7 @@ std::string to_yaml(const GpuSpec& s) {
         opt_num("  block_completion_interval_ns", s.block_completion_interval_ns);
         opt_num("  host_launch_interval_ns", s.host_launch_interval_ns);
         opt_num("  graph_kernel_launch_ns", s.graph_kernel_launch_ns);
+        opt_num("  graph_launch_per_pending_kernel_ns", s.graph_launch_per_pending_kernel_ns);
         opt_num("  kernel_start_interval_ns", s.kernel_start_interval_ns);
     }
     if (s.clusters) write_cluster_spec(y, *s.clusters);

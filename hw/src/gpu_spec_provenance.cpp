@@ -42,6 +42,7 @@ const std::vector<std::pair<std::string_view, NumberField>>& number_fields() {
         {"overheads.block_completion_interval_ns", &GpuSpec::block_completion_interval_ns},
         {"overheads.host_launch_interval_ns", &GpuSpec::host_launch_interval_ns},
         {"overheads.graph_kernel_launch_ns", &GpuSpec::graph_kernel_launch_ns},
+        {"overheads.graph_launch_per_pending_kernel_ns", &GpuSpec::graph_launch_per_pending_kernel_ns},
         {"overheads.kernel_start_interval_ns", &GpuSpec::kernel_start_interval_ns},
     };
     return fields;

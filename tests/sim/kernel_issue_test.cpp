@@ -1,4 +1,4 @@
-// Kernel issue: a CUDA graph's launch overhead (issue: graph) and the GPU-wide kernel start interval.
+// Kernel issue: a CUDA graph's launch overhead (issue: graph, + per pending kernel) and the GPU-wide kernel start interval.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -92,6 +92,27 @@ TEST_CASE("kernel start interval: a stream's next kernel waits for the interval 
     CHECK(r.ready == std::vector<Time>{500 * kNs, 800 * kNs, 1100 * kNs, 1400 * kNs, 1700 * kNs});
 }
 
+TEST_CASE("graph issue: a kernel's launch takes graph_launch_per_pending_kernel_ns more per kernel still on its way") {
+    hw::GpuSpec gpu = issue_gpu();
+    gpu.graph_launch_per_pending_kernel_ns = 50;
+    workloads::Application graph_app = four_streams(1 * kUs);
+    graph_app.host_issue = workloads::HostIssue::graph;
+    // All four start at 0 in stream order; the n-th finds n kernels started and not ready:
+    // ready 0.2 + 0.05 n = 0.2, 0.25, 0.3, 0.35 us.
+    auto graph = test::run(gpu, graph_app, "most-room");
+    CHECK(graph.ready == std::vector<Time>{200 * kNs, 250 * kNs, 300 * kNs, 350 * kNs});
+    // One stream: the next kernel starts when the previous one ends, none is on its way: 0.2, 1.4, 2.6.
+    auto one = test::run(gpu, three_kernels(workloads::HostIssue::graph), "most-room");
+    CHECK(one.ready == std::vector<Time>{200 * kNs, 1400 * kNs, 2600 * kNs});
+    // Queued on streams (not a graph) the key does not apply: all ready at 0.5.
+    auto queued = test::run(gpu, four_streams(1 * kUs), "most-room");
+    CHECK(queued.ready == std::vector<Time>{500 * kNs, 500 * kNs, 500 * kNs, 500 * kNs});
+    // With the start interval (300 ns) the later of the two: max(0.2 + 0.05 n, previous + 0.3) = 0.2, 0.5, 0.8, 1.1.
+    gpu.kernel_start_interval_ns = 300;
+    auto both = test::run(gpu, graph_app, "most-room");
+    CHECK(both.ready == std::vector<Time>{200 * kNs, 500 * kNs, 800 * kNs, 1100 * kNs});
+}
+
 TEST_CASE("issue: graph is a workload key value; the GPU keys are range-checked by name") {
     const std::string body = "launches:\n  - kernel: synthetic\n    blocks: 2\n    threads: 32\n    duration: 1us\n";
     CHECK(workloads::parse_workload("issue: graph\n" + body, "w.yaml").host_issue == workloads::HostIssue::graph);
@@ -101,8 +122,11 @@ TEST_CASE("issue: graph is a workload key value; the GPU keys are range-checked 
     const hw::GpuSpec spec = hw::parse_gpu_spec(h100, "h100.yaml");
     CHECK(spec.graph_kernel_launch_ns == 682);  // 864 measured - D 182
     CHECK(spec.kernel_start_interval_ns == 160);
-    CHECK(hw::parse_gpu_spec(hw::to_yaml(spec), "again.yaml").kernel_start_interval_ns == 160);
-    for (const std::string key : {"graph_kernel_launch_ns", "kernel_start_interval_ns"}) {
+    CHECK(spec.graph_launch_per_pending_kernel_ns == 72);  // 71.6 ns per start, kernel_issue/ graph runs
+    const hw::GpuSpec again = hw::parse_gpu_spec(hw::to_yaml(spec), "again.yaml");
+    CHECK(again.kernel_start_interval_ns == 160);
+    CHECK(again.graph_launch_per_pending_kernel_ns == 72);
+    for (const std::string key : {"graph_kernel_launch_ns", "graph_launch_per_pending_kernel_ns", "kernel_start_interval_ns"}) {
         CAPTURE(key);
         const auto at = h100.find("  " + key + ":");
         REQUIRE(at != std::string::npos);

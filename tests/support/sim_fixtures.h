@@ -30,6 +30,7 @@ inline hw::GpuSpec small_gpu(int sms) {
     g.block_completion_interval_ns.reset();
     g.host_launch_interval_ns.reset();
     g.graph_kernel_launch_ns.reset();
+    g.graph_launch_per_pending_kernel_ns.reset();
     g.kernel_start_interval_ns.reset();
     g.issue_model = hw::GpuSpec::IssueModel::share;  // the hand-derived `shared` tests use equal shares
     g.l1_model = hw::GpuSpec::L1Model::cap;          // and the L1 path's cap

@@ -95,14 +95,16 @@ TEST_CASE("n x SSSP on the H100: frontier hard check, calibrated run times, shap
         CHECK(x.simulated > 1.0);
     }
     // Today (docs/validation.md): graph-mode runs are simulated as a CUDA graph (graph_kernel_launch_ns
-    // 682 ns, kernel_start_interval_ns 160 ns, validation/data/h100/kernel_issue/; nothing fitted here):
-    // f = 0.958 (C = 1 4% long uncalibrated; 0.766 with the stream launch gap), C = 8 19.7% fast and
-    // C = 32 12.3% fast after calibration (were 20.6% and 46.7%); the simulated speedups 7.7x and
-    // 17.9x against the measured 6.2x and 15.7x (29.4x at C = 32 without the start interval).
+    // 682 ns + graph_launch_per_pending_kernel_ns 72 ns per kernel still on its way,
+    // kernel_start_interval_ns 160 ns, validation/data/h100/kernel_issue/; nothing fitted here):
+    // f = 0.958 (C = 1 4% long uncalibrated; 0.766 with the stream launch gap), C = 8 16.9% fast and
+    // C = 32 12.1% fast after calibration (19.7% and 12.3% without the per-pending term, 20.6% and
+    // 46.7% before the graph keys); the simulated speedups 7.47x and 17.8x against the measured 6.21x
+    // and 15.7x (7.7x and 17.9x without the per-pending term, 29.4x at C = 32 without the start interval).
     CHECK(s.factor == doctest::Approx(0.958).epsilon(0.01));
-    CHECK(s.max_abs_error_graph_percent <= 21.0);
-    CHECK(s.speedups[0].simulated / s.speedups[0].measured <= 1.30);
-    CHECK(s.speedups[1].simulated / s.speedups[1].measured <= 1.20);
+    CHECK(s.max_abs_error_graph_percent <= 18.0);
+    CHECK(s.speedups[0].simulated / s.speedups[0].measured <= 1.22);
+    CHECK(s.speedups[1].simulated / s.speedups[1].measured <= 1.16);
     // Direct launches are simulated as host calls (h = 3466 ns per call, from launch_rate/) and
     // calibrated at their own C = 1 run: f_stream = 1.050 (graph: 0.958). Today the subset's stream
     // errors are 0 / +8.7% / +8.7% at C = 1 / 8 / 32 (before the kernels' chains 0 / +15.3 / +15.2%);
@@ -114,16 +116,16 @@ TEST_CASE("n x SSSP on the H100: frontier hard check, calibrated run times, shap
             CHECK(std::abs(p.error_percent) <= 10.0);
             CHECK(p.simulated_us / p.measured_us >= 0.70);  // uncalibrated: host-bound, not the graph-mode time
         }
-    // Timelines, uncalibrated: the simulated graph-mode spans are 0.83-1.01x the measured ones today
-    // (1.03-1.27x with the stream launch gap; per-launch spans, median: relax 4.49 us against 3.71-4.67 measured, minimum 1.22 against
+    // Timelines, uncalibrated: the simulated graph-mode spans are 0.86-1.01x the measured ones today
+    // (0.83-1.01x without the per-pending term, 1.03-1.27x with the stream launch gap; per-launch spans, median: relax 4.49 us against 3.71-4.67 measured, minimum 1.22 against
     // 1.63-1.73, update 0.44 against 0.61-0.64; before the chains 0.04 and 0.02 us for the last two).
     REQUIRE(s.timelines.size() == 4);
     for (const auto& t : s.timelines) {
         CAPTURE(t.name);
         CHECK(t.measured_launches.size() == t.simulated_launches.size());
         if (t.mode == "graph") {
-            CHECK(t.simulated_span_us / t.measured_span_us >= 0.80);
-            CHECK(t.simulated_span_us / t.measured_span_us <= 1.10);
+            CHECK(t.simulated_span_us / t.measured_span_us >= 0.84);
+            CHECK(t.simulated_span_us / t.measured_span_us <= 1.05);
         }
         REQUIRE(t.measured_kernel_us.size() == 3);
         for (std::size_t k = 0; k < 3; ++k) {

@@ -28,7 +28,10 @@ std::vector<GpuNumberUse> run_gpu_numbers(const Application& app, const hw::GpuS
                             "overheads.sm_warp_launch_ns", "overheads.block_completion_interval_ns"})
         add_key(out, gpu, key);
     if (app.host_issue == HostIssue::calls) add_key(out, gpu, "overheads.host_launch_interval_ns");
-    if (app.host_issue == HostIssue::graph) add_key(out, gpu, "overheads.graph_kernel_launch_ns");
+    if (app.host_issue == HostIssue::graph) {
+        add_key(out, gpu, "overheads.graph_kernel_launch_ns");
+        add_key(out, gpu, "overheads.graph_launch_per_pending_kernel_ns");
+    }
     add_key(out, gpu, "overheads.kernel_start_interval_ns");
     for (const auto& op : app.operations)
         if (op.kind == Operation::Kind::copy) {

@@ -19,7 +19,10 @@ OperationFrontEnd::OperationFrontEnd(const hw::GpuSpec& gpu, const workloads::Ap
       observers_(observers),
       graph_(workloads::build_operation_graph(app)),
       launch_overhead_(kernel_launch_ps(gpu, app.host_issue)),
-      start_interval_(overhead_ps(gpu.kernel_start_interval_ns)) {
+      start_interval_(overhead_ps(gpu.kernel_start_interval_ns)),
+      per_pending_kernel_(app.host_issue == workloads::HostIssue::graph
+                              ? overhead_ps(gpu.graph_launch_per_pending_kernel_ns)
+                              : 0) {
     if (graph_.size() > Event::kMaxPayload)
         throw InputError("the workload has more than " + std::to_string(Event::kMaxPayload) + " operations");
     unfinished_deps_ = graph_.predecessors;
@@ -89,10 +92,13 @@ void OperationFrontEnd::start_op(std::size_t op) {
     const auto payload = static_cast<std::uint32_t>(op);
     switch (graph_.kind(op)) {
         case workloads::Operation::Kind::kernel: {
-            // Arrivals are computed in the order kernels start, now + one overhead: never earlier
-            // than an arrival computed before, so the start interval spaces them in that order.
+            // Arrivals are computed in the order kernels start, now + one overhead (+ p per kernel
+            // still on its way, issue: graph); the start interval spaces them in that order.
             const auto what = [&] { return describe(op) + ": its arrival"; };
-            const Time arrival = std::max(checked_time_sum(now, launch_overhead_, what), next_arrival_);
+            const Time queued = checked_time_product(per_pending_kernel_, kernels_pending_, what);
+            const Time arrival =
+                std::max(checked_time_sum(checked_time_sum(now, launch_overhead_, what), queued, what), next_arrival_);
+            ++kernels_pending_;
             if (start_interval_ > 0) next_arrival_ = checked_time_sum(arrival, start_interval_, what);
             events_.schedule(arrival, Phase::operation, payload);
             break;
@@ -143,6 +149,7 @@ std::optional<std::size_t> OperationFrontEnd::on_event(std::size_t op) {
         const std::size_t launch = graph_.launch(op);
         if (kernel_arrived_[launch] == 0) {
             kernel_arrived_[launch] = 1;
+            --kernels_pending_;
             return launch;
         }
     }

@@ -141,6 +141,9 @@ struct GpuSpec {
     /// Launch -> ready to dispatch for a kernel of a CUDA graph (workloads::HostIssue::graph), in
     /// place of kernel_launch_ns; absent: such kernels take kernel_launch_ns.
     std::optional<double> graph_kernel_launch_ns;
+    /// A CUDA graph's kernel takes this much longer to become ready for every other kernel whose
+    /// launch is under way (started, not yet ready) when it starts; absent: 0.
+    std::optional<double> graph_launch_per_pending_kernel_ns;
     /// Kernels become ready to dispatch GPU-wide at most one per this interval (all streams and
     /// issue modes together); absent: no limit.
     std::optional<double> kernel_start_interval_ns;

@@ -24,6 +24,9 @@ namespace gpusched::sim {
 ///             (in the execution-engine queue: on_event returns its launch) --(the engine runs
 ///             it)--> finished (kernel_finished). With kernel_start_interval_ns s, kernels become
 ///             ready GPU-wide at least s apart: ready = max(started + launch, previous ready + s).
+///             A CUDA graph's kernel (issue: graph) with graph_launch_per_pending_kernel_ns p takes
+///             p more per other kernel started and not yet ready at its start (n of them):
+///             ready = max(started + launch + n p, previous ready + s).
 ///     copy:   started --(its copy engine is free)--> transferring --(latency + bytes /
 ///             bandwidth)--> finished. With copy_engines >= 2 host-to-device and
 ///             device-to-host copies have an engine each (the link is per direction), with 1
@@ -87,6 +90,8 @@ private:
     std::vector<std::uint8_t> awaiting_issue_;    ///< per operation: 1 = ready, waiting for the host to issue it
     Time launch_overhead_;                        ///< kernel_launch_ns (graph_kernel_launch_ns for issue: graph)
     Time start_interval_;                         ///< kernel_start_interval_ns (0: no limit)
+    Time per_pending_kernel_ = 0;                 ///< issue: graph: graph_launch_per_pending_kernel_ns, else 0
+    std::size_t kernels_pending_ = 0;             ///< kernels started, not yet ready
     Time next_arrival_ = 0;                       ///< the earliest the next kernel may be ready
     Time host_interval_ = 0;                      ///< HostIssue::calls: host time per operation, else 0
     Time last_op_end_ = 0;
