@@ -118,11 +118,17 @@ TEST_CASE("Gantt lanes: bars resident at once are drawn one above the other, at 
     CHECK(r.find("y=\"37\"") != std::string::npos);
     CHECK(r.find("height=\"12\"") != std::string::npos);
 
-    // Six bars at once in a 14 px row: floor(14 / 3) = 4 lanes, shared, and the caption says so.
+    // Four bars at once in a 14 px row: floor(14 / 3) = 4 lanes of 3.5 px (y = 36 + 3 x 3.5 +
+    // 0.875 for the last). Five at once: one lane, the whole row, and the caption says so.
     chart.rows = {{"SM 0", {}}};
-    for (int i = 0; i < 6; ++i) chart.rows[0].bars.push_back({static_cast<double>(i), 100.0, 0, "c"});
-    const std::string crowded = render_svg(chart);
-    CHECK(crowded.find("1 row has more than 4 bars at once, drawn in 4 shared lanes") != std::string::npos);
+    for (int i = 0; i < 4; ++i) chart.rows[0].bars.push_back({static_cast<double>(i), 100.0, 0, "c" + std::to_string(i)});
+    const std::string four = render_svg(chart);
+    CHECK(four.find("shared") == std::string::npos);
+    CHECK(four.find("y=\"47.38\"") != std::string::npos);
+    chart.rows[0].bars.push_back({4.0, 100.0, 0, "c4"});
+    const std::string five = render_svg(chart);
+    CHECK(five.find("1 row has more than 4 bars at once, drawn in one lane") != std::string::npos);
+    CHECK(five.find("y=\"47.38\"") == std::string::npos);
 }
 
 TEST_CASE("Gantt edge cases: instants, bad bars, empty charts, thin rows, bad sizes") {

@@ -56,43 +56,46 @@ std::vector<Column> rasterise(const GanttRow& row, const std::vector<std::size_t
     return grid;
 }
 
-/// The row's bars in lanes (gantt_chart.h): by start (ties: row order), each bar in the lowest
-/// lane free at its start; with every one of `max_lanes` lanes busy, in the lane that frees
-/// first. Each lane lists its bars in row order. `needed` is set to the lanes the row would
-/// need without the cap.
-std::vector<std::vector<std::size_t>> assign_lanes(const GanttRow& row, std::size_t max_lanes, std::size_t& needed) {
+/// The most bars of `row` that overlap at one time (an end at the instant of a start frees first).
+std::size_t most_at_once(const GanttRow& row, const std::vector<std::size_t>& by_start) {
+    std::priority_queue<double, std::vector<double>, std::greater<>> ends;  // of the bars still open
+    std::size_t most = 0;
+    for (const std::size_t i : by_start) {
+        while (!ends.empty() && ends.top() <= row.bars[i].start_us) ends.pop();
+        ends.push(row.bars[i].end_us);
+        most = std::max(most, ends.size());
+    }
+    return most;
+}
+
+/// The row's bars in lanes (gantt_chart.h), each lane its bars in row order: by start (ties:
+/// row order), each bar in the lowest lane free at its start. A row with more than `max_lanes`
+/// bars at once is one lane; `crowded` tells which.
+std::vector<std::vector<std::size_t>> assign_lanes(const GanttRow& row, std::size_t max_lanes, bool& crowded) {
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < row.bars.size(); ++i)
         if (usable(row.bars[i])) order.push_back(i);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return row.bars[a].start_us < row.bars[b].start_us; });
+    crowded = most_at_once(row, order) > max_lanes;
+    if (crowded || order.empty()) {
+        std::sort(order.begin(), order.end());
+        return {order};
+    }
     std::vector<double> free_at;  // per lane: the end of its latest bar
     std::vector<std::vector<std::size_t>> lanes;
-    std::priority_queue<double, std::vector<double>, std::greater<>> ends;  // of the bars still open
-    needed = 0;
     for (const std::size_t i : order) {
         const GanttBar& bar = row.bars[i];
-        while (!ends.empty() && ends.top() <= bar.start_us) ends.pop();
-        ends.push(bar.end_us);
-        needed = std::max(needed, ends.size());
-        std::size_t lane = free_at.size();
-        for (std::size_t l = 0; l < free_at.size(); ++l)
-            if (free_at[l] <= bar.start_us) {
-                lane = l;
-                break;
-            }
-        if (lane == free_at.size() && free_at.size() >= max_lanes)
-            lane = static_cast<std::size_t>(std::min_element(free_at.begin(), free_at.end()) - free_at.begin());
+        std::size_t lane = 0;
+        while (lane < free_at.size() && free_at[lane] > bar.start_us) ++lane;
         if (lane == free_at.size()) {
             free_at.push_back(bar.end_us);
             lanes.emplace_back();
-        } else {
-            free_at[lane] = std::max(free_at[lane], bar.end_us);
         }
+        free_at[lane] = bar.end_us;
         lanes[lane].push_back(i);
     }
     for (auto& lane : lanes) std::sort(lane.begin(), lane.end());
-    if (lanes.empty()) lanes.emplace_back();
     return lanes;
 }
 
@@ -220,11 +223,11 @@ std::string render_svg(const GanttChart& chart) {
     // Overlapping bars in lanes, each at least 3 px high.
     const auto max_lanes = static_cast<std::size_t>(std::max(1.0, std::floor(rh / 3)));
     std::vector<std::vector<std::vector<std::size_t>>> row_lanes;
-    std::size_t crowded = 0;  // rows needing more lanes than they have
+    std::size_t crowded = 0;  // rows with more bars at once than lanes: one lane
     for (const GanttRow& row : chart.rows) {
-        std::size_t needed = 0;
-        row_lanes.push_back(assign_lanes(row, max_lanes, needed));
-        if (needed > max_lanes) ++crowded;
+        bool too_many = false;
+        row_lanes.push_back(assign_lanes(row, max_lanes, too_many));
+        if (too_many) ++crowded;
     }
 
     std::vector<std::string> caption = split_lines(chart.caption);
@@ -234,7 +237,8 @@ std::string render_svg(const GanttChart& chart) {
                 " px are merged per pixel column";
     if (crowded > 0)
         note += "; " + std::to_string(crowded) + (crowded == 1 ? " row has" : " rows have") + " more than " +
-                std::to_string(max_lanes) + " bars at once, drawn in " + std::to_string(max_lanes) + " shared lanes";
+                std::to_string(max_lanes) + " bars at once, drawn in one lane (the bar covering most of a pixel "
+                "column shows)";
     caption.push_back(note);
     const double caption_y = legend_y + legend_rows * kLegendHeight + 4;
     const double height = caption_y + static_cast<double>(caption.size()) * 15 + 8;

@@ -33,10 +33,10 @@ struct GanttRow {
 ///
 /// Lanes: bars of one row that overlap in time (blocks resident on one SM at once) are drawn
 /// in lanes, one above the other, each lane row_height / lanes high. Taken by start (ties: row
-/// order), a bar goes to the lowest lane free at its start; a row has as many lanes as it has
-/// bars at once, at most floor(row_height / 3) (lanes at least 3 px high); past that a bar
-/// shares the lane that frees first, and the caption says how many rows share lanes. A row
-/// whose bars never overlap is one lane, drawn as before lanes existed.
+/// order), a bar goes to the lowest lane free at its start, so a row has as many lanes as it
+/// has bars at once. Lanes are at least 3 px high: a row with more than floor(row_height / 3)
+/// bars at once is drawn in one lane (as a row whose bars never overlap), and the caption says
+/// how many rows are.
 ///
 ///     SM 0 |[== block 0 ==][== block 2 ==]    two blocks resident at once:
 ///          |[==== block 1 ====]               two lanes of 7 px in a 14 px row
