@@ -89,6 +89,48 @@ TEST_CASE("Gantt bounds hold for overlapping bars too") {
     CHECK(svg.size() < 100000);
 }
 
+TEST_CASE("Gantt lanes: bars resident at once are drawn one above the other, at most row_height / 3 lanes") {
+    // b0 [0, 50] and b1 [10, 60] overlap: two lanes of 14 / 2 = 7 px; b2 starts at 50 when lane 0
+    // is free again (b0 ended), so it joins lane 0. The plot's top is y = 36 and a bar is padded
+    // by min(1, lane / 4) = 1 px: lane 0's bars at y = 37, lane 1's at 36 + 7 + 1 = 44, 5 px high.
+    GanttChart chart;
+    chart.title = "two blocks per SM";
+    chart.rows = {{"SM 0", {{0, 50, 0, "b0"}, {10, 60, 1, "b1"}, {50, 100, 0, "b2"}}}};
+    const std::string svg = render_svg(chart);
+    CHECK(xml_problem(svg) == "");
+    const auto rect_of = [&](const std::string& label) {
+        const std::size_t title = svg.find("<title>" + label + ":");
+        REQUIRE(title != std::string::npos);
+        const std::size_t open = svg.rfind("<rect", title);
+        return svg.substr(open, title - open);
+    };
+    CHECK(rect_of("b0").find("y=\"37\"") != std::string::npos);
+    CHECK(rect_of("b1").find("y=\"44\"") != std::string::npos);
+    CHECK(rect_of("b2").find("y=\"37\"") != std::string::npos);
+    CHECK(rect_of("b1").find("height=\"5\"") != std::string::npos);
+    CHECK(svg.find("shared lanes") == std::string::npos);
+
+    // Back-to-back bars never overlap: one lane, the whole row (y = 37, 14 - 2 = 12 px high).
+    chart.rows = {{"SM 0", {{0, 50, 0, "b0"}, {50, 100, 1, "b1"}}}};
+    const std::string single = render_svg(chart);
+    const std::size_t t = single.find("<title>b1:");
+    const std::string r = single.substr(single.rfind("<rect", t), t - single.rfind("<rect", t));
+    CHECK(r.find("y=\"37\"") != std::string::npos);
+    CHECK(r.find("height=\"12\"") != std::string::npos);
+
+    // Four bars at once in a 14 px row: floor(14 / 3) = 4 lanes of 3.5 px (y = 36 + 3 x 3.5 +
+    // 0.875 for the last). Five at once: one lane, the whole row, and the caption says so.
+    chart.rows = {{"SM 0", {}}};
+    for (int i = 0; i < 4; ++i) chart.rows[0].bars.push_back({static_cast<double>(i), 100.0, 0, "c" + std::to_string(i)});
+    const std::string four = render_svg(chart);
+    CHECK(four.find("shared") == std::string::npos);
+    CHECK(four.find("y=\"47.38\"") != std::string::npos);
+    chart.rows[0].bars.push_back({4.0, 100.0, 0, "c4"});
+    const std::string five = render_svg(chart);
+    CHECK(five.find("1 row has more than 4 bars at once, drawn in one lane") != std::string::npos);
+    CHECK(five.find("y=\"47.38\"") == std::string::npos);
+}
+
 TEST_CASE("Gantt edge cases: instants, bad bars, empty charts, thin rows, bad sizes") {
     GanttChart chart;
     chart.title = "edges";

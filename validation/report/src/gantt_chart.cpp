@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
+#include <queue>
 #include <stdexcept>
 
 #include "gpusched/report/axis_ticks.h"
@@ -32,10 +34,12 @@ struct Column {
     std::size_t bar = 0;
 };
 
-/// Per pixel column, the bar covering most of it (ties: the later bar).
-std::vector<Column> rasterise(const GanttRow& row, double lo, double scale, std::size_t columns) {
+/// Per pixel column, the bar of `lane` (indices into row.bars, in row order) covering most of
+/// it (ties: the later bar).
+std::vector<Column> rasterise(const GanttRow& row, const std::vector<std::size_t>& lane, double lo, double scale,
+                              std::size_t columns) {
     std::vector<Column> grid(columns);
-    for (std::size_t i = 0; i < row.bars.size(); ++i) {
+    for (const std::size_t i : lane) {
         const GanttBar& bar = row.bars[i];
         if (!usable(bar)) continue;
         const double a = (bar.start_us - lo) * scale;
@@ -52,9 +56,103 @@ std::vector<Column> rasterise(const GanttRow& row, double lo, double scale, std:
     return grid;
 }
 
+/// The most bars of `row` that overlap at one time (an end at the instant of a start frees first).
+std::size_t most_at_once(const GanttRow& row, const std::vector<std::size_t>& by_start) {
+    std::priority_queue<double, std::vector<double>, std::greater<>> ends;  // of the bars still open
+    std::size_t most = 0;
+    for (const std::size_t i : by_start) {
+        while (!ends.empty() && ends.top() <= row.bars[i].start_us) ends.pop();
+        ends.push(row.bars[i].end_us);
+        most = std::max(most, ends.size());
+    }
+    return most;
+}
+
+/// The row's bars in lanes (gantt_chart.h), each lane its bars in row order: by start (ties:
+/// row order), each bar in the lowest lane free at its start. A row with more than `max_lanes`
+/// bars at once is one lane; `crowded` tells which.
+std::vector<std::vector<std::size_t>> assign_lanes(const GanttRow& row, std::size_t max_lanes, bool& crowded) {
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < row.bars.size(); ++i)
+        if (usable(row.bars[i])) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return row.bars[a].start_us < row.bars[b].start_us; });
+    crowded = most_at_once(row, order) > max_lanes;
+    if (crowded || order.empty()) {
+        std::sort(order.begin(), order.end());
+        return {order};
+    }
+    std::vector<double> free_at;  // per lane: the end of its latest bar
+    std::vector<std::vector<std::size_t>> lanes;
+    for (const std::size_t i : order) {
+        const GanttBar& bar = row.bars[i];
+        std::size_t lane = 0;
+        while (lane < free_at.size() && free_at[lane] > bar.start_us) ++lane;
+        if (lane == free_at.size()) {
+            free_at.push_back(bar.end_us);
+            lanes.emplace_back();
+        }
+        free_at[lane] = bar.end_us;
+        lanes[lane].push_back(i);
+    }
+    for (auto& lane : lanes) std::sort(lane.begin(), lane.end());
+    return lanes;
+}
+
 std::string bar_tooltip(const GanttBar& bar) {
     const std::string times = format_number(bar.start_us, 3) + " - " + format_number(bar.end_us, 3) + " us";
     return bar.label.empty() ? times : bar.label + ": " + times;
+}
+
+/// Where one lane of a row is drawn.
+struct LaneGeometry {
+    double left = 0;       ///< x of the axis origin column
+    double y = 0;          ///< top of the lane
+    double height = 0;
+    double lo = 0;         ///< the axis' first value (us)
+    double scale = 0;      ///< pixels per us
+    std::size_t columns = 0;
+    double detail_px = 0;
+};
+
+/// One lane's bars: detailed bars as rects, narrower ones merged into per-colour paths.
+void draw_lane(SvgCanvas& out, const GanttRow& row, const std::vector<std::size_t>& lane, const LaneGeometry& g) {
+    const double pad = std::min(1.0, g.height / 4);
+    const std::vector<Column> grid = rasterise(row, lane, g.lo, g.scale, g.columns);
+    std::map<std::size_t, std::string> paths;  // colour -> path data of merged segments
+    std::map<std::size_t, double> path_end;    // colour -> x where its last segment ended
+    const auto narrow = [&](const GanttBar& b) { return (b.end_us - b.start_us) * g.scale < g.detail_px; };
+    for (std::size_t c = 0; c < g.columns;) {
+        if (grid[c].coverage < 0) {
+            ++c;
+            continue;
+        }
+        const GanttBar& bar = row.bars[grid[c].bar];
+        const bool detailed = !narrow(bar);
+        std::size_t e = c + 1;
+        while (e < g.columns && grid[e].coverage >= 0 &&
+               (detailed ? grid[e].bar == grid[c].bar
+                         : row.bars[grid[e].bar].colour == bar.colour && narrow(row.bars[grid[e].bar])))
+            ++e;
+        const double x0 = g.left + static_cast<double>(c);
+        const double w = static_cast<double>(e - c);
+        if (detailed) {
+            out.rect(x0, g.y + pad, w, g.height - 2 * pad, palette_colour(bar.colour), "#ffffff", bar_tooltip(bar));
+            if (!bar.label.empty() && g.height >= 11 && SvgCanvas::text_width(bar.label, kBarLabelSize) + 4 <= w)
+                out.text(x0 + w / 2, g.y + g.height / 2 + 3, bar.label,
+                         {kBarLabelSize, "middle", false, palette_text_colour(bar.colour), 0});
+        } else {
+            std::string& d = paths[bar.colour];
+            if (d.empty())
+                d = "M" + format_number(x0, 2) + " " + format_number(g.y + g.height / 2, 2);
+            else
+                d += "m" + format_number(x0 - path_end[bar.colour], 2) + " 0";
+            d += "h" + format_number(w, 2);
+            path_end[bar.colour] = x0 + w;
+        }
+        c = e;
+    }
+    for (const auto& [colour, d] : paths) out.stroked_path(d, palette_colour(colour), g.height - 2 * pad, true);
 }
 
 std::vector<std::string> split_lines(const std::string& text) {
@@ -122,11 +220,25 @@ std::string render_svg(const GanttChart& chart) {
     }
     const double legend_rows = chart.colour_names.empty() ? 0 : lrow + 1;
 
+    // Overlapping bars in lanes, each at least 3 px high.
+    const auto max_lanes = static_cast<std::size_t>(std::max(1.0, std::floor(rh / 3)));
+    std::vector<std::vector<std::vector<std::size_t>>> row_lanes;
+    std::size_t crowded = 0;  // rows with more bars at once than lanes: one lane
+    for (const GanttRow& row : chart.rows) {
+        bool too_many = false;
+        row_lanes.push_back(assign_lanes(row, max_lanes, too_many));
+        if (too_many) ++crowded;
+    }
+
     std::vector<std::string> caption = split_lines(chart.caption);
     std::string note = std::to_string(bars) + " bars on " + std::to_string(chart.rows.size()) + " rows";
     if (narrow > 0)
         note += "; " + std::to_string(narrow) + " narrower than " + format_number(chart.detail_px, 2) +
                 " px are merged per pixel column";
+    if (crowded > 0)
+        note += "; " + std::to_string(crowded) + (crowded == 1 ? " row has" : " rows have") + " more than " +
+                std::to_string(max_lanes) + " bars at once, drawn in one lane (the bar covering most of a pixel "
+                "column shows)";
     caption.push_back(note);
     const double caption_y = legend_y + legend_rows * kLegendHeight + 4;
     const double height = caption_y + static_cast<double>(caption.size()) * 15 + 8;
@@ -151,44 +263,11 @@ std::string render_svg(const GanttChart& chart) {
         const double y = top + rh * static_cast<double>(r);
         if (r % label_every == 0)
             out.text(left - 6, y + rh / 2 + 4, row.label, {kRowLabelSize, "end", false, "#222222", 0});
-        const std::vector<Column> grid = rasterise(row, x.lo, scale, columns);
-        std::map<std::size_t, std::string> paths;     // colour -> path data of merged segments
-        std::string marks;                            // underlines of marked bars
-        std::map<std::size_t, double> path_end;       // colour -> x where its last segment ended
-        for (std::size_t c = 0; c < columns;) {
-            if (grid[c].coverage < 0) {
-                ++c;
-                continue;
-            }
-            const GanttBar& bar = row.bars[grid[c].bar];
-            const bool detailed = (bar.end_us - bar.start_us) * scale >= chart.detail_px;
-            std::size_t e = c + 1;
-            while (e < columns && grid[e].coverage >= 0 &&
-                   (detailed ? grid[e].bar == grid[c].bar
-                             : row.bars[grid[e].bar].colour == bar.colour &&
-                                   (row.bars[grid[e].bar].end_us - row.bars[grid[e].bar].start_us) * scale <
-                                       chart.detail_px))
-                ++e;
-            const double x0 = left + static_cast<double>(c);
-            const double w = static_cast<double>(e - c);
-            if (detailed) {
-                out.rect(x0, y + 1, w, rh - 2, palette_colour(bar.colour), "#ffffff", bar_tooltip(bar));
-                if (!bar.label.empty() && rh >= 11 && SvgCanvas::text_width(bar.label, kBarLabelSize) + 4 <= w)
-                    out.text(x0 + w / 2, y + rh / 2 + 3, bar.label,
-                             {kBarLabelSize, "middle", false, palette_text_colour(bar.colour), 0});
-            } else {
-                std::string& d = paths[bar.colour];
-                const double mid = y + rh / 2;
-                if (d.empty())
-                    d = "M" + format_number(x0, 2) + " " + format_number(mid, 2);
-                else
-                    d += "m" + format_number(x0 - path_end[bar.colour], 2) + " 0";
-                d += "h" + format_number(w, 2);
-                path_end[bar.colour] = x0 + w;
-            }
-            c = e;
-        }
-        for (const auto& [colour, d] : paths) out.stroked_path(d, palette_colour(colour), rh - 2, true);
+        const auto& lanes = row_lanes[r];
+        const double lh = rh / static_cast<double>(lanes.size());
+        for (std::size_t l = 0; l < lanes.size(); ++l)
+            draw_lane(out, row, lanes[l], {left, y + lh * static_cast<double>(l), lh, x.lo, scale, columns, chart.detail_px});
+        std::string marks;  // underlines of marked bars
         // Marked bars are underlined over their own extent (whichever bar shows in those columns).
         std::vector<std::pair<double, double>> spans;
         for (const GanttBar& bar : row.bars)

@@ -31,14 +31,24 @@ struct GanttRow {
 /// What to draw. The x axis runs from min(0, earliest start) to the latest end, in
 /// microseconds, with nice ticks (axis_ticks.h).
 ///
-/// Size rule (bounded output for any number of bars): each row is drawn on a grid of whole
+/// Lanes: bars of one row that overlap in time (blocks resident on one SM at once) are drawn
+/// in lanes, one above the other, each lane row_height / lanes high. Taken by start (ties: row
+/// order), a bar goes to the lowest lane free at its start, so a row has as many lanes as it
+/// has bars at once. Lanes are at least 3 px high: a row with more than floor(row_height / 3)
+/// bars at once is drawn in one lane (as a row whose bars never overlap), and the caption says
+/// how many rows are.
+///
+///     SM 0 |[== block 0 ==][== block 2 ==]    two blocks resident at once:
+///          |[==== block 1 ====]               two lanes of 7 px in a 14 px row
+///
+/// Size rule (bounded output for any number of bars): each lane is drawn on a grid of whole
 /// pixel columns, and each column shows one bar: the one covering most of it (ties: the later
 /// bar in the row's order, which would be drawn on top). Every bar that lies on the axis
 /// therefore shows as at least one column unless other bars cover its columns more. A bar at
 /// least `detail_px` wide is a <rect> of its own with a tooltip (and its label inside when it
 /// fits); narrower bars are merged: adjacent columns of one colour become one segment of a
-/// per-row, per-colour <path>. So a row has at most one shape per pixel column: at most
-/// rows x plot width shapes in all, about 10 bytes per merged segment and about 100 bytes
+/// per-lane, per-colour <path>. So a lane has at most one shape per pixel column: at most
+/// rows x lanes x plot width shapes in all, about 10 bytes per merged segment and about 100 bytes
 /// plus its label per detailed bar. The caption ends with a line giving the number of bars
 /// and how many of them were merged. Rows thinner than 10 px are labelled every k-th row.
 /// Checked in tests/report/gantt_chart_test.cpp: 10,000 bars on 16 rows at the default width
