@@ -1,6 +1,8 @@
 // Binding a launch's work to the GPU it runs on.
 #include "gpusched/workloads/gpu_bound_work.h"
 
+#include <map>
+
 #include <algorithm>
 
 #include "gpusched/hw/occupancy.h"
@@ -17,6 +19,23 @@ std::shared_ptr<const BlockWork> work_on_gpu(const KernelLaunch& launch, const h
     if (bindable == nullptr) return launch.work;
     auto bound = bindable->bind(gpu_context(launch, gpu));
     return bound ? bound : launch.work;
+}
+
+std::vector<std::shared_ptr<const BlockWork>> works_as_run(const LaunchList& launches, const hw::GpuSpec& gpu,
+                                                           const std::string& execution) {
+    std::vector<std::shared_ptr<const BlockWork>> out;
+    out.reserve(launches.size());
+    std::map<const BlockWork*, std::shared_ptr<const BlockWork>> bound;
+    for (const KernelLaunch& launch : launches) {
+        if (execution != "shared" || !launch.work) {
+            out.push_back(launch.work);
+            continue;
+        }
+        auto [it, fresh] = bound.try_emplace(launch.work.get());
+        if (fresh) it->second = work_on_gpu(launch, gpu);
+        out.push_back(it->second);
+    }
+    return out;
 }
 
 }  // namespace gpusched::workloads

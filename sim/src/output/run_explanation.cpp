@@ -7,6 +7,7 @@
 
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/sim/engine/spec_time.h"
+#include "gpusched/workloads/gpu_bound_work.h"
 #include "summary_format.h"
 
 namespace gpusched::sim {
@@ -93,9 +94,12 @@ void explain_kernel(std::ostream& out, const ExplainInput& in, const KernelKind&
     out << ".\n";
     const std::uint64_t counted = std::min<std::uint64_t>(launch.blocks(), 1000000);
     std::uint64_t partial = 0, inactive = 0;
-    if (launch.work)
+    // The warps the execution model runs: under `shared` the work bound to the GPU (a min-plus
+    // edge block runs every warp there, where the paper's counts let some retire).
+    const auto work = in.summary.execution == "shared" ? workloads::work_on_gpu(launch, in.gpu) : launch.work;
+    if (work)
         for (std::uint64_t b = 0; b < counted; ++b) {
-            const int active = std::clamp(launch.work->active_warps(b, occ.warps_per_block), 0, occ.warps_per_block);
+            const int active = std::clamp(work->active_warps(b, occ.warps_per_block), 0, occ.warps_per_block);
             if (active < occ.warps_per_block) {
                 ++partial;
                 inactive += static_cast<std::uint64_t>(occ.warps_per_block - active);

@@ -8,6 +8,7 @@
 
 #include "gpusched/sim/engine/spec_time.h"
 #include "gpusched/support/checked_time.h"
+#include "gpusched/workloads/gpu_bound_work.h"
 
 namespace gpusched::sim {
 
@@ -45,6 +46,8 @@ void TimeAccountCollector::on_begin(const RunInfo& info) {
     max_warps_ = info.gpu ? info.gpu->max_warps_per_sm : 0;
     launch_overhead_ = info.gpu ? overhead_ps(info.gpu->kernel_launch_ns) : 0;
     host_calls_ = app_ && app_->host_issue == workloads::HostIssue::calls;
+    works_.clear();
+    if (app_ && info.gpu) works_ = workloads::works_as_run(app_->launches, *info.gpu, info.execution);
     sms_.assign(static_cast<std::size_t>(std::max(sms, 0)), SmState{});
     waiting_ = draining_ = 0;
     // Classes of SMs alike in which masked streams allow them.
@@ -93,7 +96,7 @@ void TimeAccountCollector::unit_warps(const BlockRecord& block, int& warps, int&
         return;
     }
     warps = warps_per_block_.at(block.launch);
-    const auto& work = app_->launches.at(block.launch).work;
+    const auto& work = block.launch < works_.size() ? works_[block.launch] : app_->launches.at(block.launch).work;
     active = work ? std::clamp(work->active_warps(block.block, warps), 0, warps) : warps;
 }
 

@@ -8,6 +8,7 @@
 #include "gpusched/hw/gpu_spec.h"
 #include "gpusched/workloads/gpu_numbers.h"
 #include "gpusched/workloads/kernel_launch.h"
+#include "gpusched/workloads/launch_list.h"
 
 namespace gpusched::workloads {
 
@@ -44,5 +45,12 @@ GpuContext gpu_context(const KernelLaunch& launch, const hw::GpuSpec& gpu);
 /// `launch.work` bound to `gpu` (resident blocks from the occupancy of `launch` on it) when it
 /// is a GpuBoundWork that binds; otherwise `launch.work` itself.
 std::shared_ptr<const BlockWork> work_on_gpu(const KernelLaunch& launch, const hw::GpuSpec& gpu);
+
+/// Per launch of `launches`, the work an execution model named `execution` runs: under `shared`
+/// its work bound to `gpu` (work_on_gpu, each distinct work bound once: launches of one kernel
+/// share it), under any other model `launch.work` as it is. Views that count a block's active
+/// warps read these, so they count what the simulation ran.
+std::vector<std::shared_ptr<const BlockWork>> works_as_run(const LaunchList& launches, const hw::GpuSpec& gpu,
+                                                           const std::string& execution);
 
 }  // namespace gpusched::workloads

@@ -105,6 +105,7 @@ private:
     std::vector<std::uint64_t> dispatched_;   ///< per launch: units dispatched so far
     std::vector<std::uint8_t> phase_;         ///< per launch: 0 not ready, 1 waiting, 2 draining, 3 done
     std::vector<int> warps_per_block_;        ///< per launch
+    std::vector<std::shared_ptr<const workloads::BlockWork>> works_;  ///< per launch, as the execution model runs it
     std::size_t waiting_ = 0;
     std::size_t draining_ = 0;
     /// SMs are grouped into classes alike in which streams' SM masks allow them (one class when no
