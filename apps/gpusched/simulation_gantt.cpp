@@ -8,6 +8,7 @@
 #include "gpusched/report/palette.h"
 #include "gpusched/report/svg_canvas.h"
 #include "gpusched/report/svg_format.h"
+#include "gpusched/workloads/gpu_bound_work.h"
 
 namespace gpusched::cli {
 
@@ -22,6 +23,8 @@ void SimulationGantt::on_begin(const sim::RunInfo& info) {
     sm_count_ = info.gpu ? info.gpu->sm_count : 0;
     app_ = info.app;
     occupancy_ = info.occupancy;  // RunInfo lives only during on_begin
+    works_.clear();
+    if (app_ && info.gpu) works_ = workloads::works_as_run(app_->launches, *info.gpu, info.execution);
     bars_.clear();
 }
 
@@ -59,7 +62,8 @@ std::string SimulationGantt::svg(const std::string& title) const {
         if (bar.sm < 0 || bar.sm >= sms || !app) continue;
         const workloads::KernelLaunch& launch = app->launches.at(bar.launch);
         const int wpb = bar.launch < occupancy_.size() ? occupancy_[bar.launch].warps_per_block : 0;
-        const bool partial = launch.work && launch.work->active_warps(bar.block, wpb) < wpb;
+        const auto& work = bar.launch < works_.size() ? works_[bar.launch] : launch.work;
+        const bool partial = work && work->active_warps(bar.block, wpb) < wpb;
         const std::size_t colour =
             colouring_ == GanttColouring::kernel ? colour_of_name.at(launch.name) : colour_of_stream.at(launch.stream);
         chart.rows[static_cast<std::size_t>(bar.sm)].bars.push_back(

@@ -1,6 +1,7 @@
 // SimulationGantt: the per-SM Gantt chart of one simulation (every block), as SVG or as HTML beside the explanation.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@ private:
     int sm_count_ = 0;
     const workloads::Application* app_ = nullptr;  ///< the run's (it outlives the run)
     sim::OccupancyTable occupancy_;
+    std::vector<std::shared_ptr<const workloads::BlockWork>> works_;  ///< per launch, as the run ran it
     std::vector<Bar> bars_;
 };
 
