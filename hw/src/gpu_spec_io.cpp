@@ -200,6 +200,7 @@ void parse_execution(YamlFields& top, GpuSpec& spec) {
     if (f.has("issue_model"))
         spec.issue_model = f.choice("issue_model", {"share", "queue"}) == "queue" ? GpuSpec::IssueModel::queue
                                                                                  : GpuSpec::IssueModel::share;
+    if (auto v = f.optional_integer("issue_fair_warps", 1, 1024)) spec.issue_fair_warps = static_cast<double>(*v);
     if (auto v = f.optional_integer("fp32_lanes_per_sm", 1, 1 << 16)) spec.fp32_lanes_per_sm = as_int(*v);
     spec.clock_mhz = f.optional_number("clock_mhz", 1, 1e5);
     spec.l1_wavefronts_per_cycle = f.optional_number("l1_wavefronts_per_cycle", 1e-3, 1024);
@@ -443,6 +444,7 @@ std::string to_yaml(const GpuSpec& s) {
       << "  warp_schedulers_per_sm: " << s.warp_schedulers_per_sm << "\n"
       << "  issue_width: " << s.issue_width << "\n";
     if (s.issue_model == GpuSpec::IssueModel::queue) y << "  issue_model: queue\n";
+    opt_num("  issue_fair_warps", s.issue_fair_warps);
     opt_int("  fp32_lanes_per_sm", s.fp32_lanes_per_sm);
     opt_num("  clock_mhz", s.clock_mhz);
     opt_num("  l1_wavefronts_per_cycle", s.l1_wavefronts_per_cycle);

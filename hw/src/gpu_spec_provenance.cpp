@@ -17,6 +17,7 @@ using NumberField = std::optional<double> GpuSpec::*;
 const std::vector<std::pair<std::string_view, NumberField>>& number_fields() {
     static const std::vector<std::pair<std::string_view, NumberField>> fields = {
         {"execution.clock_mhz", &GpuSpec::clock_mhz},
+        {"execution.issue_fair_warps", &GpuSpec::issue_fair_warps},
         {"execution.l1_wavefronts_per_cycle", &GpuSpec::l1_wavefronts_per_cycle},
         {"execution.alu_latency_cycles", &GpuSpec::alu_latency_cycles},
         {"execution.fma_latency_cycles", &GpuSpec::fma_latency_cycles},

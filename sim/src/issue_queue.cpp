@@ -18,9 +18,13 @@ double mva_throughput(int warps, double think, double service) {
     return x;
 }
 
-IssueQueue::IssueQueue(int sub_partitions, int warp_slots, int block_slots, double service)
-    : parts_(sub_partitions), warp_slots_(warp_slots), service_(service), words_((warp_slots + 63) / 64) {
-    if (sub_partitions < 1 || warp_slots < 1 || block_slots < 1 || !(service > 0))
+IssueQueue::IssueQueue(int sub_partitions, int warp_slots, int block_slots, double service, int fair_warps)
+    : parts_(sub_partitions),
+      warp_slots_(warp_slots),
+      service_(service),
+      fair_warps_(fair_warps),
+      words_((warp_slots + 63) / 64) {
+    if (sub_partitions < 1 || warp_slots < 1 || block_slots < 1 || !(service > 0) || fair_warps < 0)
         throw std::logic_error("IssueQueue: sub-partitions, warp slots, block slots and service must be positive");
     const auto blocks = static_cast<std::size_t>(block_slots);
     used_.assign(static_cast<std::size_t>(words_), 0);
@@ -75,11 +79,32 @@ void IssueQueue::update() {
     if (!changed_) return;
     changed_ = false;
     for (int slot : order_) rate_[static_cast<std::size_t>(slot)] = -1;  // -1: no sub-partition seen yet
+    const auto parts = static_cast<std::size_t>(parts_);
     for (int p = 0; p < parts_; ++p) {
+        const auto part = static_cast<std::size_t>(p);
+        int warps = 0;  // on this scheduler, all blocks
+        double think_sum = 0;
+        for (int slot : order_) {
+            const int k = warps_in_part_[static_cast<std::size_t>(slot) * parts + part];
+            warps += k;
+            think_sum += k * think_[static_cast<std::size_t>(slot)];
+        }
+        if (warps > 0 && warps <= fair_warps_) {  // one queue, no age order
+            const double think = think_sum / warps;
+            const double response = warps / mva_throughput(warps, think, service_) - think;
+            for (int slot : order_) {
+                const auto b = static_cast<std::size_t>(slot);
+                if (warps_in_part_[b * parts + part] == 0) continue;
+                const double per_warp = 1 / (think_[b] + response);
+                double& rate = rate_[b];
+                rate = rate < 0 ? per_warp : std::min(rate, per_warp);
+            }
+            continue;
+        }
         double used = 0;  // utilisation of this scheduler by older blocks
         for (int slot : order_) {
             const auto b = static_cast<std::size_t>(slot);
-            const int k = warps_in_part_[b * static_cast<std::size_t>(parts_) + static_cast<std::size_t>(p)];
+            const int k = warps_in_part_[b * parts + part];
             if (k == 0) continue;
             double per_warp = 0;
             if (used < 1) {

@@ -36,7 +36,8 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
     if (gpu.issue_model == hw::GpuSpec::IssueModel::queue) {
         service_ps_ = 1e6 / (gpu.issue_width * *gpu.clock_mhz);
         queues_.assign(static_cast<std::size_t>(gpu.sm_count),
-                       IssueQueue(gpu.warp_schedulers_per_sm, gpu.max_warps_per_sm, static_cast<int>(slots_), service_ps_));
+                       IssueQueue(gpu.warp_schedulers_per_sm, gpu.max_warps_per_sm, static_cast<int>(slots_), service_ps_,
+                                  static_cast<int>(gpu.issue_fair_warps.value_or(0))));
     }
     l1_per_ps_ = gpu.l1_wavefronts_per_cycle.value_or(0) * (*gpu.clock_mhz) * 1e-6;
     l1_queue_ = gpu.l1_model == hw::GpuSpec::L1Model::queue;

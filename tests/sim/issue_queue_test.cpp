@@ -81,3 +81,44 @@ TEST_CASE("more warps than warp slots are still counted") {
     CHECK_THROWS_AS(q.remove(3), std::logic_error);
     CHECK_THROWS_AS(IssueQueue(0, 8, 4, 1.0), std::logic_error);
 }
+
+TEST_CASE("up to fair_warps warps on a scheduler share it without regard to age") {
+    // fair_warps = 3, Z = 2, s = 1. Two 4-warp blocks: 2 warps per scheduler <= 3, one queue:
+    // X(2) = 0.6, each warp 0.3 (R = 2 / 0.6 - 2 = 4/3, 1 / (2 + 4/3) = 0.3), older or not.
+    IssueQueue q(4, 64, 32, 1.0, 3);
+    q.add(0, 4, 2.0);
+    q.add(1, 4, 2.0);
+    q.update();
+    CHECK(q.rate(0) == doctest::Approx(0.3));
+    CHECK(q.rate(1) == doctest::Approx(0.3));
+    // A third: 3 warps per scheduler, X(3) = 3 / 3.8, each warp 1 / 3.8.
+    q.add(2, 4, 2.0);
+    q.update();
+    for (int b = 0; b < 3; ++b) CHECK(q.rate(b) == doctest::Approx(1 / 3.8));
+    // A fourth: 4 warps > 3, older first again: the oldest 1/3, the next s' = 1.5: 1 / 3.5.
+    q.add(3, 4, 2.0);
+    q.update();
+    CHECK(q.rate(0) == doctest::Approx(1.0 / 3));
+    CHECK(q.rate(1) == doctest::Approx(1.0 / 3.5));
+    CHECK(q.rate(3) < q.rate(2));
+    // Without the limit (0) two blocks are served oldest first: 1/3 and 1/3.5.
+    IssueQueue aged(4, 64, 32, 1.0);
+    aged.add(0, 4, 2.0);
+    aged.add(1, 4, 2.0);
+    aged.update();
+    CHECK(aged.rate(0) == doctest::Approx(1.0 / 3));
+    CHECK(aged.rate(1) == doctest::Approx(1.0 / 3.5));
+    CHECK_THROWS_AS(IssueQueue(4, 64, 32, 1.0, -1), std::logic_error);
+}
+
+TEST_CASE("fair share with unequal think times: one response time, each warp its own think") {
+    // Two 4-warp blocks, Z = 2 and 4, s = 1, fair_warps = 2: the mean Z = 3; MVA(2, 3, 1):
+    // k=1 R = 1, X = 1/4, Q = 1/4; k=2 R = 1.25, X = 2 / 4.25. R = 2 / X - 3 = 1.25, so the
+    // warps issue 1 / (2 + 1.25) = 0.307692... and 1 / (4 + 1.25) = 0.190476... per unit.
+    IssueQueue q(4, 64, 32, 1.0, 2);
+    q.add(0, 4, 2.0);
+    q.add(1, 4, 4.0);
+    q.update();
+    CHECK(q.rate(0) == doctest::Approx(1 / 3.25));
+    CHECK(q.rate(1) == doctest::Approx(1 / 5.25));
+}

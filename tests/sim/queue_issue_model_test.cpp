@@ -19,6 +19,7 @@ hw::GpuSpec one_sm(hw::GpuSpec::IssueModel model) {
     g.issue_width = 1;
     g.clock_mhz = 1000;
     g.issue_model = model;
+    g.issue_fair_warps.reset();  // the h100 preset's limit (3) off: older blocks first at any count
     return g;
 }
 
@@ -66,6 +67,20 @@ TEST_CASE("queue: the older block is served first, the younger finishes later") 
     CHECK(makespan(one_sm(share), {kernel(2, 128, 1000, 3000 * ns)}) == 3000 * ns);
 }
 
+TEST_CASE("queue: with execution.issue_fair_warps two blocks within the limit end together") {
+    // The two 4-warp blocks above with issue_fair_warps = 2: each scheduler's 2 warps form one
+    // queue, X(2) = 0.6 per ns, each warp 0.3: both blocks end at 1000 / 0.3 = 3333.33 ns. With
+    // the limit 1 the older block goes first again: 3428.57 ns.
+    hw::GpuSpec gpu = one_sm(queue);
+    gpu.issue_fair_warps = 2;
+    const auto run = test::run(gpu, test::app_of({kernel(2, 128, 1000, 3000 * ns)}), "most-room", nullptr, "shared");
+    REQUIRE(run.blocks.size() == 2);
+    for (const auto& b : run.blocks) CHECK(std::abs(static_cast<double>(b.end) - 1000.0 / 0.3 * ns) <= 1.0);
+    gpu.issue_fair_warps = 1;
+    CHECK(std::abs(static_cast<double>(makespan(gpu, {kernel(2, 128, 1000, 3000 * ns)})) -
+                   (3000.0 + (1000.0 - 3000.0 / 3.5) * 3.0) * ns) <= 2.0);
+}
+
 TEST_CASE("queue: without latency the oldest block takes its schedulers; the total is unchanged") {
     // Z = 0: a 4-warp block issues 1 per ns per scheduler; the younger one waits. Block 0 ends
     // at 1000 ns, block 1 runs alone from then: 2000 ns, the same total as share's 8 warps x
@@ -106,4 +121,27 @@ TEST_CASE("execution.issue_model in a GPU file: share, queue, anything else is a
                          doctest::Contains("execution.issue_model"), InputError);
     CHECK_THROWS_WITH_AS(hw::parse_gpu_spec(with("  issue_model: fifo"), "bad.yaml"),
                          doctest::Contains("share, queue"), InputError);
+}
+
+TEST_CASE("execution.issue_fair_warps in a GPU file: a whole number of warps from 1, named when wrong") {
+    const hw::GpuSpec h100 = hw::resolve_gpu("h100");
+    REQUIRE(h100.issue_fair_warps.has_value());
+    CHECK(*h100.issue_fair_warps == 3);  // series_warps/knee: 2 and 3 one-warp blocks end together, 4 do not
+    hw::GpuSpec plain = h100;
+    plain.issue_fair_warps.reset();
+    const std::string yaml = hw::to_yaml(plain);
+    CHECK(yaml.find("issue_fair_warps") == std::string::npos);
+    CHECK(hw::to_yaml(h100).find("  issue_fair_warps: 3\n") != std::string::npos);
+    const auto with = [&](const std::string& line) {
+        std::string text = yaml;
+        const auto at = text.find("  issue_width:");
+        REQUIRE(at != std::string::npos);
+        text.insert(at, line + "\n");
+        return text;
+    };
+    CHECK(*hw::parse_gpu_spec(with("  issue_fair_warps: 2"), "f.yaml").issue_fair_warps == 2);
+    CHECK_THROWS_WITH_AS(hw::parse_gpu_spec(with("  issue_fair_warps: 0"), "bad.yaml"),
+                         doctest::Contains("execution.issue_fair_warps"), InputError);
+    CHECK_THROWS_WITH_AS(hw::parse_gpu_spec(with("  issue_fair_warps: 2.5"), "bad.yaml"),
+                         doctest::Contains("execution.issue_fair_warps"), InputError);
 }

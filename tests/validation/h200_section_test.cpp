@@ -39,12 +39,13 @@ TEST_CASE("h200 section: curves and series on the h200 preset, H200 / H100 measu
         if (curve.issue == "queued" && curve.kernel == "apsp-minplus")
             CHECK(curve.measured_jumps_located == static_cast<int>(curve.measured_jumps.size()));
     }
-    // The series with the generator's defaults: f 1.875, median 1.5%, max 11.3% (the
-    // latency-bound corner 8-11% fast, as on the H100 with defaults).
+    // The series with the generator's defaults: f 1.897, median 2.2%, max 12.1% (the
+    // latency-bound corner 8-12% fast, as on the H100 with defaults; 1.875, 1.5% / 11.3% before
+    // issue_fair_warps: 3, which the h200 preset takes from the H100 by rule R1).
     REQUIRE(c.series.points.size() == 60);
-    CHECK(c.series.factor == doctest::Approx(1.875).epsilon(0.01));
-    CHECK(c.series.median_abs_error_percent <= 1.8);
-    CHECK(c.series.max_abs_error_percent <= 11.6);
+    CHECK(c.series.factor == doctest::Approx(1.897).epsilon(0.01));
+    CHECK(c.series.median_abs_error_percent <= 2.3);
+    CHECK(c.series.max_abs_error_percent <= 12.2);
     // H200 / H100: the presets predict 1.000 for all of these (same SM, latency- and L2-bound);
     // measured medians 0.987-1.032 except Floyd-Warshall host-calls, 1.369: 1000 host-issued
     // launches of short kernels, and the H200's host issues a launch every 3968 ns against the

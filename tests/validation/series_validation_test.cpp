@@ -20,10 +20,11 @@ TEST_CASE("binomial series on the H100: one-point calibration and today's error"
         if (p.blocks == s.reference_blocks && p.threads == s.reference_threads)
             CHECK(p.error_percent == doctest::Approx(0).epsilon(1e-9));
     // docs/validation.md: with the h100 preset's issue_model: queue and the kernel's work keys
-    // (SASS instruction count, lone-warp latency) the median |error| is 2.7% and the max 7.2%
-    // (f = 1.177 at 2112 x 64). With issue_model: share the same keys give 11.6% / 27.3%.
-    CHECK(s.median_abs_error_percent <= 3.0);
-    CHECK(s.max_abs_error_percent <= 8.0);
+    // (SASS instruction count, lone-warp latency) and issue_fair_warps: 3 the median |error| is 2.1%
+    // and the max 6.7% (f = 1.188 at 2112 x 64; older blocks first at any count: 2.6% / 7.1%, f 1.178).
+    // With issue_model: share the same keys give 11.6% / 27.3%.
+    CHECK(s.median_abs_error_percent <= 2.3);
+    CHECK(s.max_abs_error_percent <= 7.0);
     CHECK(s.factor > 1.1);
     CHECK(s.factor < 1.25);
     // The block-size effect at equal warps per SM: 4224 x 32 threads measured 90.0 us, 132 x

@@ -31,14 +31,14 @@ TEST_CASE("what-if on fewer SMs: four PyTorch workloads and the own kernels agai
     // Today's accuracy (docs/validation.md "What-if on fewer SMs"; targets 5% / 10% and 2% per kernel on
     // the reference, met with the no-overlap rule and the engine calibration): the busy-time ratio's
     // median |error| 2.9%, max 9.5%; per kernel on the whole GPU median 0.00%, max 0.08%; the own
-    // kernels (APSP queued curves, series) median 1.25%, max 11.1% (series t256 x 132 blocks at K = 64;
+    // kernels (APSP queued curves, series) median 1.24%, max 11.1% (series t256 x 132 blocks at K = 64;
     // APSP max 10.8%). The series is simulated with the series section's work keys (green/ has none of
     // its own): with the generator's defaults its max was 13.9%.
     CHECK(c.median_abs_busy_error_percent <= 3.2);
     CHECK(c.max_abs_busy_error_percent <= 10.0);
     CHECK(c.reference_kernel_median_abs_error_percent <= 0.1);
     CHECK(c.reference_kernel_max_abs_error_percent <= 2.0);
-    CHECK(c.own_median_abs_error_percent <= 1.3);
+    CHECK(c.own_median_abs_error_percent <= 1.25);
     CHECK(c.own_max_abs_error_percent <= 11.2);
     CHECK(c.own_series_work_file == kData + "curves/binomial_work.txt");
     // The worst series point with the defaults, t32 x 396 blocks at K = 32 (13 one-warp blocks on the busiest
@@ -46,11 +46,11 @@ TEST_CASE("what-if on fewer SMs: four PyTorch workloads and the own kernels agai
     // with the measured keys (+0.6%).
     for (const auto& p : c.own)
         if (p.experiment == "series t32" && p.point == "blocks=396" && p.sms == 32) CHECK(std::abs(p.error_percent) < 8.0);
-    // Kernels whose wave count changes with K (docs/validation.md "Kernels whose wave count changes"): 114 of
-    // 590 (kernel, K) pairs within 3% today, median |error| 11.9%.
+    // Kernels whose wave count changes with K (docs/validation.md "Kernels whose wave count changes"): 111 of
+    // 590 (kernel, K) pairs within 3% today, median |error| 11.8% (114 / 11.9% before issue_fair_warps).
     CHECK(c.wave_change_kernels == 590);
-    CHECK(c.wave_change_within_3_percent >= 114);
-    CHECK(c.wave_change_median_abs_error_percent <= 12.0);
+    CHECK(c.wave_change_within_3_percent >= 111);
+    CHECK(c.wave_change_median_abs_error_percent <= 11.9);
     // The measurement's own spread, read from the committed traces (no simulation): steps 2 and 4 of the
     // same runs against step 3, each pair's T(K)/T(132): 481 + 462 of 2 x 590 within 3%.
     CHECK(c.wave_change_step_comparisons == 1180);

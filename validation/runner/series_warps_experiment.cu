@@ -8,6 +8,11 @@
 // sub-partitions, or per-warp speed) can be read from the data. For each configuration it
 // writes DIR/warps_b<B>_t<T>.csv and a row of DIR/runs.csv (plain and instrumented whole-run
 // medians). Results are checked against the CPU (exit 1 on a mismatch).
+//
+// The knee warp by warp: on the whole GPU it also runs every block size at 1..8 warps per
+// scheduler in one wave (blocks = SMs x m), and one block per SM of 3..28 warps; inside a green
+// context (`--green-sms K`) it runs the whole-GPU grids of the series curve that miss most at
+// small K, so the per-warp records show how K SMs work through many small blocks.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +22,7 @@
 
 #include "curves.h"
 #include "device_probes.h"
+#include "green_context.h"
 #include "runner_common.h"
 
 namespace {
@@ -27,8 +33,10 @@ const char* const kHelp =
     "Usage: gpusched-runner series-warps --out-dir DIR [--device N] [--reps N]\n"
     "\n"
     "The compute-bound series kernel (curves/binomial.csv's, K = 1000 terms) at 32 and 64\n"
-    "warps per SM with block sizes 32..1024, and a few latency-bound sizes; lane 0 of every\n"
-    "warp records %smid, %warpid, %globaltimer and clock64 at entry and after its store.\n"
+    "warps per SM with block sizes 32..1024, every block size at 1..8 warps per scheduler in\n"
+    "one wave, and one block per SM of 3..28 warps; with --green-sms K, the series curve's\n"
+    "grids of up to 2112 warps instead. Lane 0 of every warp records %smid, %warpid,\n"
+    "%globaltimer and clock64 at entry and after its store.\n"
     "Writes DIR/runs.csv and DIR/warps_b<BLOCKS>_t<THREADS>.csv.\n";
 
 struct WarpRecord {
@@ -80,13 +88,37 @@ struct Config {
   int blocks, threads;
 };
 
-// 32 and 64 warps per SM of the 132-SM H100 at every block size, plus latency-bound sizes.
-std::vector<Config> configs(int sms) {
+// The whole GPU: 32 and 64 warps per SM at every block size, latency-bound sizes, every block
+// size at m = 1..(1024 / threads) blocks per SM (1..8 warps per scheduler, one wave), and one
+// block per SM of 3, 12, 20, 24 and 28 warps. Sorted by threads, then blocks; no duplicates.
+std::vector<Config> whole_gpu_configs(int sms) {
   std::vector<Config> c;
   for (int warps_per_sm : {32, 64})
     for (int threads = 32; threads <= 1024; threads *= 2)
       c.push_back({sms * warps_per_sm * 32 / threads, threads});
   for (int threads : {32, 256, 1024}) c.push_back({sms * 4, threads});
+  for (int threads = 32; threads <= 1024; threads *= 2)
+    for (int m = 1; m <= 1024 / threads; ++m) c.push_back({sms * m, threads});
+  for (int threads : {96, 384, 640, 768, 896}) c.push_back({sms, threads});
+  std::sort(c.begin(), c.end(), [](const Config& a, const Config& b) {
+    return a.threads != b.threads ? a.threads < b.threads : a.blocks < b.blocks;
+  });
+  c.erase(std::unique(c.begin(), c.end(),
+                      [](const Config& a, const Config& b) { return a.blocks == b.blocks && a.threads == b.threads; }),
+          c.end());
+  return c;
+}
+
+// Inside a green context: the series curve's grids (sized for the whole 132-SM GPU, as
+// green/kK/binomial.csv runs them) of up to 2112 warps, plus 528 x 1024 threads as the
+// large-block reference.
+std::vector<Config> partition_configs() {
+  std::vector<Config> c;
+  for (int blocks : {132, 264, 396, 528, 660, 1056, 1320, 2112}) c.push_back({blocks, 32});
+  for (int blocks : {132, 264, 396, 528, 660}) c.push_back({blocks, 64});
+  for (int blocks : {132, 264, 396}) c.push_back({blocks, 128});
+  for (int blocks : {132, 264}) c.push_back({blocks, 256});
+  for (int blocks : {132, 528}) c.push_back({blocks, 1024});
   return c;
 }
 
@@ -123,7 +155,8 @@ int series_warps_main(int argc, char** argv) {
   const std::string& out_dir = options.out_dir;
   const int device = options.device, reps = options.reps;
   const cudaDeviceProp prop = select_device(device);
-  const std::vector<Config> cases = configs(prop.multiProcessorCount);
+  const int sms = prop.multiProcessorCount;
+  const std::vector<Config> cases = requested_green_sms() > 0 ? partition_configs() : whole_gpu_configs(sms);
   long long max_threads = 0;
   for (const Config& c : cases) max_threads = std::max(max_threads, 1LL * c.blocks * c.threads);
   float* d_out = nullptr;
@@ -155,7 +188,7 @@ int series_warps_main(int argc, char** argv) {
     std::vector<WarpRecord> rec(static_cast<size_t>(threads / 32));
     RUNNER_CUDA_CHECK(cudaMemcpy(rec.data(), d_rec, sizeof(WarpRecord) * rec.size(), cudaMemcpyDeviceToHost));
     const Stats p = stats_of(plain), q = stats_of(instr);
-    runs << c.blocks << ',' << c.threads << ',' << threads / 32 / prop.multiProcessorCount << ',' << reps << ','
+    runs << c.blocks << ',' << c.threads << ',' << threads / 32 / sms << ',' << reps << ','
          << fmt(p.median) << ',' << fmt(p.min) << ',' << fmt(p.max) << ',' << fmt(q.median) << ",1\n";
     const std::string name = out_dir + "/warps_b" + std::to_string(c.blocks) + "_t" + std::to_string(c.threads) + ".csv";
     std::ofstream w(name);

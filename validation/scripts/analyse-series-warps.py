@@ -1,21 +1,29 @@
 #!/usr/bin/env python3
 """Reads gpusched-runner series-warps output: how warps spread over SMs and sub-partitions, in
 which order they finish, and how a mean-value-analysis (MVA) queueing curve compares with the
-measured latency-to-throughput knee.
+measured latency-to-throughput knee; with a knee/ folder (2026-11-27), the knee warp by warp and
+the runs in green contexts (k16/, k32/, k64/, k96/).
 
     python3 validation/scripts/analyse-series-warps.py validation/data/h100/series_warps \
-        validation/data/h100/curves/binomial.csv
+        [validation/data/h100/curves/binomial.csv]
 """
 import collections
 import csv
 import glob
+import gzip
 import os
 import statistics
 import sys
 
+import series_knee
+
 
 def rows_of(path):
-    return list(csv.DictReader(line for line in open(path) if not line.startswith('#')))
+    if not os.path.exists(path) and os.path.exists(path + '.gz'):
+        path += '.gz'
+    opener = gzip.open if path.endswith('.gz') else open
+    with opener(path, 'rt') as f:
+        return list(csv.DictReader(line for line in f if not line.startswith('#')))
 
 
 def placement_table(directory):
@@ -86,15 +94,19 @@ def knee_check(directory, binomial_csv):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    directory, binomial_csv = sys.argv[1], sys.argv[2]
+    directory = sys.argv[1]
     placement_table(directory)
     print()
     for blocks, threads in ((4224, 32), (528, 256), (264, 512), (132, 1024)):
         finish_order(directory, blocks, threads)
-    print()
-    knee_check(directory, binomial_csv)
+    if len(sys.argv) == 3:
+        print()
+        knee_check(directory, sys.argv[2])
+    if os.path.isdir(os.path.join(directory, 'knee')):
+        print()
+        series_knee.report(directory, rows_of)
 
 
 if __name__ == '__main__':

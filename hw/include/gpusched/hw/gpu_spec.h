@@ -85,6 +85,10 @@ struct GpuSpec {
     /// warp scheduler (mean-value analysis), older blocks served first.
     enum class IssueModel { share, queue };
     IssueModel issue_model = IssueModel::share;
+    /// Under the `queue` issue model: a warp scheduler holding at most this many warps serves
+    /// them as one closed queue whatever their blocks' ages; older blocks first only beyond it
+    /// (a whole number of warps; absent: older blocks first at any count)
+    std::optional<double> issue_fair_warps;
     std::optional<int> fp32_lanes_per_sm;
     std::optional<double> clock_mhz;                   ///< boost clock
     /// 128-byte L1/shared-memory accesses (wavefronts) an SM serves per cycle; shared-memory and

@@ -37,6 +37,14 @@ double mva_throughput(int warps, double think, double service);
 /// sub-partition (its warps finish together). Blocks with think = 0 saturate the server, so
 /// younger blocks get rate 0 until they leave.
 ///
+/// A scheduler holding at most `fair_warps` warps (execution.issue_fair_warps) serves them
+/// without regard to age, as one closed queue: with n warps there and their mean think Z,
+/// R = n / MVA(n, Z, service) - Z is the time one instruction spends at the scheduler, and a
+/// warp of block b issues 1 / (think_b + R) (MVA itself when the thinks are equal). Measured on
+/// the H100 (validation/data/h100/series_warps/knee/): two or three one-warp blocks on a
+/// scheduler finish together (63.5 / 68.1-68.2 clock64 cycles per term each), four finish oldest
+/// first (71.8, 74.6, 79.6, 88.3). 0 (the default): older blocks first at any count.
+///
 /// Sample (1 SM, 4 sub-partitions, service 1, think 2, four 1-warp blocks then one 4-warp
 /// block): each 1-warp block issues 1/3 per unit (alone on its sub-partition), the 4-warp
 /// block's warps (1 per sub-partition) see service 1 / (1 - 1/3) = 1.5 and issue
@@ -44,8 +52,8 @@ double mva_throughput(int warps, double think, double service);
 class IssueQueue {
 public:
     /// `sub_partitions` >= 1 schedulers, `warp_slots` >= 1 hardware warp slots, `block_slots`
-    /// >= 1 resident blocks at most, `service` > 0.
-    IssueQueue(int sub_partitions, int warp_slots, int block_slots, double service);
+    /// >= 1 resident blocks at most, `service` > 0, `fair_warps` >= 0.
+    IssueQueue(int sub_partitions, int warp_slots, int block_slots, double service, int fair_warps = 0);
 
     /// Block `slot` (an SmPool slot id, < block_slots) joins as the youngest, with `warps` warps that
     /// wait `think` >= 0 between instructions. Warps beyond the free warp slots are counted
@@ -65,6 +73,7 @@ private:
     int parts_;
     int warp_slots_;
     double service_;
+    int fair_warps_;
     std::vector<std::uint64_t> used_;        ///< warp-slot bitmap
     std::vector<int> order_;                 ///< resident block slots, oldest first
     std::vector<int> warps_in_part_;         ///< [slot * parts + p]

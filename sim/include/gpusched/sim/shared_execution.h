@@ -83,7 +83,7 @@ struct ExecutionTerms {
 /// warp_schedulers_per_sm schedulers issues issue_width warp-instructions per cycle, a warp
 /// of block b waits think_b = L_b / W_b - 1 / (issue_width x f) between its instructions, the
 /// warps of each scheduler form a closed queue solved by mean-value analysis, and older
-/// blocks are served first. So rate_b rises smoothly from the lone warp's W / L to the
+/// blocks are served first (on a scheduler holding more than execution.issue_fair_warps warps). So rate_b rises smoothly from the lone warp's W / L to the
 /// scheduler's limit, and on a busy SM the oldest blocks finish first (as measured on the
 /// H100: validation/data/h100/series_warps/). A block that older ones leave no issue slots
 /// progresses at 10^-6 of one scheduler's rate until they leave.
