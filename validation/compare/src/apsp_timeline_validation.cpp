@@ -13,6 +13,7 @@
 #include "gpusched/validation/placement_validation.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "block_recorder.h"
+#include "numeric_csv.h"
 
 namespace gpusched::validation {
 
@@ -20,18 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-double median_of(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
 double us(Time t) { return static_cast<double>(t) / 1e6; }
-
-double error_percent(double value, double reference) {
-    return reference > 0 ? 100.0 * (value - reference) / reference : 0.0;
-}
 
 /// The blocks of `blocks` grouped by launch index 0..launches-1 (others are dropped).
 std::vector<std::vector<MeasuredBlock>> by_launch(const std::vector<MeasuredBlock>& blocks, int launches) {
@@ -108,10 +98,10 @@ ApspTimelineCase compare_case(const fs::path& file, const hw::GpuSpec& gpu, cons
     }
     c.measured = apsp_timeline_stats(m.blocks, c.launches, per_sm);
     c.simulated = apsp_timeline_stats(simulated_blocks, c.launches, per_sm);
-    c.span_error_percent = error_percent(c.simulated.span_us, c.measured.span_us);
-    c.launch_span_error_percent = error_percent(c.simulated.launch_span_median_us, c.measured.launch_span_median_us);
-    c.block_error_percent = error_percent(c.simulated.block_median_us, c.measured.block_median_us);
-    c.gap_error_percent = error_percent(c.simulated.gap_median_us, c.measured.gap_median_us);
+    c.span_error_percent = percent_error(c.simulated.span_us, c.measured.span_us);
+    c.launch_span_error_percent = percent_error(c.simulated.launch_span_median_us, c.measured.launch_span_median_us);
+    c.block_error_percent = percent_error(c.simulated.block_median_us, c.measured.block_median_us);
+    c.gap_error_percent = percent_error(c.simulated.gap_median_us, c.measured.gap_median_us);
     if (keep_blocks) {
         c.measured_blocks = std::move(m.blocks);
         c.simulated_blocks = std::move(simulated_blocks);

@@ -65,11 +65,19 @@ std::vector<NumericRow> read_numeric_csv(const std::string& path, const std::str
     return rows;
 }
 
+double median_of(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n == 0 ? 0 : n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+double percent_error(double value, double reference) {
+    return reference > 0 ? 100.0 * (value - reference) / reference : 0.0;
+}
+
 ErrorSummary summarise_errors(std::vector<double> abs_errors) {
-    std::sort(abs_errors.begin(), abs_errors.end());
-    const std::size_t n = abs_errors.size();
-    const double median = n % 2 == 1 ? abs_errors[n / 2] : (abs_errors[n / 2 - 1] + abs_errors[n / 2]) / 2;
-    return {median, abs_errors.back()};
+    const double max = *std::max_element(abs_errors.begin(), abs_errors.end());
+    return {median_of(std::move(abs_errors)), max};
 }
 
 }  // namespace gpusched::validation

@@ -17,6 +17,12 @@ struct NumericRow {
 std::vector<NumericRow> read_numeric_csv(const std::string& path, const std::string& what,
                                          const std::vector<std::string>& columns);
 
+/// The median of `values` (the mean of the two middle ones for an even count; 0 for none).
+double median_of(std::vector<double> values);
+
+/// 100 (value - reference) / reference; 0 when the reference is not positive.
+double percent_error(double value, double reference);
+
 /// Median and maximum of a non-empty sample (for the error summaries of measured tables).
 struct ErrorSummary {
     double median = 0;

@@ -49,12 +49,6 @@ void compare_timeline(SpmvPoint& p, const std::string& file, const std::vector<M
     p.measured_blocks = measured.blocks;
 }
 
-double median_of(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n == 0 ? 0 : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 }  // namespace
 
 SpmvComparison validate_spmv(const std::string& dir, const hw::GpuSpec& gpu, const std::string& policy_name,

@@ -88,7 +88,6 @@ void compare_timeline(StreamclusterPoint& p, const std::string& file, const std:
     p.measured_blocks = measured.blocks;
 }
 
-double error_percent(double value, double reference) { return 100.0 * (value - reference) / reference; }
 
 /// The rake size of the smallest `time` (the first, i.e. the smallest R in R-ascending order, on ties).
 template <typename F>
@@ -156,7 +155,7 @@ StreamclusterComparison validate_streamcluster(const std::string& dir, const hw:
         if (documented_spec) {
             std::vector<MeasuredBlock> unused;
             p.documented = simulate(with_keys(spec, *documented_spec), gpu, *policy, unused);
-            p.documented_kernel_error_percent = error_percent(p.documented.kernel_us, p.measured_kernel_us);
+            p.documented_kernel_error_percent = percent_error(p.documented.kernel_us, p.measured_kernel_us);
         }
         out.grids_match = out.grids_match && p.simulated.blocks == p.grid_blocks;
         const std::string timeline = (fs::path(dir) / ("timeline_r" + std::to_string(p.rake) + ".csv")).string();
@@ -184,12 +183,12 @@ StreamclusterComparison validate_streamcluster(const std::string& dir, const hw:
         p.calibrated_kernel_us = p.simulated.kernel_us + extra;
         p.calibrated_total_pinned_us = p.simulated.total_pinned_us + extra;
         p.calibrated_total_pageable_us = p.simulated.total_pageable_us + extra;
-        p.kernel_error_percent = error_percent(p.calibrated_kernel_us, p.measured_kernel_us);
-        p.span_error_percent = error_percent(out.factor * p.simulated.span_us, p.measured_span_us);
-        p.d2h_pinned_error_percent = error_percent(p.simulated.d2h_pinned_us, p.measured_d2h_pinned_us);
-        p.d2h_pageable_error_percent = error_percent(p.simulated.d2h_pageable_us, p.measured_d2h_pageable_us);
-        p.total_pinned_error_percent = error_percent(p.calibrated_total_pinned_us, p.measured_total_pinned_us);
-        p.total_pageable_error_percent = error_percent(p.calibrated_total_pageable_us, p.measured_total_pageable_us);
+        p.kernel_error_percent = percent_error(p.calibrated_kernel_us, p.measured_kernel_us);
+        p.span_error_percent = percent_error(out.factor * p.simulated.span_us, p.measured_span_us);
+        p.d2h_pinned_error_percent = percent_error(p.simulated.d2h_pinned_us, p.measured_d2h_pinned_us);
+        p.d2h_pageable_error_percent = percent_error(p.simulated.d2h_pageable_us, p.measured_d2h_pageable_us);
+        p.total_pinned_error_percent = percent_error(p.calibrated_total_pinned_us, p.measured_total_pinned_us);
+        p.total_pageable_error_percent = percent_error(p.calibrated_total_pageable_us, p.measured_total_pageable_us);
         kernel.push_back(std::abs(p.kernel_error_percent));
         pinned.push_back(std::abs(p.d2h_pinned_error_percent));
         pageable.push_back(std::abs(p.d2h_pageable_error_percent));

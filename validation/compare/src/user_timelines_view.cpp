@@ -7,17 +7,15 @@
 
 #include "gpusched/report/line_chart.h"
 #include "gpusched/report/svg_format.h"
+#include "numeric_csv.h"
 #include "report_html.h"
 
 namespace gpusched::validation {
 
 namespace {
 
-constexpr double kTargetPercent = 2.0;
+constexpr double kReplayTargetPercent = 2.0;  ///< a file within 2% of its measured span
 
-double error_percent(double measured, double simulated) {
-    return measured > 0 ? 100.0 * (simulated - measured) / measured : 0.0;
-}
 
 /// "min..max" blocks per SM over every SM of the GPU (an SM without blocks counts 0).
 std::string per_sm_range(const std::map<int, int>& per_sm, int sm_count) {
@@ -46,7 +44,7 @@ struct Totals {
 Totals totals_of(const UserTimelines& t) {
     Totals s;
     for (const auto& f : t.files) {
-        s.within += std::abs(f.replay.error_percent) <= kTargetPercent ? 1 : 0;
+        s.within += std::abs(f.replay.error_percent) <= kReplayTargetPercent ? 1 : 0;
         s.exact += f.replay.misplaced == 0 ? 1 : 0;
         s.worst = std::max(s.worst, std::abs(f.replay.error_percent));
     }
@@ -55,7 +53,7 @@ Totals totals_of(const UserTimelines& t) {
 
 std::string bottom_line(const UserTimelines& t) {
     const Totals s = totals_of(t);
-    return std::to_string(t.files.size()) + " files: " + std::to_string(s.within) + " within " + fixed(kTargetPercent, 0) +
+    return std::to_string(t.files.size()) + " files: " + std::to_string(s.within) + " within " + fixed(kReplayTargetPercent, 0) +
            "% of the measured span (worst " + fixed(s.worst, 2) + "%), " + std::to_string(s.exact) +
            " with per-SM block counts exactly as measured";
 }
@@ -115,7 +113,7 @@ void UserTimelinesView::print_text(std::ostream& out) const {
             if (f.replay.launches.size() < 2) continue;
             for (const auto& l : f.replay.launches)
                 launches.add_row({f.file, std::to_string(l.launch), std::to_string(l.blocks), fixed(l.measured_us, 3),
-                                  fixed(l.simulated_us, 3), fixed(error_percent(l.measured_us, l.simulated_us), 2)});
+                                  fixed(l.simulated_us, 3), fixed(percent_error(l.simulated_us, l.measured_us), 2)});
         }
         launches.print(out);
     }
@@ -132,7 +130,7 @@ void UserTimelinesView::add_json(nlohmann::ordered_json& top) const {
         for (const auto& l : r.launches)
             launches.push_back({{"launch", l.launch}, {"blocks", l.blocks}, {"measured_us", l.measured_us},
                                 {"simulated_us", l.simulated_us},
-                                {"error_percent", error_percent(l.measured_us, l.simulated_us)}});
+                                {"error_percent", percent_error(l.simulated_us, l.measured_us)}});
         top["files"].push_back({{"file", f.file}, {"kernel", f.kernel}, {"device", f.device}, {"launches", f.launches},
                                 {"blocks", r.blocks}, {"threads", f.threads}, {"regs", f.regs}, {"smem", f.smem},
                                 {"measured_us", r.measured_us}, {"simulated_us", r.simulated_us},
@@ -167,7 +165,7 @@ std::string UserTimelinesView::report_part() const {
         h += "<tr><td><a href=\"#" + report::escape_xml(f.file) + "\">" + report::escape_xml(f.file) + "</a></td>" +
              cell(f.kernel) + cell(std::to_string(f.launches)) + cell(std::to_string(r.blocks)) +
              cell(fixed(r.measured_us, 3)) + cell(fixed(r.simulated_us, 3)) +
-             cell(fixed(r.error_percent, 2), std::abs(r.error_percent) > kTargetPercent) +
+             cell(fixed(r.error_percent, 2), std::abs(r.error_percent) > kReplayTargetPercent) +
              cell(std::to_string(r.misplaced)) +
              cell(std::to_string(r.measured_waves) + " / " + std::to_string(r.simulated_waves)) +
              cell(fixed(r.start_distance, 3)) + cell(per_sm_range(r.measured_per_sm, sm_count_)) +
@@ -185,10 +183,10 @@ std::string UserTimelinesView::report_part() const {
         if (r.launches.size() > 1) {
             h += "<table>\n" + header({"launch", "blocks", "measured us", "simulated us", "error %"});
             for (const auto& l : r.launches) {
-                const double e = error_percent(l.measured_us, l.simulated_us);
+                const double e = percent_error(l.simulated_us, l.measured_us);
                 h += "<tr>" + cell(std::to_string(l.launch)) + cell(std::to_string(l.blocks)) +
                      cell(fixed(l.measured_us, 3)) + cell(fixed(l.simulated_us, 3)) +
-                     cell(fixed(e, 2), std::abs(e) > kTargetPercent) + "</tr>\n";
+                     cell(fixed(e, 2), std::abs(e) > kReplayTargetPercent) + "</tr>\n";
             }
             h += "</table>\n";
         }

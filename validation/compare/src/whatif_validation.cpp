@@ -117,7 +117,6 @@ std::vector<Interval> simulated_kernels(const workloads::Application& app, const
     return out;
 }
 
-double error_percent(double predicted, double measured) { return measured > 0 ? 100 * (predicted / measured - 1) : 0; }
 
 /// The workloads of `dir`: (name, {K: trace path}) from `<name>_k<K>.json.gz`.
 std::map<std::string, std::map<int, std::string>> find_traces(const std::string& dir) {
@@ -205,7 +204,7 @@ WhatIfWorkload compare_workload(const std::string& name, const std::map<int, std
         if (is_reference) measured_reference = p.measured_busy_us, simulated_reference = p.simulated_busy_us;
         p.measured_ratio = p.measured_busy_us / measured_reference;
         p.predicted_ratio = p.simulated_busy_us / simulated_reference;
-        p.error_percent = error_percent(p.predicted_ratio, p.measured_ratio);
+        p.error_percent = percent_error(p.predicted_ratio, p.measured_ratio);
         for (auto& kernel : w.kernels) {
             const std::size_t i = kernel.index;
             const bool matched = i < measured.size() && measured[i].name == reference_measured[i].name;
@@ -220,9 +219,9 @@ WhatIfWorkload compare_workload(const std::string& name, const std::map<int, std
         }
         w.points.push_back(p);
     }
-    w.reference_busy_error_percent = error_percent(simulated_reference, measured_reference);
+    w.reference_busy_error_percent = percent_error(simulated_reference, measured_reference);
     std::vector<double> errors;
-    for (const auto& kernel : w.kernels) errors.push_back(std::abs(error_percent(kernel.simulated_us[0], kernel.measured_us[0])));
+    for (const auto& kernel : w.kernels) errors.push_back(std::abs(percent_error(kernel.simulated_us[0], kernel.measured_us[0])));
     const ErrorSummary e = summarise_errors(errors);
     w.reference_kernel_median_abs_error_percent = e.median;
     w.reference_kernel_max_abs_error_percent = e.max;
@@ -291,7 +290,7 @@ std::vector<WhatIfOwnPoint> compare_own(const std::string& green_dir, const hw::
             p.sms = it->first;
             p.measured_ratio = t.first / ref->second.first;
             p.predicted_ratio = t.second / ref->second.second;
-            p.error_percent = error_percent(p.predicted_ratio, p.measured_ratio);
+            p.error_percent = percent_error(p.predicted_ratio, p.measured_ratio);
             out.push_back(std::move(p));
         }
     }
@@ -320,10 +319,10 @@ WhatIfComparison validate_what_if(const std::string& torch_dir, const std::strin
         for (const auto& p : w.points)
             if (p.sms != w.reference_sms) busy.push_back(std::abs(p.error_percent));
         for (const auto& k : w.kernels) {
-            reference.push_back(std::abs(error_percent(k.simulated_us[0], k.measured_us[0])));
+            reference.push_back(std::abs(percent_error(k.simulated_us[0], k.measured_us[0])));
             for (std::size_t i = 1; i < w.sms.size(); ++i) {
                 if (!k.waves_change[i] || k.measured_us[i] <= 0 || k.measured_us[0] <= 0) continue;
-                const double e = std::abs(error_percent(k.simulated_us[i] / k.simulated_us[0], k.measured_us[i] / k.measured_us[0]));
+                const double e = std::abs(percent_error(k.simulated_us[i] / k.simulated_us[0], k.measured_us[i] / k.measured_us[0]));
                 wave_change.push_back(e);
                 ++c.wave_change_kernels;
                 if (e <= 3) ++c.wave_change_within_3_percent;
@@ -332,7 +331,7 @@ WhatIfComparison validate_what_if(const std::string& torch_dir, const std::strin
                     const double at_k = k.measured_other_steps_us[i][s], at_reference = k.measured_other_steps_us[0][s];
                     if (at_k <= 0 || at_reference <= 0) continue;
                     ++c.wave_change_step_comparisons;
-                    if (std::abs(error_percent(at_k / at_reference, measured_ratio)) <= 3) ++c.wave_change_steps_within_3_percent;
+                    if (std::abs(percent_error(at_k / at_reference, measured_ratio)) <= 3) ++c.wave_change_steps_within_3_percent;
                 }
             }
         }

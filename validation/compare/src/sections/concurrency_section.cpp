@@ -12,11 +12,11 @@ namespace gpusched::validation {
 
 namespace {
 
-constexpr double kTargetPercent = 5.0;  ///< issue 21's target: each start and end within 5% of the case's span
+constexpr double kLaunchTargetPercent = 5.0;  ///< issue 21's target: each start and end within 5% of the case's span
 
 struct ConcurrencyTotals {
     int launches = 0;
-    int within = 0;  ///< start and end both within kTargetPercent
+    int within = 0;  ///< start and end both within kLaunchTargetPercent
     double worst = 0;
 };
 
@@ -26,7 +26,7 @@ ConcurrencyTotals totals_of(const std::vector<ConcurrencyCase>& cases) {
         for (std::size_t k = 0; k < c.launches.size(); ++k) {
             const double worst = std::max(std::abs(c.start_error_percent(k)), std::abs(c.end_error_percent(k)));
             ++t.launches;
-            t.within += worst <= kTargetPercent ? 1 : 0;
+            t.within += worst <= kLaunchTargetPercent ? 1 : 0;
             t.worst = std::max(t.worst, worst);
         }
     return t;
@@ -60,7 +60,7 @@ void ConcurrencyView::print_text(std::ostream& out) const {
     out << "errors in % of the case's measured span (first start to last end); priority in CUDA's numbers; "
            "h100_spread_%: start/end spread over the H100's repetitions\n"
         << cases_.size() << " cases, " << t.launches << " launches: " << t.within << " with start and end within "
-        << fixed(kTargetPercent, 0) << "% of their case's span (worst " << fixed(t.worst, 2) << "%)\n";
+        << fixed(kLaunchTargetPercent, 0) << "% of their case's span (worst " << fixed(t.worst, 2) << "%)\n";
 }
 
 void ConcurrencyView::add_json(nlohmann::ordered_json& top) const {
@@ -103,8 +103,8 @@ std::string ConcurrencyView::report_part() const {
             const double ee = c.end_error_percent(k);
             h += "<tr>" + cell(c.name) + cell(std::to_string(l.launch)) + cell(l.kernel) + cell(std::to_string(l.priority)) +
                  cell(std::to_string(l.blocks)) + cell(fixed(l.measured_start_us, 3)) + cell(fixed(l.simulated_start_us, 3)) +
-                 cell(fixed(es, 2), std::abs(es) > kTargetPercent) + cell(fixed(l.measured_end_us, 3)) +
-                 cell(fixed(l.simulated_end_us, 3)) + cell(fixed(ee, 2), std::abs(ee) > kTargetPercent) +
+                 cell(fixed(es, 2), std::abs(es) > kLaunchTargetPercent) + cell(fixed(l.measured_end_us, 3)) +
+                 cell(fixed(l.simulated_end_us, 3)) + cell(fixed(ee, 2), std::abs(ee) > kLaunchTargetPercent) +
                  cell(spread_text(c, l)) + "</tr>\n";
         }
     h += "</table>\n<p>Times from the case's first block start; errors in % of the case's measured span (red: beyond "
