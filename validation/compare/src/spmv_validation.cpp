@@ -13,24 +13,13 @@
 #include "gpusched/validation/placement_validation.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "block_recorder.h"
+#include "data_spec.h"
 #include "measured_table.h"
 #include "numeric_csv.h"
 
 namespace gpusched::validation {
 
 namespace {
-
-/// The spec with its `matrix=FILE` made relative to the data directory.
-workloads::KernelSpec spec_in_dir(const std::string& text, const std::string& dir, const std::string& where) {
-    const auto bad = [&]() {
-        throw InputError(where + ": workload_spec is not an spmv spec with matrix=: '" + text + "'");
-    };
-    if (workloads::KernelSpec::name_of(text) != "spmv") bad();
-    workloads::KernelSpec spec = workloads::KernelSpec::parse(text, "kernel spec");
-    const auto file = spec.get("matrix");
-    if (!file) bad();
-    return spec.set("matrix", (std::filesystem::path(dir) / *file).string());
-}
 
 std::vector<Time> starts_relative(const std::vector<MeasuredBlock>& blocks) {
     const Time first = span_of(blocks).first;
@@ -74,7 +63,7 @@ SpmvComparison validate_spmv(const std::string& dir, const hw::GpuSpec& gpu, con
         if (!(p.measured_event_us > 0) || !(p.measured_span_us > 0))
             throw InputError(r.where() + ": median_ms and makespan_median_us must be positive");
         const workloads::Application app =
-            workloads::build_application({spec_in_dir(p.workload_spec, dir, r.where())});
+            workloads::build_application({spec_with_data_file(p.workload_spec, "spmv", "matrix", dir, r.where())});
         sim::Simulation simulation(gpu, app, *policy, "shared");
         BlockRecorder recorder;
         simulation.observe(recorder);

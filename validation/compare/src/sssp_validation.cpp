@@ -14,6 +14,7 @@
 #include "gpusched/validation/measured_timeline.h"
 #include "gpusched/validation/sssp_frontier_check.h"
 #include "gpusched/workloads/kernel_spec.h"
+#include "data_spec.h"
 #include "host_timed_run.h"
 #include "measured_table.h"
 #include "numeric_csv.h"
@@ -43,18 +44,6 @@ struct Simulated {
     std::vector<int> stream;
     std::vector<Time> first, end;
 };
-
-/// The spec with its `graph=FILE` made relative to the data directory.
-workloads::KernelSpec spec_in_dir(const std::string& text, const std::string& dir, const std::string& where) {
-    const auto bad = [&]() {
-        throw InputError(where + ": workload_spec is not an sssp spec with graph=: '" + text + "'");
-    };
-    if (workloads::KernelSpec::name_of(text) != "sssp") bad();
-    workloads::KernelSpec spec = workloads::KernelSpec::parse(text, "kernel spec");
-    const auto file = spec.get("graph");
-    if (!file) bad();
-    return spec.set("graph", (fs::path(dir) / *file).string());
-}
 
 /// How a run's launches are simulated: its mode `graph` as a CUDA graph; `stream` as the runner's
 /// direct launches (host calls) when the GPU spec has host_launch_interval_ns, else queued.
@@ -93,12 +82,6 @@ SsspConfig config_of(const TableRow& r) {
 }
 
 auto key_of(const SsspConfig& c) { return std::tie(c.graph, c.sources, c.streams, c.threads, c.carveout); }
-
-double median_of(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n == 0 ? 0 : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 std::vector<SsspLaunchSpan> launch_spans(const std::vector<int>& stream, const std::vector<std::string>& kernel,
                                          const std::vector<Time>& first, const std::vector<Time>& end) {
@@ -146,8 +129,8 @@ SsspTimeline compare_timeline(const std::string& file, const std::string& dir, c
                 integer("streams"), integer("threads"), measured.meta("carveout")};
     const std::string mode = measured.meta("mode");
     t.mode = mode.substr(0, mode.find(' '));
-    const Simulated sim = simulate(spec_in_dir(measured.meta("workload_spec"), dir, file), gpu, policy,
-                                   issue_of(t.mode, gpu), t.config.streams);
+    const workloads::KernelSpec spec = spec_with_data_file(measured.meta("workload_spec"), "sssp", "graph", dir, file);
+    const Simulated sim = simulate(spec, gpu, policy, issue_of(t.mode, gpu), t.config.streams);
     std::vector<Time> first(sim.first.size(), ~Time{0}), end(sim.first.size(), 0);
     for (const auto& b : measured.blocks) {
         if (b.launch >= first.size())
@@ -202,7 +185,7 @@ SsspComparison validate_sssp(const std::string& dir, const hw::GpuSpec& gpu, con
         p.measured_us = r.number("median_ms") * 1000.0;
         if (!(p.measured_us > 0)) throw InputError(r.where() + ": median_ms must be positive");
         p.spread_percent = 100.0 * (r.number("max_ms") - r.number("min_ms")) * 1000.0 / p.measured_us;
-        const workloads::KernelSpec spec = spec_in_dir(r.text("workload_spec"), dir, r.where());
+        const workloads::KernelSpec spec = spec_with_data_file(r.text("workload_spec"), "sssp", "graph", dir, r.where());
         const std::pair<std::string, workloads::HostIssue> key{spec.to_string(), issue_of(mode, gpu)};
         auto it = simulated.find(key);
         if (it == simulated.end()) it = simulated.emplace(key, simulate(spec, gpu, *policy, key.second, config.streams)).first;
