@@ -108,13 +108,7 @@ TEST_CASE("execution.issue_model in a GPU file: share, queue, anything else is a
     CHECK(h100.issue_model == queue);  // the preset's choice (validation/data/h100/series_warps/)
     h100.issue_model = share;          // not written then: the tests below add the key themselves
     const std::string yaml = hw::to_yaml(h100);
-    const auto with = [&](const std::string& line) {
-        std::string text = yaml;
-        const auto at = text.find("  issue_width:");
-        REQUIRE(at != std::string::npos);
-        text.insert(at, line + "\n");
-        return text;
-    };
+    const auto with = [&](const std::string& line) { return test::with_execution_line(yaml, line); };
     CHECK(hw::parse_gpu_spec(with("  issue_model: queue"), "q.yaml").issue_model == queue);
     CHECK(hw::parse_gpu_spec(with("  issue_model: share"), "s.yaml").issue_model == share);
     CHECK_THROWS_WITH_AS(hw::parse_gpu_spec(with("  issue_model: fifo"), "bad.yaml"),
@@ -132,13 +126,7 @@ TEST_CASE("execution.issue_fair_warps in a GPU file: a whole number of warps fro
     const std::string yaml = hw::to_yaml(plain);
     CHECK(yaml.find("issue_fair_warps") == std::string::npos);
     CHECK(hw::to_yaml(h100).find("  issue_fair_warps: 3\n") != std::string::npos);
-    const auto with = [&](const std::string& line) {
-        std::string text = yaml;
-        const auto at = text.find("  issue_width:");
-        REQUIRE(at != std::string::npos);
-        text.insert(at, line + "\n");
-        return text;
-    };
+    const auto with = [&](const std::string& line) { return test::with_execution_line(yaml, line); };
     CHECK(*hw::parse_gpu_spec(with("  issue_fair_warps: 2"), "f.yaml").issue_fair_warps == 2);
     CHECK_THROWS_WITH_AS(hw::parse_gpu_spec(with("  issue_fair_warps: 0"), "bad.yaml"),
                          doctest::Contains("execution.issue_fair_warps"), InputError);

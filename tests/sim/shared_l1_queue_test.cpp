@@ -99,13 +99,7 @@ TEST_CASE("execution.l1_model in a GPU file: cap, queue, anything else is an err
     h100.l1_model = hw::GpuSpec::L1Model::cap;  // not written then
     const std::string yaml = hw::to_yaml(h100);
     CHECK(yaml.find("l1_model") == std::string::npos);
-    const auto with = [&](const std::string& line) {
-        std::string text = yaml;
-        const auto at = text.find("  issue_width:");
-        REQUIRE(at != std::string::npos);
-        text.insert(at, line + "\n");
-        return text;
-    };
+    const auto with = [&](const std::string& line) { return test::with_execution_line(yaml, line); };
     CHECK(hw::parse_gpu_spec(with("  l1_model: queue"), "q.yaml").l1_model == hw::GpuSpec::L1Model::queue);
     CHECK(hw::parse_gpu_spec(with("  l1_model: cap"), "c.yaml").l1_model == hw::GpuSpec::L1Model::cap);
     CHECK_THROWS_WITH_AS(hw::parse_gpu_spec(with("  l1_model: fifo"), "bad.yaml"),

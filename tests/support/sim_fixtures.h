@@ -5,6 +5,8 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "gpusched/hw/gpu_spec_io.h"
@@ -13,6 +15,16 @@
 #include "gpusched/workloads/application.h"
 
 namespace gpusched::test {
+
+/// A GPU file's text `yaml` (hw::to_yaml) with `line` added to its `execution:` section, just
+/// before its `  issue_width:` line (for tests of one execution key in a GPU file).
+inline std::string with_execution_line(const std::string& yaml, const std::string& line) {
+    std::string text = yaml;
+    const auto at = text.find("  issue_width:");
+    if (at == std::string::npos) throw std::logic_error("with_execution_line: no '  issue_width:' line");
+    text.insert(at, line + "\n");
+    return text;
+}
 
 /// The H100 preset shrunk to `sms` SMs (all limits unchanged, no overheads, no host launch or kernel start interval,
 /// issue_model share, l1_model cap).
