@@ -8,6 +8,7 @@
 #include "gpusched/workloads/apsp_minplus.h"
 #include "gpusched/workloads/gpu_bound_work.h"
 #include "gpusched/workloads/kernel_spec.h"
+#include "support/bare_gpu.h"
 
 using namespace gpusched;
 using namespace gpusched::workloads;
@@ -86,14 +87,7 @@ TEST_CASE("a given tile_latency_cycles wins; GPUs without the memory keys keep t
     CHECK(bound_work(given, h100, keep).cost().latency_cycles == doctest::Approx(700));
     CHECK(bound_work(given, h100, keep).cost().l2_bytes_per_thread > 0);
     const KernelLaunch k = parse_kernel_spec("apsp-minplus:n=100,block=16", "--kernel");
-    // A GPU without L2 bandwidth, memory latencies or L1 key (every preset has them now: the a100 less them).
-    hw::GpuSpec bare = hw::resolve_gpu("a100");
-    bare.l2_bandwidth_gbps.reset();
-    bare.l2_hit_latency_cycles.reset();
-    bare.dram_latency_cycles.reset();
-    bare.l1_wavefronts_per_cycle.reset();
-    bare.rules.clear();
-    CHECK(work_on_gpu(k, bare) == k.work);
+    CHECK(work_on_gpu(k, test::gpu_without_memory_keys()) == k.work);
 }
 
 TEST_CASE("Floyd-Warshall on the H100 preset: row and column k hit, one round trip per step") {

@@ -8,6 +8,7 @@
 #include "gpusched/workloads/apsp_minplus.h"
 #include "gpusched/workloads/gpu_bound_work.h"
 #include "gpusched/workloads/kernel_spec.h"
+#include "support/bare_gpu.h"
 
 using namespace gpusched;
 using namespace gpusched::workloads;
@@ -47,12 +48,7 @@ TEST_CASE("Min-plus on the H100 preset: an edge block's warps all run the tile l
 }
 
 TEST_CASE("Min-plus on a GPU without latency, L2 or L1 keys keeps the paper's inactive warps") {
-    hw::GpuSpec bare = hw::resolve_gpu("a100");
-    bare.l2_bandwidth_gbps.reset();
-    bare.l2_hit_latency_cycles.reset();
-    bare.dram_latency_cycles.reset();
-    bare.l1_wavefronts_per_cycle.reset();
-    bare.rules.clear();
+    const hw::GpuSpec bare = test::gpu_without_memory_keys();
     const KernelLaunch k = parse_kernel_spec("apsp-minplus:n=97,block=16", "--kernel");
     const std::shared_ptr<const BlockWork> bound = work_on_gpu(k, bare);
     CHECK(bound == k.work);
