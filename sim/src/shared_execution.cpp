@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 
 #include "gpusched/sim/sm_pool.h"
 #include "gpusched/support/checked_time.h"
@@ -42,15 +41,11 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
     l1_per_ps_ = gpu.l1_wavefronts_per_cycle.value_or(0) * (*gpu.clock_mhz) * 1e-6;
     l1_queue_ = gpu.l1_model == hw::GpuSpec::L1Model::queue;
     if (gpu_has_dram_) sm_dram_per_ps_ = gpu.sm_dram_bandwidth_gbps.value_or(0) * 1e-3;  // the key only, not its rule
-    works_.reserve(app.launches.size());
-    std::map<const workloads::BlockWork*, std::shared_ptr<const workloads::BlockWork>> bound;  // launches share works
+    works_ = workloads::works_as_run(app.launches, gpu, "shared");
     for (std::size_t i = 0; i < app.launches.size(); ++i) {
         const workloads::KernelLaunch& launch = app.launches[i];
-        auto [it, fresh] = bound.try_emplace(launch.work.get());
-        if (fresh) it->second = workloads::work_on_gpu(launch, gpu);
-        works_.push_back(it->second);
         warps_per_block_.push_back((launch.threads_per_block() + gpu.warp_size - 1) / std::max(gpu.warp_size, 1));
-        if (!works_.back()->warp_work(0))
+        if (!works_[i]->warp_work(0))
             throw KeyError("exec", "shared",
                            "launch " + std::to_string(i) + " (" + app.launches[i].name +
                                ") has no per-warp work (issue slots, latency); use the fixed execution model, or "
