@@ -117,7 +117,6 @@ std::vector<Interval> simulated_kernels(const workloads::Application& app, const
     return out;
 }
 
-
 /// The workloads of `dir`: (name, {K: trace path}) from `<name>_k<K>.json.gz`.
 std::map<std::string, std::map<int, std::string>> find_traces(const std::string& dir) {
     std::map<std::string, std::map<int, std::string>> out;
