@@ -21,18 +21,19 @@ std::shared_ptr<const BlockWork> work_on_gpu(const KernelLaunch& launch, const h
     return bound ? bound : launch.work;
 }
 
+std::shared_ptr<const BlockWork> work_as_run(const KernelLaunch& launch, const hw::GpuSpec& gpu,
+                                             const std::string& execution) {
+    return execution == "shared" ? work_on_gpu(launch, gpu) : launch.work;
+}
+
 std::vector<std::shared_ptr<const BlockWork>> works_as_run(const LaunchList& launches, const hw::GpuSpec& gpu,
                                                            const std::string& execution) {
     std::vector<std::shared_ptr<const BlockWork>> out;
     out.reserve(launches.size());
     std::map<const BlockWork*, std::shared_ptr<const BlockWork>> bound;
     for (const KernelLaunch& launch : launches) {
-        if (execution != "shared" || !launch.work) {
-            out.push_back(launch.work);
-            continue;
-        }
         auto [it, fresh] = bound.try_emplace(launch.work.get());
-        if (fresh) it->second = work_on_gpu(launch, gpu);
+        if (fresh) it->second = work_as_run(launch, gpu, execution);
         out.push_back(it->second);
     }
     return out;

@@ -96,7 +96,7 @@ void explain_kernel(std::ostream& out, const ExplainInput& in, const KernelKind&
     std::uint64_t partial = 0, inactive = 0;
     // The warps the execution model runs: under `shared` the work bound to the GPU (a min-plus
     // edge block runs every warp there, where the paper's counts let some retire).
-    const auto work = in.summary.execution == "shared" ? workloads::work_on_gpu(launch, in.gpu) : launch.work;
+    const auto work = workloads::work_as_run(launch, in.gpu, in.summary.execution);
     if (work)
         for (std::uint64_t b = 0; b < counted; ++b) {
             const int active = std::clamp(work->active_warps(b, occ.warps_per_block), 0, occ.warps_per_block);

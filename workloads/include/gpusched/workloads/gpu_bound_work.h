@@ -46,9 +46,13 @@ GpuContext gpu_context(const KernelLaunch& launch, const hw::GpuSpec& gpu);
 /// is a GpuBoundWork that binds; otherwise `launch.work` itself.
 std::shared_ptr<const BlockWork> work_on_gpu(const KernelLaunch& launch, const hw::GpuSpec& gpu);
 
-/// Per launch of `launches`, the work an execution model named `execution` runs: under `shared`
-/// its work bound to `gpu` (work_on_gpu, each distinct work bound once: launches of one kernel
-/// share it), under any other model `launch.work` as it is. Views that count a block's active
+/// The work an execution model named `execution` runs for `launch`: under `shared` its work
+/// bound to `gpu` (work_on_gpu), under any other model `launch.work` as it is.
+std::shared_ptr<const BlockWork> work_as_run(const KernelLaunch& launch, const hw::GpuSpec& gpu,
+                                             const std::string& execution);
+
+/// work_as_run for each launch of `launches`, each distinct work bound once (launches of one
+/// kernel share it). Views that count a block's active
 /// warps read these, so they count what the simulation ran.
 std::vector<std::shared_ptr<const BlockWork>> works_as_run(const LaunchList& launches, const hw::GpuSpec& gpu,
                                                            const std::string& execution);
