@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Profiles four PyTorch workloads on the whole GPU and inside green contexts of K SMs.
+"""Profiles PyTorch workloads on the whole GPU and inside green contexts of K SMs.
 
 For each workload and each K (132 = the whole GPU, no green context) it writes
   OUT/<workload>_k<K>.json.gz   a torch.profiler (Kineto) Chrome trace of 3 profiled iterations
@@ -7,9 +7,16 @@ For each workload and each K (132 = the whole GPU, no green context) it writes
 and one row per timed iteration to OUT/iterations.csv (CUDA-event time of 20 iterations after
 warm-up). Random weights and inputs, nothing downloaded. With --ncu-iteration it instead runs
 one iteration between cudaProfilerStart/Stop, for `ncu --profile-from-start off`.
+--record-shapes adds each operator's input shapes and dtypes and, where PyTorch counts them, its
+FLOPs (record_shapes=True, with_flops=True) to the traces. A (workload, K) that raises is reported
+on stderr and in OUT/failures.txt, and the others still run.
+
+Workloads: cnn, transformer, gemm, elementwise (the default four, inference) and cnn_train
+(a ResNet-18 training step: bf16 autocast, SGD with momentum, forward + backward + optimizer step).
 
   python3 validation/torch/profile_workloads.py --out DIR [--sms 132,128,96,64,32,16]
                                                 [--workloads cnn,transformer,gemm,elementwise]
+                                                [--record-shapes] [--profile-steps 3]
 """
 import argparse
 import csv
@@ -22,11 +29,13 @@ import time
 
 import torch
 
-WORKLOADS = ("cnn", "transformer", "gemm", "elementwise")
+WORKLOADS = ("cnn", "transformer", "gemm", "elementwise")  # the default set
+KNOWN = WORKLOADS + ("cnn_train",)
 
 
 def make_workload(name):
-    """Returns a zero-argument function running one iteration (inference, no autograd)."""
+    """Returns a zero-argument function running one iteration (inference without autograd, except
+    cnn_train: one training step)."""
     torch.manual_seed(1234)
     dev = "cuda"
     if name == "cnn":
@@ -37,6 +46,21 @@ def make_workload(name):
         def step():
             with torch.no_grad():
                 return model(x)
+    elif name == "cnn_train":
+        import torchvision
+        model = torchvision.models.resnet18(weights=None).to(dev).train()
+        x = torch.randn(32, 3, 224, 224, device=dev)
+        labels = torch.randint(0, 1000, (32,), device=dev)
+        opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+        loss_fn = torch.nn.CrossEntropyLoss()
+
+        def step():
+            opt.zero_grad(set_to_none=True)
+            with torch.autocast("cuda", dtype=torch.bfloat16):
+                loss = loss_fn(model(x), labels)
+            loss.backward()
+            opt.step()
+            return loss
     elif name == "transformer":
         layer = torch.nn.TransformerEncoderLayer(d_model=1024, nhead=16, dim_feedforward=4096,
                                                  batch_first=True).to(dev).eval()
@@ -68,7 +92,7 @@ def make_workload(name):
             n = torch.nn.functional.layer_norm(m, (4096,))
             return s, w.amax(dim=1), n.mean(dim=0), torch.cumsum(x[: 1 << 22], 0)
     else:
-        raise SystemExit(f"unknown workload {name!r} (known: {', '.join(WORKLOADS)})")
+        raise SystemExit(f"unknown workload {name!r} (known: {', '.join(KNOWN)})")
     return step
 
 
@@ -109,7 +133,7 @@ def timed_iterations(step, n):
     return times
 
 
-def profile(step, path):
+def profile(step, path, record_shapes=False, steps=3):
     from torch.profiler import ProfilerActivity, profile as tprofile, schedule
 
     tmp = path[:-3]
@@ -118,8 +142,9 @@ def profile(step, path):
         prof.export_chrome_trace(tmp)
 
     with tprofile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
-                  schedule=schedule(wait=1, warmup=1, active=3), on_trace_ready=ready) as prof:
-        for _ in range(5):
+                  schedule=schedule(wait=1, warmup=1, active=steps), on_trace_ready=ready,
+                  record_shapes=record_shapes, with_flops=record_shapes) as prof:
+        for _ in range(2 + steps):
             step()
             torch.cuda.synchronize()
             prof.step()
@@ -175,6 +200,11 @@ def main():
     ap.add_argument("--sms", default="132,128,96,64,32,16")
     ap.add_argument("--workloads", default=",".join(WORKLOADS))
     ap.add_argument("--iterations", type=int, default=20)
+    ap.add_argument("--record-shapes", action="store_true",
+                    help="record each operator's input shapes/dtypes and FLOPs in the traces "
+                         "(torch.profiler record_shapes=True, with_flops=True)")
+    ap.add_argument("--profile-steps", type=int, default=3,
+                    help="iterations in each trace (ProfilerStep markers), default 3")
     ap.add_argument("--bandwidth", action="store_true",
                     help="measure copy and read bandwidth from DRAM and L2 in green contexts of each K "
                          "(OUT/bandwidth.csv) and exit")
@@ -185,6 +215,9 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     total = torch.cuda.get_device_properties(0).multi_processor_count
     names = [w for w in args.workloads.split(",") if w]
+    for name in names:
+        if name not in KNOWN:
+            raise SystemExit(f"unknown workload {name!r} (known: {', '.join(KNOWN)})")
     if args.bandwidth:
         return measure_bandwidth(args.out, [int(s) for s in args.sms.split(",")], total)
     if args.ncu_iteration:
@@ -205,16 +238,24 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = True
     torch.backends.cudnn.allow_tf32 = True
     rows = []
+    failures = []
     for sms in [int(s) for s in args.sms.split(",")]:
         for name in names:
             t0 = time.time()
-            with Partition(sms, total):
-                step = make_workload(name)
-                for _ in range(3):
-                    step()
-                torch.cuda.synchronize()
-                times = timed_iterations(step, args.iterations)
-                profile(step, os.path.join(args.out, f"{name}_k{sms}.json.gz"))
+            try:
+                with Partition(sms, total):
+                    step = make_workload(name)
+                    for _ in range(3):
+                        step()
+                    torch.cuda.synchronize()
+                    times = timed_iterations(step, args.iterations)
+                    profile(step, os.path.join(args.out, f"{name}_k{sms}.json.gz"),
+                            record_shapes=args.record_shapes, steps=args.profile_steps)
+            except Exception as e:  # e.g. a library kernel that fails inside a green context
+                msg = f"{name} K={sms}: {type(e).__name__}: {e}"
+                print("FAILED " + msg, file=sys.stderr, flush=True)
+                failures.append(msg)
+                continue
             for i, t in enumerate(times):
                 rows.append({"workload": name, "sms": sms, "iteration": i, "ms": f"{t:.5f}"})
             print(f"{name:12s} K={sms:3d}  median {statistics.median(times):9.4f} ms  "
@@ -225,6 +266,10 @@ def main():
         w = csv.DictWriter(f, fieldnames=["workload", "sms", "iteration", "ms"])
         w.writeheader()
         w.writerows(rows)
+    if failures:
+        with open(os.path.join(args.out, "failures.txt"), "w") as f:
+            f.write("\n".join(failures) + "\n")
+        return 1
 
 
 if __name__ == "__main__":
