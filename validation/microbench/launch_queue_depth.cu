@@ -7,10 +7,10 @@
 // time, timing each call with std::chrono, until a call blocks (takes over kBlockMs). A watcher
 // thread opens the gate once the launching thread has made no progress for kStallMs, which ends
 // the blocked call. accepted = the launches that returned before the blocking one (the gate not
-// counted). Cases: 1 stream with kernel parameters of 0, 1024 and 4000 bytes; 2 streams (a gate on
-// each, launches alternating); graphs of 1, 10 and 100 tiny kernels. Prints CSV (metadata on '#'
-// lines) to stdout; with a second argument it also writes every call's host time of the first
-// repetition to that file.
+// counted). Cases: 1 stream with kernel parameters of 0 to 16384 bytes; 2, 4, 8 and 16 streams (a
+// gate on each, launches round-robin); graphs of 1, 10 and 100 tiny kernels. Then the host cost of
+// calls on a flowing stream (no gate). Prints CSV (metadata on '#' lines) to stdout; with a second
+// argument it also writes every call's host time of the first repetition to that file.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -31,6 +31,7 @@ using Clock = std::chrono::steady_clock;
 constexpr double kBlockMs = 10.0;             // a launch call this long waited for the queue
 constexpr int kStallMs = 100;                 // the watcher opens the gate after this long without progress
 constexpr long kMaxLaunches = 1L << 18;       // give up (no block seen) after this many launches
+constexpr int kMaxStreams = 16;
 constexpr unsigned long long kGateTimeoutNs = 20ull * 1000 * 1000 * 1000;  // the gate's own safety exit
 
 __device__ __forceinline__ unsigned long long globaltimer() {
@@ -92,7 +93,7 @@ struct Result {
   long accepted = -1;        // launches returned before the blocking call (-1: none blocked)
   double blocked_ms = 0;     // host time of the blocking call
   double median_us = 0, p10_us = 0, p90_us = 0, max_unblocked_us = 0;
-  long per_stream[2] = {0, 0};
+  long per_stream[kMaxStreams] = {};
   bool watcher_fired = false, gate_timed_out = false;
   std::vector<double> calls_us;  // every call, the blocking one included
 };
@@ -158,17 +159,14 @@ Result trial(int nstreams, cudaStream_t* streams, volatile int* hflag, int* dfla
 }
 
 std::string driver_line() {
+  // "NVRM version: NVIDIA UNIX [Open Kernel Module for] x86_64  580.159.04  Release Build ...":
+  // the first word of the form digits.digits[.digits].
   std::ifstream f("/proc/driver/nvidia/version");
-  std::string line;
-  if (f && std::getline(f, line)) {
-    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  ..."
-    const auto k = line.find("Module");
-    if (k != std::string::npos) {
-      size_t a = line.find_first_not_of(' ', k + 6);
-      size_t b = line.find(' ', a);
-      if (a != std::string::npos) return line.substr(a, b - a);
-    }
-    return line;
+  std::string word;
+  while (f >> word) {
+    const size_t dot = word.find('.');
+    if (dot != std::string::npos && dot > 0 && word.find_first_not_of("0123456789.") == std::string::npos)
+      return word;
   }
   return "unknown";
 }
@@ -198,7 +196,7 @@ int main(int argc, char** argv) {
     std::fputs(meta, calls);
     std::fputs("case,rep,call,host_us\n", calls);
   }
-  std::puts("case,kind,streams,arg_bytes,graph_nodes,rep,accepted,accepted_stream0,accepted_stream1,"
+  std::puts("case,kind,streams,arg_bytes,graph_nodes,rep,accepted,accepted_stream_min,accepted_stream_max,"
             "blocked_call_ms,median_call_us,p10_call_us,p90_call_us,max_unblocked_call_us,"
             "watcher_fired,gate_timed_out");
 
@@ -209,17 +207,27 @@ int main(int argc, char** argv) {
   CHECK(cudaHostGetDevicePointer(&dflag, hflag_raw, 0));
   int* dtimeout = nullptr;
   CHECK(cudaMalloc(&dtimeout, sizeof(int)));
-  cudaStream_t st[2];
+  cudaStream_t st[kMaxStreams];
   for (auto& s : st) CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 
-  Payload<1024> p1024{};
-  Payload<4000> p4000{};
-  void* args1024[] = {&p1024};
-  void* args4000[] = {&p4000};
+  static Payload<16384> payload{};  // the first Bytes of it are each launch's parameter
+  void* args[] = {&payload};
+  const dim3 grid(1), block(32);
+  auto launch_args = [&](int bytes, cudaStream_t s) {
+    switch (bytes) {
+      case 256: return cudaLaunchKernel((const void*)tiny_args<256>, grid, block, args, 0, s);
+      case 1024: return cudaLaunchKernel((const void*)tiny_args<1024>, grid, block, args, 0, s);
+      case 2048: return cudaLaunchKernel((const void*)tiny_args<2048>, grid, block, args, 0, s);
+      case 3072: return cudaLaunchKernel((const void*)tiny_args<3072>, grid, block, args, 0, s);
+      case 4000: return cudaLaunchKernel((const void*)tiny_args<4000>, grid, block, args, 0, s);
+      case 8192: return cudaLaunchKernel((const void*)tiny_args<8192>, grid, block, args, 0, s);
+      case 16384: return cudaLaunchKernel((const void*)tiny_args<16384>, grid, block, args, 0, s);
+      default: return cudaLaunchKernel((const void*)tiny0, grid, block, nullptr, 0, s);
+    }
+  };
+  const int arg_sizes[] = {0, 256, 1024, 2048, 3072, 4000, 8192, 16384};
   // Warm up: load the modules, touch each launch path.
-  tiny0<<<1, 32, 0, st[0]>>>();
-  tiny_args<1024><<<1, 32, 0, st[0]>>>(p1024);
-  tiny_args<4000><<<1, 32, 0, st[0]>>>(p4000);
+  for (int b : arg_sizes) CHECK(launch_args(b, st[0]));
   *hflag = 1;
   gate<<<1, 1, 0, st[0]>>>(dflag, dtimeout);
   CHECK(cudaGetLastError());
@@ -250,29 +258,32 @@ int main(int argc, char** argv) {
     const char* kind;
     int streams, arg_bytes, nodes;
   };
-  const Case cases[] = {
-      {"kernel_1stream", "kernel", 1, 0, 0},          {"kernel_1stream_args1024", "kernel", 1, 1024, 0},
-      {"kernel_1stream_args4000", "kernel", 1, 4000, 0}, {"kernel_2streams", "kernel", 2, 0, 0},
-      {"graph1", "graph", 1, 0, 1},                   {"graph10", "graph", 1, 0, 10},
-      {"graph100", "graph", 1, 0, 100},
-  };
-  const dim3 grid(1), block(32);
+  std::vector<Case> cases = {{"kernel_1stream", "kernel", 1, 0, 0}};
+  static const char* arg_names[] = {"", "kernel_1stream_args256", "kernel_1stream_args1024", "kernel_1stream_args2048",
+                                    "kernel_1stream_args3072", "kernel_1stream_args4000", "kernel_1stream_args8192",
+                                    "kernel_1stream_args16384"};
+  for (int a = 1; a < 8; ++a) cases.push_back({arg_names[a], "kernel", 1, arg_sizes[a], 0});
+  cases.push_back({"kernel_2streams", "kernel", 2, 0, 0});
+  cases.push_back({"kernel_4streams", "kernel", 4, 0, 0});
+  cases.push_back({"kernel_8streams", "kernel", 8, 0, 0});
+  cases.push_back({"kernel_16streams", "kernel", 16, 0, 0});
+  cases.push_back({"graph1", "graph", 1, 0, 1});
+  cases.push_back({"graph10", "graph", 1, 0, 10});
+  cases.push_back({"graph100", "graph", 1, 0, 100});
   for (int rep = 0; rep < reps; ++rep) {
     for (const Case& c : cases) {
       Result r;
       if (std::string(c.kind) == "kernel") {
-        r = trial(c.streams, st, hflag, dflag, dtimeout, [&](long i) {
-          cudaStream_t s = st[i % c.streams];
-          if (c.arg_bytes == 1024) return cudaLaunchKernel((const void*)tiny_args<1024>, grid, block, args1024, 0, s);
-          if (c.arg_bytes == 4000) return cudaLaunchKernel((const void*)tiny_args<4000>, grid, block, args4000, 0, s);
-          return cudaLaunchKernel((const void*)tiny0, grid, block, nullptr, 0, s);
-        });
+        r = trial(c.streams, st, hflag, dflag, dtimeout,
+                  [&](long i) { return launch_args(c.arg_bytes, st[i % c.streams]); });
       } else {
         const int g = c.nodes == 1 ? 0 : c.nodes == 10 ? 1 : 2;
         r = trial(1, st, hflag, dflag, dtimeout, [&](long) { return cudaGraphLaunch(execs[g], st[0]); });
       }
+      const long smin = *std::min_element(r.per_stream, r.per_stream + c.streams);
+      const long smax = *std::max_element(r.per_stream, r.per_stream + c.streams);
       std::printf("%s,%s,%d,%d,%d,%d,%ld,%ld,%ld,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d\n", c.name, c.kind, c.streams,
-                  c.arg_bytes, c.nodes, rep, r.accepted, r.per_stream[0], r.per_stream[1], r.blocked_ms,
+                  c.arg_bytes, c.nodes, rep, r.accepted, smin, smax, r.blocked_ms,
                   r.median_us, r.p10_us, r.p90_us, r.max_unblocked_us, r.watcher_fired ? 1 : 0,
                   r.gate_timed_out ? 1 : 0);
       std::fflush(stdout);

@@ -8,7 +8,8 @@ and one row per timed iteration to OUT/iterations.csv (CUDA-event time of 20 ite
 warm-up). Random weights and inputs, nothing downloaded. With --ncu-iteration it instead runs
 one iteration between cudaProfilerStart/Stop, for `ncu --profile-from-start off`.
 --record-shapes adds each operator's input shapes and dtypes and, where PyTorch counts them, its
-FLOPs (record_shapes=True, with_flops=True) to the traces. A (workload, K) that raises is reported
+FLOPs (record_shapes=True, with_flops=True) to the traces; PyTorch 2.11 does not export the FLOPs,
+so they are written into the cpu_op events' args as "flops" after the export (add_flops). A (workload, K) that raises is reported
 on stderr and in OUT/failures.txt, and the others still run.
 
 Workloads: cnn, transformer, gemm, elementwise (the default four, inference) and cnn_train
@@ -21,6 +22,7 @@ Workloads: cnn, transformer, gemm, elementwise (the default four, inference) and
 import argparse
 import csv
 import gzip
+import json
 import os
 import shutil
 import statistics
@@ -133,6 +135,38 @@ def timed_iterations(step, n):
     return times
 
 
+def add_flops(prof, path):
+    """Writes the FLOPs that with_flops counted into the exported trace's cpu_op events as
+    args["flops"]: PyTorch computes them (prof.events()) but does not export them. The i-th event
+    of a name in the trace (by start time) is the i-th of that name in prof.events(); an event whose
+    input shapes differ between the two is left without. Returns (written, counted)."""
+    counted = {}
+    for e in sorted(prof.events(), key=lambda e: e.time_range.start):
+        counted.setdefault(e.name, []).append(e)
+    with open(path) as f:
+        trace = json.load(f)
+    ops = {}
+    for ev in sorted((ev for ev in trace["traceEvents"] if ev.get("cat") == "cpu_op"),
+                     key=lambda ev: ev.get("ts", 0)):
+        ops.setdefault(ev.get("name"), []).append(ev)
+    written = total = 0
+    for name, events in counted.items():
+        in_trace = ops.get(name, [])
+        for i, e in enumerate(events):
+            if not getattr(e, "flops", 0):
+                continue
+            total += 1
+            if i < len(in_trace):
+                args = in_trace[i].setdefault("args", {})
+                dims = args.get("Input Dims")
+                if dims is None or [list(d) for d in dims] == [list(d) for d in e.input_shapes]:
+                    args["flops"] = int(e.flops)
+                    written += 1
+    with open(path, "w") as f:
+        json.dump(trace, f)
+    return written, total
+
+
 def profile(step, path, record_shapes=False, steps=3):
     from torch.profiler import ProfilerActivity, profile as tprofile, schedule
 
@@ -140,6 +174,14 @@ def profile(step, path, record_shapes=False, steps=3):
 
     def ready(prof):
         prof.export_chrome_trace(tmp)
+        if record_shapes:
+            try:
+                written, total = add_flops(prof, tmp)
+                print(f"  {os.path.basename(path)}: flops written to {written} of {total} counted "
+                      "operators", flush=True)
+            except Exception as e:  # keep the trace without FLOPs rather than lose it
+                print(f"  {os.path.basename(path)}: no flops written: {type(e).__name__}: {e}",
+                      file=sys.stderr, flush=True)
 
     with tprofile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
                   schedule=schedule(wait=1, warmup=1, active=steps), on_trace_ready=ready,
