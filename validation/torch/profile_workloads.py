@@ -9,8 +9,9 @@ warm-up). Random weights and inputs, nothing downloaded. With --ncu-iteration it
 one iteration between cudaProfilerStart/Stop, for `ncu --profile-from-start off`.
 --record-shapes adds each operator's input shapes and dtypes and, where PyTorch counts them, its
 FLOPs (record_shapes=True, with_flops=True) to the traces; PyTorch 2.11 does not export the FLOPs,
-so they are written into the cpu_op events' args as "flops" after the export (add_flops). A (workload, K) that raises is reported
-on stderr and in OUT/failures.txt, and the others still run.
+so they are written into the cpu_op events' args as "flops" after the export (add_flops).
+--profile-steps sets the traced iterations (default 3). A (workload, K) that raises is reported on
+stderr and in OUT/failures.txt, and the others still run.
 
 Workloads: cnn, transformer, gemm, elementwise (the default four, inference) and cnn_train
 (a ResNet-18 training step: bf16 autocast, SGD with momentum, forward + backward + optimizer step).
