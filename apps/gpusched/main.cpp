@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "pending_outputs.h"
 #include "run_progress.h"
 #include "unknown_names.h"
 #include "gpusched/support/input_error.h"
@@ -122,4 +123,7 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return checked_exit(run(argc, argv)); }
+int main(int argc, char** argv) {
+    gpusched::cli::install_interrupt_cleanup();
+    return checked_exit(run(argc, argv));
+}

@@ -1,5 +1,6 @@
 // OutputFile: same-file checks against inputs and other outputs, a temporary file, rename on commit.
 #include "output_file.h"
+#include "pending_outputs.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -79,14 +80,19 @@ OutputFile::OutputFile(std::string path, std::string flag, const std::vector<std
     const std::filesystem::path target(path_);
     if (!special)
         temp_ = (target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()))).string();
+    if (!temp_.empty()) pending_slot_ = add_pending_output(temp_);
     out_.open(special ? path_ : temp_, std::ios::binary | std::ios::trunc);
-    if (!out_) throw InputError(flag_ + ": cannot write '" + path_ + "'");
+    if (!out_) {
+        drop_pending_output(pending_slot_);
+        throw InputError(flag_ + ": cannot write '" + path_ + "'");
+    }
 }
 
 OutputFile::~OutputFile() {
     if (committed_) return;
     out_.close();
     if (!temp_.empty()) std::remove(temp_.c_str());
+    drop_pending_output(pending_slot_);
 }
 
 void OutputFile::commit() {
@@ -99,6 +105,7 @@ void OutputFile::commit() {
             check_not_an_input(path_, flag_, files_read());
         } catch (const InputError&) {
             std::remove(temp_.c_str());
+            drop_pending_output(pending_slot_);
             throw;
         }
     }
@@ -106,6 +113,7 @@ void OutputFile::commit() {
     if (temp_.empty()) return;
     std::error_code ec;
     std::filesystem::rename(temp_, path_, ec);
+    drop_pending_output(pending_slot_);
     if (ec) {
         std::remove(temp_.c_str());
         throw InputError(flag_ + ": cannot write '" + path_ + "': " + ec.message());

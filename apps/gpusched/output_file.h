@@ -41,6 +41,7 @@ private:
     std::string temp_;
     std::ofstream out_;
     bool committed_ = false;
+    int pending_slot_ = -1;  ///< its slot in the signal handler's table (pending_outputs.h)
 };
 
 /// Before any work: throws InputError "FLAG2: 'B' is also the file of FLAG1" when two of the

@@ -45,3 +45,30 @@ grep -q "of 1.1e+12 blocks" simulate.err || fail "simulate: the note does not gi
 cp "$data/sweep_small.yaml" study.yaml
 sed -i 's/blocks: \[50, 300, 700\]/blocks: [50, 300, 700, 1099511627776]/' study.yaml
 interrupt sweep results.csv sweep study.yaml -j 1 --out results.csv
+
+# A command that does not poll for Ctrl-C (validate writing an HTML report at the end): the signal
+# handler removes the report's temporary file and says so; SIGINT ends with 130, SIGTERM with 143.
+# signal_during NAME SIGNAL CODE OUTPUT ARGS...: waits for the temporary file, then signals.
+signal_during() {
+    local name=$1 signal=$2 expected=$3 output=$4; shift 4
+    echo "kept" > "$output"
+    "$exe" "$@" >"$name.out" 2>"$name.err" &
+    local pid=$! waited=0
+    until [ -n "$(find . -maxdepth 1 -name ".$output.tmp-*" 2>/dev/null)" ]; do
+        sleep 0.1
+        waited=$((waited + 1))
+        [ "$waited" -lt 600 ] || { kill -9 "$pid"; fail "$name: no temporary output after 60 s"; }
+        kill -0 "$pid" 2>/dev/null || fail "$name: ended before it could be interrupted: $(cat "$name.err")"
+    done
+    sleep 0.3
+    kill -"$signal" "$pid"
+    wait "$pid"
+    local code=$?
+    [ "$code" -eq "$expected" ] || fail "$name: exit code $code, expected $expected; stderr: $(cat "$name.err")"
+    grep -q "interrupted by SIG$signal; removed 1 unfinished output file(s); no output file written" "$name.err" || fail "$name: no note: $(cat "$name.err")"
+    [ "$(cat "$output")" = kept ] || fail "$name: $output was changed"
+    [ -z "$(find . -maxdepth 1 -name ".$output.tmp-*")" ] || fail "$name: temporary file left behind"
+    echo "ok: $name: $(cat "$name.err")"
+}
+signal_during validate-int INT 130 r.html validate "$data/../../../validation/data/h100" --sections sssp --report r.html
+signal_during validate-term TERM 143 r2.html validate "$data/../../../validation/data/h100" --sections sssp --report r2.html

@@ -25,6 +25,7 @@ $G simulate --workload examples/copy-overlap.yaml --exec fixed --trace overlap.j
 $G simulate --workload examples/host-launches.yaml --exec fixed
 $G simulate --gpu gtx680 --exec shared --workload examples/sssp-kepler-24k.yaml
 $G simulate --calibration examples/h100-binomial-series.calibration.yaml --kernel binomial-series:blocks=528,threads=256
+$G simulate --calibration examples/h100-binomial-series-measured.calibration.yaml --kernel binomial-series:blocks=528,threads=256
 $G simulate --calibration examples/h100-streamcluster.calibration.yaml --kernel streamcluster:points=65536,dims=256,regs=40
 $G simulate --gpu examples/half-h100.yaml --kernel synthetic:blocks=265,threads=1024,duration=50us --json
 $G sweep examples/sweep-gpu-file.yaml --out gpu-file.csv
