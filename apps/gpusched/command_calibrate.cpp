@@ -259,16 +259,16 @@ void add_calibrate_command(CLI::App& app) {
     cmd->require_subcommand(1);
     cmd->footer("Schema, method and the H100 numbers: docs/calibration.md\n"
                 "Examples:\n"
-                "  gpusched calibrate series --data calibrate_series_small.csv --out binomial.calibration.yaml\n"
+                "  gpusched calibrate series --data examples/binomial-series-4-points.csv --out binomial.calibration.yaml\n"
                 "  gpusched calibrate interval --data validation/data/h100/curves/apsp_minplus.csv --block 16 --out f.yaml");
     auto* series = cmd->add_subcommand("series", "binomial-series: fit instr_per_term and term_latency_cycles");
     auto* interval = cmd->add_subcommand("interval", "APSP: fit the interval paper's factor f (and a per-launch time)");
     auto* key = cmd->add_subcommand("key", "Any generator key (e.g. a latency floor): 1-D search over simulations");
     series->footer("Examples (docs/calibration.md):\n"
-                   "  gpusched calibrate series --data calibrate_series_small.csv --points\n"
+                   "  gpusched calibrate series --data examples/binomial-series-4-points.csv --points\n"
                    "  gpusched calibrate series --data validation/data/h100/curves/binomial.csv --out binomial.calibration.yaml");
     interval->footer("Examples (docs/calibration.md):\n"
-                     "  gpusched calibrate interval --data apsp_minplus_few.csv\n"
+                     "  gpusched calibrate interval --data examples/apsp-minplus-few-points.csv\n"
                      "  gpusched calibrate interval --data validation/data/h100/curves/apsp_minplus.csv --block 16 \\\n"
                      "                              --method factor-launch --out f.yaml");
     key->footer("Examples (docs/calibration.md):\n"
@@ -297,7 +297,7 @@ void add_calibrate_command(CLI::App& app) {
     interval->add_option("--extrapolate-n", o->extrapolate_n, "Extrapolation split: fit on n <= this")
         ->capture_default_str()
         ->each([o](const std::string&) { o->extrapolate_n_given = true; });
-    interval->add_option("--folds", o->folds, "Interleaved folds by n")->capture_default_str()->check(CLI::Range(2, 100));
+    interval->add_option("--folds", o->folds, "Interleaved folds by n (2 to 100)")->type_name("N")->capture_default_str()->check(CLI::Range(2, 100).description(""));
     interval->callback([o, flags] { naming_keys(flags, [&] { run_interval(*o); }); });
     key->add_option("--kernel", o->kernel, "Spec template; {column} is replaced by each row's cell")->required();
     key->add_option("--key", o->key, "The generator key to fit, e.g. dim_latency_cycles")->required();

@@ -139,7 +139,7 @@ void add_trace_import(CLI::App& import, const std::string& tool, const std::stri
     cmd->add_option("--timeline", o->timeline, "Also write the measured per-kernel timeline CSV");
     cmd->add_option("--steps", o->steps, "ProfilerStep#N markers to import: all, N or A-B")->capture_default_str();
     cmd->add_option("--gpu", o->gpu, "GPU preset of the measured durations (default: from deviceProperties)");
-    cmd->add_option("--device", o->device, "Device to import when the trace has GPU work on several")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--device", o->device, "Device to import when the trace has GPU work on several (0, 1, ...)")->type_name("N")->check(CLI::NonNegativeNumber.description(""));
     cmd->add_option("--min-delay", o->min_delay, "Host gaps shorter than this are not written as delays")->capture_default_str();
     cmd->callback([o] { run_trace_import(*o); });
 }

@@ -271,7 +271,8 @@ void add_simulate_command(CLI::App& app) {
         o->trace_given = true;
     });
     cmd->add_option("--trace-limit", o->trace_limit, "At most this many blocks in the trace (0 to 2^40)")
-        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40))
+        ->type_name("N")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40).description(""))
         ->capture_default_str();
     cmd->add_flag("--explain", o->explain,
                   "After the summary, explain the run in words: occupancy and its limit, waves, tail, partial "
