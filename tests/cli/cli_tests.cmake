@@ -488,6 +488,7 @@ gpusched_cli_test(trace_limit_beyond_uint64 2 stderr "--trace-limit"
                   simulate --kernel synthetic:blocks=4,threads=32,duration=1us --trace-limit 18446744073709551616 --trace t.json)
 add_test(NAME cli.help_text COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_help_text.sh $<TARGET_FILE:gpusched>)
 add_test(NAME cli.plot_help_examples COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_plot_help_examples.sh $<TARGET_FILE:gpusched> ${CMAKE_SOURCE_DIR})
+add_test(NAME cli.readme_sample COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_readme_sample.sh $<TARGET_FILE:gpusched> ${CMAKE_SOURCE_DIR}/README.md)
 add_test(NAME cli.interrupt COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_interrupt.sh
                                     $<TARGET_FILE:gpusched> ${GPUSCHED_CLI_DATA})
 # Empty values ('') cannot travel through a CMake list: a script passes them.
