@@ -220,8 +220,9 @@ void add_validate_command(CLI::App& app) {
         ->each([o](const std::string&) { o->durations_given = true; });
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file to simulate with")->capture_default_str();
     cmd->add_option("--policy", o->policy,
-                    "Dispatch policy (default: most-room; the placement replay uses walk where the GPU has a "
-                    "measured topology.dispatch_walk, starting each case where its measured launch did)");
+                    "Dispatch policy (default: the GPU's defaults.policy, else most-room; the placement replay "
+                    "uses walk where the GPU has a measured topology.dispatch_walk, starting each case where its "
+                    "measured launch did)");
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->add_option("--sections", o->sections, "Comparisons to run, comma-separated: " + section_choices() + " (see Sections)")
         ->delimiter(',')
