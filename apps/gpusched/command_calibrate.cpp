@@ -22,7 +22,7 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
-#include "gpusched/scheduler/registry.h"
+#include "gpusched/scheduler/run_setup.h"
 #include "gpusched/workloads/kernel_spec_value.h"
 #include "table.h"
 
@@ -34,7 +34,7 @@ struct CalibrateOptions {
     std::string data;
     std::string gpu = "h100";
     std::optional<std::string> policy_flag;  ///< --policy, when given
-    std::string policy;                      ///< the policy run: policy_for(policy_flag, GPU)
+    std::string policy;                      ///< the policy run: scheduler::resolve_run_setup of policy_flag on the GPU
     std::string out;
     bool points = false;
     std::int64_t extrapolate_blocks = 660;  ///< signed so that -1 is refused, not wrapped
@@ -70,7 +70,7 @@ void run_series(const CalibrateOptions& given) {
     check_not_an_input(given.out, "--out", {given.data, given.gpu});  // before the fit, not after it
     const hw::GpuSpec gpu = hw::resolve_gpu(given.gpu);
     CalibrateOptions o = given;
-    o.policy = policy_for(o.policy_flag, gpu);
+    o.policy = scheduler::resolve_run_setup(gpu, {.policy = o.policy_flag}).policy_name;
     calibrate::SeriesSimulator sim(gpu, o.policy, calibrate::read_series_measurements(o.data));
     StepProgress progress(std::cerr, isatty(STDERR_FILENO) != 0, "calibrate series");
     sim.on_simulation([&progress](std::size_t n) { progress.update("simulation " + std::to_string(n)); });
@@ -212,8 +212,9 @@ void run_key(const CalibrateOptions& o) {
     options.hi = *hi;
     if (o.extrapolate && o.group.empty()) throw InputError("--extrapolate needs --group (the column it splits on)");
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
-    const std::string execution = execution_for(o.exec_flag, gpu);
-    const std::string policy = policy_for(o.policy_flag, gpu);
+    const scheduler::RunSetup setup = scheduler::resolve_run_setup(gpu, {.policy = o.policy_flag, .execution = o.exec_flag});
+    const std::string& execution = setup.execution;
+    const std::string& policy = setup.policy_name;
     calibrate::KeySimulator sim(gpu, policy, execution, o.key,
                                 calibrate::read_key_measurements(o.data, o.kernel, o.time_column, o.group));
     StepProgress progress(std::cerr, isatty(STDERR_FILENO) != 0, "calibrate key");

@@ -20,7 +20,7 @@
 #include "gpusched/report/line_chart.h"
 #include "gpusched/report/time_unit.h"
 #include "gpusched/models/interval_model.h"
-#include "gpusched/scheduler/registry.h"
+#include "gpusched/scheduler/run_setup.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/workloads/cycle_latency.h"
@@ -44,9 +44,9 @@ struct CurveOptions {
     std::string range;
     std::int64_t step = 1;
     std::optional<std::string> policy_flag;  ///< --policy, when given
-    std::string policy;                      ///< the policy run: policy_for(policy_flag, GPU)
+    std::string policy;                      ///< the policy run: scheduler::resolve_run_setup of policy_flag on the GPU
     std::optional<std::string> exec_flag;  ///< --exec, when given
-    std::string execution;                 ///< the model run: execution_for(exec_flag, GPU), then auto resolved
+    std::string execution;                 ///< the model run: scheduler::resolve_run_setup of exec_flag on the GPU, then auto resolved
     bool models = false;
     std::string csv;
     std::string svg;
@@ -245,15 +245,16 @@ void run_curve(const CurveOptions& options) {
         throw InputError("--n/--step: " + std::to_string(count) + " points; at most " + std::to_string(kMaxCurvePoints) +
                          " (raise --step or narrow --n)");
     const hw::GpuSpec gpu = resolve_gpu_what_if(o.gpu, o.what_if);
-    o.execution = execution_for(o.exec_flag, gpu);
-    o.policy = policy_for(o.policy_flag, gpu);
+    const scheduler::RunSetup setup = scheduler::resolve_run_setup(gpu, {.policy = o.policy_flag, .execution = o.exec_flag});
+    o.execution = setup.execution;
+    o.policy = setup.policy_name;
     if (o.execution != "auto" && o.execution != "shared" && o.execution != "fixed")
         throw InputError("--exec: expected auto, shared or fixed, got '" + o.execution + "'");
     const workloads::KernelSpec kernel = check_kernel(o.kernel);
     // Spec errors (and n beyond the generator's range) before any simulation runs.
     o.execution = sim::resolve_execution_model(o.execution, workloads::build_application({spec_at(kernel, first)}));
     workloads::build_kernel_launches(spec_at(kernel, first + (count - 1) * o.step));
-    const auto policy = scheduler::make_policy(o.policy);
+    const auto& policy = setup.policy;
 
     std::vector<CurvePoint> points;
     for (std::int64_t i = 0; i < count; ++i) points.push_back(run_point(gpu, *policy, o, kernel, first + i * o.step));

@@ -9,14 +9,13 @@
 
 #include "commands.h"
 #include "execution_flag.h"
-#include "policy_flag.h"
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/models/compute_bound_model.h"
 #include "gpusched/models/interval_model.h"
-#include "gpusched/scheduler/registry.h"
+#include "gpusched/scheduler/run_setup.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/gpu_bound_work.h"
@@ -39,7 +38,7 @@ struct PredictOptions {
     std::optional<std::int64_t> at;
     std::optional<double> tau_us;
     std::optional<std::string> exec_flag;  ///< --exec, when given
-    std::string execution;                 ///< strip, rake: the model run, execution_for(exec_flag, GPU) with auto resolved
+    std::string execution;                 ///< strip, rake: the model run, scheduler::resolve_run_setup of exec_flag on the GPU, with auto resolved
     std::string calibration;
     double delta = 0.01;
     std::string rakes;
@@ -121,8 +120,8 @@ void run_compute_bound(const PredictOptions& o) {
 
 /// Simulated time of `app` in microseconds (makespan, launch overhead included).
 double simulated_us(const hw::GpuSpec& gpu, const workloads::Application& app, const std::string& execution) {
-    const auto policy = scheduler::make_policy(policy_for(std::nullopt, gpu));
-    sim::Simulation simulation(gpu, app, *policy, execution);
+    const scheduler::RunSetup setup = scheduler::resolve_run_setup(gpu, {});
+    sim::Simulation simulation(gpu, app, *setup.policy, execution);
     return static_cast<double>(simulation.run().makespan) / 1e6;
 }
 
@@ -140,7 +139,7 @@ void run_strip(const PredictOptions& options) {
     PredictOptions o = options;
     if (o.measured_ms || o.at || o.tau_us) throw InputError("--measured, --at and --tau-us do not apply to --model strip");
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
-    o.execution = execution_for(o.exec_flag, gpu);
+    o.execution = scheduler::resolve_run_setup(gpu, {.execution = o.exec_flag}).execution;
     if (o.execution != "auto" && o.execution != "shared" && o.execution != "fixed")
         throw InputError("--exec: expected auto, shared or fixed, got '" + o.execution + "'");
     const workloads::SpecLaunches parsed = workloads::parse_kernel_spec_launches(o.kernel, "--kernel");
@@ -257,7 +256,7 @@ void run_rake(const PredictOptions& options) {
     PredictOptions o = options;
     if (o.measured_ms || o.at || o.tau_us) throw InputError("--measured, --at and --tau-us do not apply to --model rake");
     const hw::GpuSpec gpu = hw::resolve_gpu(o.gpu);
-    o.execution = execution_for(o.exec_flag, gpu);
+    o.execution = scheduler::resolve_run_setup(gpu, {.execution = o.exec_flag}).execution;
     if (o.execution != "auto" && o.execution != "shared" && o.execution != "fixed")
         throw InputError("--exec: expected auto, shared or fixed, got '" + o.execution + "'");
     const workloads::KernelSpec spec = workloads::KernelSpec::parse(o.kernel, "--kernel");

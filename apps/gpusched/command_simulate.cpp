@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "execution_flag.h"
 #include "gpu_what_if.h"
 #include "output_file.h"
+#include "policy_flag.h"
 #include "run_progress.h"
 #include "simulation_gantt.h"
 #include "gpusched/calibrate/calibration_file.h"
@@ -17,6 +19,7 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/scheduler/registry.h"
+#include "gpusched/scheduler/run_setup.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/sim/output/chrome_trace.h"
 #include "gpusched/sim/output/run_explanation.h"
@@ -24,7 +27,6 @@
 #include "gpusched/sim/output/timeline_csv.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/replay_timeline.h"
-#include "gpusched/workloads/ruled_numbers.h"
 #include "gpusched/workloads/workload_file.h"
 
 namespace gpusched::cli {
@@ -42,11 +44,11 @@ struct SimulateOptions {
     std::string gpu = "h100";
     GpuWhatIf what_if;  ///< --sms, --set
     std::string policy = scheduler::default_policy();
-    bool policy_given = false;     ///< --policy was given (else the GPU's defaults.policy, if it states one)
+    bool policy_given = false;     ///< --policy was given (else scheduler::resolve_run_setup takes the GPU's defaults.policy)
     std::string walk_start;
     bool walk_start_given = false;  ///< --walk-start was given (an empty value is an error, not "the preset's")
     std::string execution{sim::kDefaultExecutionModel};
-    bool execution_given = false;  ///< --exec was given (else the GPU's defaults.execution, if it states one)
+    bool execution_given = false;  ///< --exec was given (else scheduler::resolve_run_setup takes the GPU's defaults.execution)
     std::string workload;
     bool workload_given = false;  ///< --workload '' is an error, not the built-in default
     std::vector<std::string> kernels;
@@ -110,37 +112,21 @@ workloads::Application load_application(const SimulateOptions& o) {
     return workloads::application_from_specs({kDefaultKernel}, "--kernel");
 }
 
-/// The dispatch policy `name`; when it is the GPU's stated default (not --policy), an unknown name
-/// is the GPU file's error, naming defaults.policy.
-std::unique_ptr<sim::DispatchPolicy> preset_policy(const hw::GpuSpec& gpu, const std::string& name, bool given) {
-    if (given) return scheduler::make_policy(name);
-    try {
-        return scheduler::make_policy(name);
-    } catch (const KeyError& e) {
-        throw InputError("GPU '" + gpu.name + "': key 'defaults.policy': " + e.detail());
-    }
-}
-
 void run_simulation(const SimulateOptions& given) {
     const GanttColouring colouring = gantt_colouring(given.gantt_colour);
     const bool gantt_html = given.gantt_given && gantt_is_html(given.gantt);
     if (given.gantt_colour != "kernel" && !given.gantt_given)
         throw InputError("--gantt-colour colours the chart of --gantt; give --gantt");
     hw::GpuSpec gpu = resolve_gpu_what_if(given.gpu, given.what_if);
-    std::vector<std::string> notes;
-    if (auto note = sm_count_note(given.gpu, gpu)) notes.push_back(*note);
-    SimulateOptions o = given;
-    if (!o.policy_given && !gpu.default_policy.empty()) {
-        o.policy = gpu.default_policy;
-        if (auto note = workloads::ruled_default_note(gpu, "policy", o.policy)) notes.push_back(*note);
-    }
-    if (!o.execution_given && !gpu.default_execution.empty()) {
-        o.execution = gpu.default_execution;
-        if (auto note = workloads::ruled_default_note(gpu, "execution", o.execution)) notes.push_back(*note);
-    }
-    const auto policy = preset_policy(gpu, o.policy, o.policy_given);
+    const hw::GpuSpec before_what_ifs = hw::resolve_gpu(given.gpu);
+    scheduler::RunRequest request{.before_what_ifs = &before_what_ifs};
+    if (given.policy_given) request.policy = given.policy;
+    if (given.execution_given) request.execution = given.execution;
+    const scheduler::RunSetup setup = scheduler::resolve_run_setup(gpu, request);
+    const auto& policy = setup.policy;
+    const SimulateOptions& o = given;
     if (o.walk_start_given) {
-        if (o.policy != "walk") throw InputError("--walk-start sets where --policy walk starts; give --policy walk");
+        if (setup.policy_name != "walk") throw InputError("--walk-start sets where --policy walk starts; give --policy walk");
         if (!gpu.dispatch_walk)
             throw InputError("--walk-start: GPU '" + gpu.name + "' has no topology.dispatch_walk");
         if (const auto problem = hw::set_walk_start(*gpu.dispatch_walk, o.walk_start, "--walk-start"); !problem.empty())
@@ -150,8 +136,8 @@ void run_simulation(const SimulateOptions& given) {
     if (o.threads && *o.threads > gpu.max_threads_per_block)
         throw InputError("--threads " + std::to_string(*o.threads) + ": more than the " +
                          std::to_string(gpu.max_threads_per_block) + " threads per block of " + gpu.name);
-    sim::Simulation run(gpu, app, *policy, o.execution);
-    for (auto& note : workloads::ruled_number_notes(app, gpu, run.execution() == "shared")) notes.push_back(note);
+    sim::Simulation run(gpu, app, *policy, setup.execution);
+    const std::vector<std::string> notes = scheduler::run_rule_notes(setup, app, gpu, run.execution());
     for (const auto& note : notes) std::cerr << "gpusched: warning: " << note << "\n";
 
     sim::SummaryCollector summary;
@@ -237,17 +223,14 @@ void add_simulate_command(CLI::App& app) {
                 "  gpusched simulate --explain --json");
     cmd->add_option("--gpu", o->gpu, "Preset name (gpusched list gpus) or GPU YAML file")->capture_default_str();
     add_gpu_what_if_options(cmd, o->what_if);
-    cmd->add_option("--policy", o->policy, "Dispatch policy (gpusched list policies); default: the GPU's defaults.policy, else most-room")
+    cmd->add_option("--policy", o->policy, policy_flag_help())
         ->capture_default_str()
         ->each([o](const std::string&) { o->policy_given = true; });
     cmd->add_option("--walk-start", o->walk_start,
                     "ROW[:LEAD]: where --policy walk starts the GPU's dispatch walk (hardware state that moves "
                     "between launches; default the preset's start_row:lead_start)")
         ->each([o](const std::string&) { o->walk_start_given = true; });
-    cmd->add_option("--exec", o->execution,
-                    "Execution model: fixed (each block runs its given duration), shared (blocks share an "
-                    "SM's issue slots; needs per-warp work), or auto (shared when every launch has per-warp "
-                    "work, else fixed); default: the GPU's defaults.execution, else auto")
+    cmd->add_option("--exec", o->execution, exec_flag_help())
         ->capture_default_str()
         ->each([o](const std::string&) { o->execution_given = true; });
     cmd->add_option("--workload", o->workload, "Workload YAML file (launches on streams)")

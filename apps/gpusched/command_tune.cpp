@@ -22,7 +22,7 @@
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/report/line_chart.h"
 #include "gpusched/report/time_unit.h"
-#include "gpusched/scheduler/registry.h"
+#include "gpusched/scheduler/run_setup.h"
 #include "gpusched/sim/execution_model.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/models/streamcluster_rake_model.h"
@@ -37,7 +37,7 @@ struct TuneOptions {
     std::string param;
     std::string gpu = "h100";
     GpuWhatIf what_if;  ///< --sms, --set
-    std::optional<std::string> policy;  ///< --policy, when given (policy_for)
+    std::optional<std::string> policy;  ///< --policy, when given (scheduler::resolve_run_setup)
     std::optional<std::string> exec_flag;  ///< --exec, when given
     std::vector<std::string> calibrations;
     std::optional<std::int64_t> total_threads;  ///< signed so that -1 is refused, not wrapped
@@ -169,8 +169,9 @@ void run_tune(const TuneOptions& o) {
                          std::to_string(calibrate::kMaxTotalThreads) + "]");
     std::optional<std::uint64_t> total_threads;
     if (o.total_threads) total_threads = static_cast<std::uint64_t>(*o.total_threads);
-    const std::string execution = execution_for(o.exec_flag, gpu);
-    const std::string policy = policy_for(o.policy, gpu);
+    const scheduler::RunSetup setup = scheduler::resolve_run_setup(gpu, {.policy = o.policy, .execution = o.exec_flag});
+    const std::string& execution = setup.execution;
+    const std::string& policy = setup.policy_name;
     calibrate::TuneRequest request{spec, key, values, policy, execution, total_threads};
     const calibrate::TuneResult r = calibrate::tune(gpu, request);
     const Guideline g = guideline(gpu, spec, key, r);

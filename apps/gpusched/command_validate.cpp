@@ -14,7 +14,7 @@
 #include "output_file.h"
 #include "run_progress.h"
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/scheduler/registry.h"
+#include "gpusched/scheduler/run_setup.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/validation/section_registry.h"
@@ -75,11 +75,18 @@ bool run_section(const ValidateOptions& o, const validation::ValidationSection& 
     return false;
 }
 
+/// The sections' policy: --policy, else the GPU's defaults.policy, else the registry's default (scheduler::resolve_run_setup).
+std::string section_policy(const ValidateOptions& o, const hw::GpuSpec& gpu) {
+    scheduler::RunRequest request;
+    if (!o.policy.empty()) request.policy = o.policy;
+    return scheduler::resolve_run_setup(gpu, request).policy_name;
+}
+
 /// The timeline replays' policy: --policy, else `walk` where the GPU has a measured dispatch
-/// walk (the replay reads each case's start state off its first blocks).
+/// walk (the replay reads each case's start state off its first blocks), else section_policy.
 std::string replay_policy(const ValidateOptions& o, const hw::GpuSpec& gpu) {
-    if (!o.policy.empty()) return o.policy;
-    return gpu.dispatch_walk ? "walk" : scheduler::default_policy();
+    if (o.policy.empty() && gpu.dispatch_walk) return "walk";
+    return section_policy(o, gpu);
 }
 
 /// The files validate reads: the GPU file and every file under the data directory `dir` (a report
@@ -139,7 +146,7 @@ void run_validate(ValidateOptions o) {
         throw InputError("--durations: only with --timelines (the sections of a DATA_DIR choose their own durations)");
     validation::SectionSettings settings{hw::resolve_gpu(o.gpu), o.policy, "", !o.report.empty()};
     settings.replay_policy = replay_policy(o, settings.gpu);
-    if (o.policy.empty()) o.policy = settings.policy = scheduler::default_policy();
+    o.policy = settings.policy = section_policy(o, settings.gpu);
     wanted(o, "all");  // rejects unknown sections before any work
     std::optional<OutputFile> report_file;
     if (!o.report.empty()) report_file.emplace(o.report, "--report", validate_inputs(o, o.dir));
@@ -213,8 +220,9 @@ void add_validate_command(CLI::App& app) {
         ->each([o](const std::string&) { o->durations_given = true; });
     cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file to simulate with")->capture_default_str();
     cmd->add_option("--policy", o->policy,
-                    "Dispatch policy (default: most-room; the placement replay uses walk where the GPU has a "
-                    "measured topology.dispatch_walk, starting each case where its measured launch did)");
+                    "Dispatch policy (default: the GPU's defaults.policy, else most-room; the placement replay "
+                    "uses walk where the GPU has a measured topology.dispatch_walk, starting each case where its "
+                    "measured launch did)");
     cmd->add_flag("--json", o->json, "Print one JSON object");
     cmd->add_option("--sections", o->sections, "Comparisons to run, comma-separated: " + section_choices() + " (see Sections)")
         ->delimiter(',')

@@ -1,7 +1,5 @@
-// The --exec flag of every command that simulates, and the default they share with simulate.
+// The --exec flag of every command that simulates: its help text (scheduler::resolve_run_setup applies the default).
 #include "execution_flag.h"
-
-#include "gpusched/sim/execution_model.h"
 
 namespace gpusched::cli {
 
@@ -10,11 +8,6 @@ std::string exec_flag_help(const std::string& scope) {
            "Execution model: fixed (each block runs its given duration), shared (blocks share an SM's issue "
            "slots; needs per-warp work), or auto (shared when every launch has per-warp work, else fixed); "
            "default: the GPU's defaults.execution, else auto";
-}
-
-std::string execution_for(const std::optional<std::string>& flag, const hw::GpuSpec& gpu) {
-    if (flag) return *flag;
-    return gpu.default_execution.empty() ? std::string(sim::kDefaultExecutionModel) : gpu.default_execution;
 }
 
 }  // namespace gpusched::cli

@@ -38,11 +38,4 @@ hw::GpuSpec resolve_gpu_what_if(const std::string& gpu, const GpuWhatIf& what_if
     return hw::resolve_gpu_with_overrides(gpu, overrides, written);
 }
 
-std::optional<std::string> sm_count_note(const std::string& gpu, const hw::GpuSpec& resolved) {
-    const hw::GpuSpec base = hw::resolve_gpu(gpu);
-    const std::string rule = hw::sm_count_rule(base, resolved.sm_count);
-    if (rule.empty()) return std::nullopt;
-    return resolved.name + " keeps " + rule + " (docs/gpu-spec.md, \"Fewer or more SMs\")";
-}
-
 }  // namespace gpusched::cli

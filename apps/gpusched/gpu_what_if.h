@@ -1,7 +1,6 @@
 // The --sms and --set flags: a what-if GPU (fewer SMs, any spec key changed) on every command that takes --gpu.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,9 +24,5 @@ void add_gpu_what_if_options(CLI::App* cmd, GpuWhatIf& what_if);
 /// InputErrors naming the flag and the key ("--sms 0: key 'sm_count': expected an integer in [1,
 /// 100000], got '0'").
 hw::GpuSpec resolve_gpu_what_if(const std::string& gpu, const GpuWhatIf& what_if);
-
-/// A summary note when `resolved` has another SM count than `gpu` (--sms K or --set sm_count=K):
-/// which SMs it keeps (hw::sm_count_rule); nullopt otherwise.
-std::optional<std::string> sm_count_note(const std::string& gpu, const hw::GpuSpec& resolved);
 
 }  // namespace gpusched::cli

@@ -7,17 +7,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lab_block_log.h"
 #include "gpusched/hw/gpu_overrides.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/presets.h"
 #include "gpusched/scheduler/registry.h"
+#include "gpusched/scheduler/run_setup.h"
+#include "gpusched/sim/output/block_recorder.h"
 #include "gpusched/sim/output/run_explanation.h"
 #include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/sim/output/time_account.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/workloads/ruled_numbers.h"
 #include "gpusched/workloads/workload_file.h"
 
 namespace gpusched::lab {
@@ -75,31 +75,21 @@ hw::GpuSpec resolve_gpu(const LabRequest& request) {
     return hw::resolve_gpu_with_overrides(request.gpu, overrides, written);
 }
 
-/// Runs the request as `gpusched simulate` would (the GPU's default policy and execution model,
-/// the same notes) and writes {"ok":true,"summary":...,"occupancy":[...],"blocks":[...]}.
+/// Runs the request as `gpusched simulate` would (scheduler::resolve_run_setup: the GPU's default
+/// policy and execution model, the same notes) and writes
+/// {"ok":true,"summary":...,"occupancy":[...],"blocks":[...]}.
 std::string run_request(const LabRequest& request) {
     const hw::GpuSpec gpu = resolve_gpu(request);
-    std::vector<std::string> notes;
-    const std::string rule = hw::sm_count_rule(hw::resolve_gpu(request.gpu), gpu.sm_count);
-    if (!rule.empty()) notes.push_back(gpu.name + " keeps " + rule + " (docs/gpu-spec.md, \"Fewer or more SMs\")");
-    std::string policy_name = request.policy.value_or(scheduler::default_policy());
-    if (!request.policy && !gpu.default_policy.empty()) {
-        policy_name = gpu.default_policy;
-        if (auto note = workloads::ruled_default_note(gpu, "policy", policy_name)) notes.push_back(*note);
-    }
-    std::string execution(sim::kDefaultExecutionModel);
-    if (!gpu.default_execution.empty()) {
-        execution = gpu.default_execution;
-        if (auto note = workloads::ruled_default_note(gpu, "execution", execution)) notes.push_back(*note);
-    }
-    const auto policy = scheduler::make_policy(policy_name);
+    const hw::GpuSpec before_what_ifs = hw::resolve_gpu(request.gpu);
+    const scheduler::RunSetup setup =
+        scheduler::resolve_run_setup(gpu, {.policy = request.policy, .before_what_ifs = &before_what_ifs});
     const workloads::Application app = workloads::parse_workload(request.workload, "workload");
-    sim::Simulation run(gpu, app, *policy, execution);
-    for (auto& note : workloads::ruled_number_notes(app, gpu, run.execution() == "shared")) notes.push_back(note);
+    sim::Simulation run(gpu, app, *setup.policy, setup.execution);
+    const std::vector<std::string> notes = scheduler::run_rule_notes(setup, app, gpu, run.execution());
     sim::SummaryCollector summary;
-    BlockLog log(request.max_blocks);
-    sim::TimeAccountCollector account(policy->name() == "min");  // min dispatches warps, as in simulate
-    run.observe(summary).observe(log).observe(account);
+    sim::BlockRecorder recorder(request.max_blocks);
+    sim::TimeAccountCollector account(setup.policy->name() == "min");  // min dispatches warps, as in simulate
+    run.observe(summary).observe(recorder).observe(account);
     run.run();
     sim::RunSummary result = summary.summary();
     result.notes.insert(result.notes.begin(), notes.begin(), notes.end());
@@ -111,7 +101,8 @@ std::string run_request(const LabRequest& request) {
     out << "{\"ok\":true,\"summary\":";
     sim::write_summary_json(out, result);
     nlohmann::json occupancy = nlohmann::json::array();
-    for (const auto& o : log.occupancy()) {
+    const std::vector<hw::OccupancyResult> occupancies = run.occupancy();
+    for (const auto& o : occupancies) {
         nlohmann::json limited = nlohmann::json::array();
         for (const auto limiter : o.limited_by) limited.push_back(hw::to_string(limiter));
         const auto limit = [](int value) { return value == hw::OccupancyResult::unlimited ? nlohmann::json() : nlohmann::json(value); };
@@ -130,11 +121,11 @@ std::string run_request(const LabRequest& request) {
                              {"shared_bytes_per_sm", o.shared_bytes_per_sm}});
     }
     out << ",\"explanation\":" << nlohmann::json(explanation.str()).dump();
-    out << ",\"max_warps_per_sm\":" << log.max_warps_per_sm() << ",\"occupancy\":" << occupancy.dump()
-        << ",\"blocks_total\":" << log.blocks_seen() << ",\"blocks\":[";
+    out << ",\"max_warps_per_sm\":" << gpu.max_warps_per_sm << ",\"occupancy\":" << occupancy.dump()
+        << ",\"blocks_total\":" << recorder.blocks_seen() << ",\"blocks\":[";
     // One block as [launch, sm, slot, start_ps, end_ps].
     bool first = true;
-    for (const auto& b : log.blocks()) {
+    for (const auto& b : recorder.blocks()) {
         out << (first ? "" : ",") << '[' << b.launch << ',' << b.sm << ',' << b.slot << ',' << b.start << ',' << b.end
             << ']';
         first = false;

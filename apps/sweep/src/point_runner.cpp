@@ -8,7 +8,7 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/execution_model.h"
+#include "gpusched/scheduler/run_setup.h"
 #include "gpusched/sweep/point_space.h"
 #include "gpusched/sweep/simulation.h"
 #include "gpusched/sweep/workload_builder.h"
@@ -34,15 +34,22 @@ struct BuiltPoint {
     const WorkloadDef* workload = nullptr;
 };
 
-BuiltPoint describe(const Study& study, const std::vector<std::string>& given) {
-    const std::vector<std::string> values = effective_values(study, given);
+/// The GPU keys the point's values set.
+GpuOverrides gpu_overrides(const Study& study, const std::vector<std::string>& values) {
+    GpuOverrides overrides;
+    for (std::size_t i = 0; i < study.params.size(); ++i)
+        if (study.params[i].kind == ParamKind::gpu_field && !values[i].empty())
+            overrides.emplace_back(study.params[i].gpu_path, values[i]);
+    return overrides;
+}
+
+/// The point of effective values (PointRunner::effective_values).
+BuiltPoint describe(const Study& study, const std::vector<std::string>& values) {
     BuiltPoint b;
     b.gpu = values[kGpuParam];
     b.policy = values[kPolicyParam];
     b.exec = values[kExecParam];
-    for (std::size_t i = 0; i < study.params.size(); ++i)
-        if (study.params[i].kind == ParamKind::gpu_field && !values[i].empty())
-            b.overrides.emplace_back(study.params[i].gpu_path, values[i]);
+    b.overrides = gpu_overrides(study, values);
     for (const auto& w : study.workloads)
         if (w.name == values[kWorkloadParam]) b.workload = &w;
     if (b.workload == nullptr) throw InputError("unknown workload '" + values[kWorkloadParam] + "'");
@@ -122,13 +129,6 @@ std::vector<std::uint64_t> probes(const PointSet& set) {
 
 }  // namespace
 
-std::vector<std::string> effective_values(const Study& study, std::vector<std::string> values) {
-    if (values[kGpuParam].empty()) values[kGpuParam] = kDefaultGpu;
-    if (values[kPolicyParam].empty()) values[kPolicyParam] = scheduler::default_policy();
-    if (values[kExecParam].empty()) values[kExecParam] = std::string(sim::kDefaultExecutionModel);
-    if (values[kWorkloadParam].empty() && !study.workloads.empty()) values[kWorkloadParam] = study.workloads.front().name;
-    return values;
-}
 
 const std::vector<std::string>& metric_names() {
     static const std::vector<std::string> names = {
@@ -138,7 +138,27 @@ const std::vector<std::string>& metric_names() {
     return names;
 }
 
-void PointRunner::build_only(const std::vector<std::string>& values) {
+std::vector<std::string> PointRunner::effective_values(std::vector<std::string> values) {
+    if (values[kGpuParam].empty()) values[kGpuParam] = kDefaultGpu;
+    if (values[kWorkloadParam].empty() && !study_.workloads.empty()) values[kWorkloadParam] = study_.workloads.front().name;
+    scheduler::RunRequest request;
+    if (!values[kPolicyParam].empty()) request.policy = values[kPolicyParam];
+    if (!values[kExecParam].empty()) request.execution = values[kExecParam];
+    if (request.policy && request.execution) return values;
+    static const hw::GpuSpec no_defaults;  // a variant that cannot be built: its run reports why
+    const hw::GpuSpec* gpu = &no_defaults;
+    try {
+        gpu = &gpus_.get(values[kGpuParam], gpu_overrides(study_, values));
+    } catch (const InputError&) {
+    }
+    const scheduler::RunSetup setup = scheduler::resolve_run_setup(*gpu, request);
+    values[kPolicyParam] = setup.policy_name;
+    values[kExecParam] = setup.execution;
+    return values;
+}
+
+void PointRunner::build_only(const std::vector<std::string>& given) {
+    const std::vector<std::string> values = effective_values(given);
     const BuiltPoint b = describe(study_, values);
     try {
         (void)gpus_.get(b.gpu, b.overrides);

@@ -58,7 +58,7 @@ SweepStats run_sweep(const Study& study, const SweepOptions& options, std::ostre
                     k = next++;
                 }
                 const std::uint64_t p = options.shard.point(k);
-                const std::vector<std::string> values = effective_values(study, point_values(study, p));
+                const std::vector<std::string> values = runner.effective_values(point_values(study, p));
                 const std::vector<std::string> metrics = runner.run(values);
                 std::vector<std::string> cells{std::to_string(p)};
                 cells.insert(cells.end(), values.begin(), values.end());

@@ -60,7 +60,7 @@ std::pair<std::vector<MeasuredBlock>, int> simulate(const ApspTimelineCase& c, c
     simulation.observe(recorder);
     simulation.run();
     const int per_sm = simulation.occupancy().size() > 1 ? simulation.occupancy()[1].blocks_per_sm : 0;
-    return {std::move(recorder.blocks), per_sm};
+    return {measured_blocks(recorder), per_sm};
 }
 
 ApspTimelineCase compare_case(const fs::path& file, const hw::GpuSpec& gpu, const sim::DispatchPolicy& policy,

@@ -1,22 +1,24 @@
-// BlockRecorder (a simulation observer that keeps each completed block as a MeasuredBlock) and span_of, for comparing with measured timelines.
+// The validation sections' block recorder: sim::BlockRecorder, its blocks as MeasuredBlocks, and span_of, for comparing with measured timelines.
 #pragma once
 
 #include <algorithm>
 #include <utility>
 #include <vector>
 
-#include "gpusched/sim/observer.h"
+#include "gpusched/sim/output/block_recorder.h"
 #include "gpusched/validation/measured_timeline.h"
 
 namespace gpusched::validation {
 
-class BlockRecorder final : public sim::SimObserver {
-public:
-    std::vector<MeasuredBlock> blocks;  ///< in completion order
-    void on_block_completed(const sim::BlockRecord& b) override {
-        blocks.push_back({b.launch, b.block, b.sm, b.start, b.end});
-    }
-};
+using sim::BlockRecorder;
+
+/// The blocks `recorder` kept, in completion order, as a measured timeline holds them.
+inline std::vector<MeasuredBlock> measured_blocks(const BlockRecorder& recorder) {
+    std::vector<MeasuredBlock> out;
+    out.reserve(recorder.blocks().size());
+    for (const auto& b : recorder.blocks()) out.push_back({b.launch, b.block, b.sm, b.start, b.end});
+    return out;
+}
 
 /// First block start and last block end of `blocks` ({0, 0} when empty).
 inline std::pair<Time, Time> span_of(const std::vector<MeasuredBlock>& blocks) {

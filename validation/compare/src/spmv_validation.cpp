@@ -68,25 +68,26 @@ SpmvComparison validate_spmv(const std::string& dir, const hw::GpuSpec& gpu, con
         BlockRecorder recorder;
         simulation.observe(recorder);
         p.simulated_us = static_cast<double>(simulation.run().makespan) / 1e6;
-        const auto [first, last] = span_of(recorder.blocks);
+        std::vector<MeasuredBlock> recorded = measured_blocks(recorder);
+        const auto [first, last] = span_of(recorded);
         p.simulated_span_us = static_cast<double>(last - first) / 1e6;
         std::map<std::uint64_t, std::vector<MeasuredBlock>> by_launch;
-        for (const auto& b : recorder.blocks) by_launch[b.launch].push_back(b);
+        for (const auto& b : recorded) by_launch[b.launch].push_back(b);
         for (const auto& [launch, blocks] : by_launch) {
             const auto [lo, hi] = span_of(blocks);
             p.simulated_busy_us += static_cast<double>(hi - lo) / 1e6;
         }
         p.launches = static_cast<int>(app.launches.size());
-        p.blocks = recorder.blocks.size();
+        p.blocks = recorded.size();
         out.grids_match = out.grids_match && p.blocks == p.grid_blocks;
         const std::string timeline = (fs::path(dir) / ("timeline_" + p.matrix + "_" + p.format + ".csv")).string();
         if (fs::is_regular_file(timeline)) {
-            compare_timeline(p, timeline, recorder.blocks);
+            compare_timeline(p, timeline, recorded);
             ++out.timelines;
             out.total_misplaced += p.misplaced;
             if (!keep_blocks) p.measured_blocks.clear();
         }
-        if (keep_blocks) p.simulated_blocks = std::move(recorder.blocks);
+        if (keep_blocks) p.simulated_blocks = std::move(recorded);
         out.points.push_back(std::move(p));
     }
     if (out.points.empty()) throw InputError(runs + ": no rows with launch = all");

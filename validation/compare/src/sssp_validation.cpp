@@ -10,6 +10,7 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/output/launch_span_recorder.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/validation/measured_timeline.h"
 #include "gpusched/validation/sssp_frontier_check.h"
@@ -24,18 +25,6 @@ namespace gpusched::validation {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// Per-launch first block start and end (memoised launches included).
-class LaunchRecorder final : public sim::SimObserver {
-public:
-    explicit LaunchRecorder(std::size_t launches) : first(launches, 0), end(launches, 0) {}
-    std::vector<Time> first, end;
-    [[nodiscard]] bool needs_every_block() const override { return false; }
-    void on_kernel_completed(std::size_t launch, Time first_start, Time last_end) override {
-        first[launch] = first_start;
-        end[launch] = last_end;
-    }
-};
 
 struct Simulated {
     double makespan_us = 0;
@@ -60,7 +49,7 @@ Simulated simulate(const workloads::KernelSpec& spec, const hw::GpuSpec& gpu, co
     if (issue == workloads::HostIssue::calls) app = event_timed_host_calls(std::move(app), streams);
     else app.host_issue = issue;
     sim::Simulation simulation(gpu, app, policy, "shared");
-    LaunchRecorder recorder(app.launches.size());
+    sim::LaunchSpanRecorder recorder;  // memoised launches included
     simulation.observe(recorder);
     Simulated s;
     s.makespan_us = static_cast<double>(simulation.run().makespan) / 1e6;
@@ -70,8 +59,10 @@ Simulated simulate(const workloads::KernelSpec& spec, const hw::GpuSpec& gpu, co
         s.kernel.push_back(dash == std::string::npos ? l.name : l.name.substr(dash + 1));
         s.stream.push_back(l.stream);
     }
-    s.first = std::move(recorder.first);
-    s.end = std::move(recorder.end);
+    for (const auto& span : recorder.spans()) {
+        s.first.push_back(span.first_start);
+        s.end.push_back(span.end);
+    }
     return s;
 }
 

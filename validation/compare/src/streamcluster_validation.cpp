@@ -48,7 +48,7 @@ double makespan_us(const workloads::KernelSpec& spec, const hw::GpuSpec& gpu, co
     BlockRecorder recorder;
     if (blocks) simulation.observe(recorder);
     const double us = static_cast<double>(simulation.run().makespan) / 1e6;
-    if (blocks) *blocks = std::move(recorder.blocks);
+    if (blocks) *blocks = measured_blocks(recorder);
     return us;
 }
 

@@ -19,6 +19,7 @@
 #include "gpusched/importers/ncu_report.h"
 #include "gpusched/importers/workload_writer.h"
 #include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/output/launch_span_recorder.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/validation/curve_validation.h"
@@ -54,20 +55,6 @@ double busy_time(std::vector<Interval> intervals) {
     }
     return open ? total + (to - from) : 0;
 }
-
-/// Records each launch's first block start and last block end.
-class LaunchSpans final : public sim::SimObserver {
-public:
-    explicit LaunchSpans(std::size_t launches) : spans_(launches) {}
-    [[nodiscard]] bool needs_every_block() const override { return false; }
-    void on_kernel_completed(std::size_t launch, Time first_start, Time end) override {
-        spans_[launch] = {first_start, end};
-    }
-    [[nodiscard]] const std::vector<std::pair<Time, Time>>& spans() const { return spans_; }
-
-private:
-    std::vector<std::pair<Time, Time>> spans_;
-};
 
 importers::ImportOptions step_options(int step) {
     importers::ImportOptions o;
@@ -107,13 +94,13 @@ std::vector<Interval> simulated_kernels(const workloads::Application& app, const
                                         const std::string& policy_name, const std::string& execution) {
     const auto policy = scheduler::make_policy(policy_name);
     sim::Simulation run(gpu, app, *policy, execution);
-    LaunchSpans spans(app.launches.size());
+    sim::LaunchSpanRecorder spans;
     run.observe(spans);
     run.run();
     std::vector<Interval> out;
     for (std::size_t i = 0; i < app.launches.size(); ++i)
-        out.push_back({app.launches[i].name, static_cast<double>(spans.spans()[i].first) * 1e-6,
-                       static_cast<double>(spans.spans()[i].second) * 1e-6});
+        out.push_back({app.launches[i].name, static_cast<double>(spans.spans()[i].first_start) * 1e-6,
+                       static_cast<double>(spans.spans()[i].end) * 1e-6});
     return out;
 }
 

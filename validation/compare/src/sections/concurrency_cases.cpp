@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 
+#include "../block_recorder.h"
 #include "../measured_table.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/engine/spec_time.h"
@@ -42,12 +43,6 @@ struct Extent {
 };
 
 double us(Time t) { return static_cast<double>(t) / 1e6; }
-
-class BlockKeeper final : public sim::SimObserver {
-public:
-    std::vector<MeasuredBlock> blocks;
-    void on_block_completed(const sim::BlockRecord& b) override { blocks.push_back({b.launch, b.block, b.sm, b.start, b.end}); }
-};
 
 /// Per launch (index = the launch value) and over the case, relative to the case's first start.
 struct Extents {
@@ -191,11 +186,12 @@ std::vector<ConcurrencyCase> validate_concurrency(const std::string& dir, const 
                 case_gpu.dispatch_walk->lead_start = start->second;
             }
         sim::Simulation simulation(case_gpu, app, *policy, "fixed");
-        BlockKeeper kept;
-        simulation.observe(kept);
+        BlockRecorder recorder;
+        simulation.observe(recorder);
         simulation.run();
+        std::vector<MeasuredBlock> simulated = measured_blocks(recorder);
         const Extents m = extents_of(measured.blocks);
-        const Extents s = extents_of(kept.blocks);
+        const Extents s = extents_of(simulated);
         ConcurrencyCase c;
         c.name = name;
         Time measured_last = 0, simulated_last = 0;
@@ -214,7 +210,7 @@ std::vector<ConcurrencyCase> validate_concurrency(const std::string& dir, const 
         c.launches = std::move(launches);
         if (keep_blocks) {
             c.measured_blocks = measured.blocks;
-            c.simulated_blocks = std::move(kept.blocks);
+            c.simulated_blocks = std::move(simulated);
         }
         out.push_back(std::move(c));
     }

@@ -62,7 +62,7 @@ GroupedReplay replay_blocks(const std::string& name, const std::vector<MeasuredB
     BlockRecorder recorder;
     simulation.observe(recorder);
     simulation.run();
-    simulated = std::move(recorder.blocks);
+    simulated = measured_blocks(recorder);
     GroupedReplay r;
     r.name = name;
     r.blocks = measured.size();

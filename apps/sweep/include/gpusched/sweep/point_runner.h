@@ -14,10 +14,6 @@ namespace gpusched::sweep {
 /// The metric columns, after the parameter columns; `error` is last (empty when the point ran).
 const std::vector<std::string>& metric_names();
 
-/// The values with gpu, policy, exec and workload filled in where the point leaves them
-/// out: h100, the default policy, auto, and the study's first workload.
-std::vector<std::string> effective_values(const Study& study, std::vector<std::string> values);
-
 /// Runs points of one study; one per worker thread (it memoises GPU variants).
 class PointRunner {
 public:
@@ -25,13 +21,19 @@ public:
     explicit PointRunner(const Study& study, std::function<bool()> stop = {})
         : study_(study), gpus_(study.base_dir), stop_(std::move(stop)) {}
 
-    /// The metric cells of a point with these parameter values (point_values). A point that
+    /// The point's parameter values (point_values) with what it leaves out filled in: gpu h100, the
+    /// study's first workload, and policy and exec as its run takes them (scheduler::resolve_run_setup
+    /// on its GPU variant: the GPU's defaults, else the built-in ones, also when the variant cannot
+    /// be built). InputError for a GPU whose defaults.policy the registry does not know.
+    std::vector<std::string> effective_values(std::vector<std::string> values);
+
+    /// The metric cells of a point with these effective values (effective_values). A point that
     /// cannot be built or launched (an inconsistent GPU variant, a kernel the GPU cannot run,
     /// a workload that does not parse) gets empty metrics and its message in `error`.
     std::vector<std::string> run(const std::vector<std::string>& values);
 
-    /// Builds (without simulating) the point's GPU variant and workload; throws what run() would
-    /// report, except hw::InconsistentSpecError.
+    /// Builds (without simulating) the point's GPU variant, run set-up and workload; throws what
+    /// run() would report, except hw::InconsistentSpecError.
     void build_only(const std::vector<std::string>& values);
 
 private:
