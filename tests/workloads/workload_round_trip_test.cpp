@@ -51,7 +51,7 @@ TEST_CASE("every workload file of examples/ and tests/ reads back equal after wr
             document = load_workload_document(path.string());
         } catch (const InputError& e) {
             // Files of bad input are refused by the reader; their round trip means nothing.
-            MESSAGE("refused: " << e.what());
+            MESSAGE("refused: " << std::string(e.what()));
             continue;
         }
         ++read;
