@@ -10,19 +10,12 @@
 #include "gpusched/importers/kineto_reader.h"
 #include "gpusched/importers/ncu_join.h"
 #include "gpusched/importers/ncu_report.h"
-#include "gpusched/workloads/workload_file.h"
-#include "gpusched/workloads/workload_writer.h"
 #include "support/round_trip.h"
 
 using namespace gpusched;
-using namespace gpusched::workloads;
-using gpusched::test::check_round_trip;
-using gpusched::test::files_under;
-namespace fs = std::filesystem;
+using workloads::WorkloadDocument;
 
 namespace {
-
-const fs::path kSource = GPUSCHED_SOURCE_DIR;
 
 WorkloadDocument imported(const std::string& trace_path) {
     const importers::ImportedTrace trace = importers::read_kineto_trace(trace_path);
@@ -37,21 +30,22 @@ WorkloadDocument imported(const std::string& trace_path) {
 }  // namespace
 
 TEST_CASE("every committed trace imports to a document that reads back equal after writing") {
-    std::vector<fs::path> traces = files_under(kSource / "validation/data", ".json.gz");
-    for (const char* name : {"two_streams.json", "cupti_recording.json"}) traces.push_back(kSource / "tests/importers/data" / name);
+    const auto source = test::source_dir();
+    auto traces = test::files_under(source / "validation/data", ".json.gz");
+    for (const char* name : {"two_streams.json", "cupti_recording.json"}) traces.push_back(source / "tests/importers/data" / name);
     CHECK(traces.size() >= 50);  // 24 h100 and 24 h200 torch traces, and the importer tests' own
-    for (const auto& path : traces) check_round_trip(imported(path.string()), path.string());
+    for (const auto& path : traces) test::check_round_trip(imported(path.string()), path.string());
 }
 
 TEST_CASE("an Nsight Compute join round-trips, and joining the read-back document gives the same bytes") {
-    const std::string trace = (kSource / "tests/importers/data/two_streams.json").string();
-    const std::string csv = (kSource / "tests/importers/data/two_streams_ncu.csv").string();
+    const std::string trace = (test::source_dir() / "tests/importers/data/two_streams.json").string();
+    const std::string csv = (test::source_dir() / "tests/importers/data/two_streams_ncu.csv").string();
     const auto rows = importers::read_ncu_csv(csv);
     WorkloadDocument direct = imported(trace);
-    WorkloadDocument reread = read_workload_document(workload_yaml(direct), "w.yaml");
+    WorkloadDocument reread = workloads::read_workload_document(workloads::workload_yaml(direct), "w.yaml");
     importers::join_ncu(direct, csv, rows);
     importers::join_ncu(reread, csv, rows);
-    check_round_trip(direct, "joined");
-    CHECK(workload_yaml(direct) == workload_yaml(reread));
+    test::check_round_trip(direct, "joined");
+    CHECK(workloads::workload_yaml(direct) == workloads::workload_yaml(reread));
 }
 

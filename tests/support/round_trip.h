@@ -13,6 +13,9 @@
 
 namespace gpusched::test {
 
+/// The repository's root (GPUSCHED_SOURCE_DIR of the test target).
+inline std::filesystem::path source_dir() { return GPUSCHED_SOURCE_DIR; }
+
 /// Files under `dir` (recursively) whose names end in `suffix`, sorted.
 inline std::vector<std::filesystem::path> files_under(const std::filesystem::path& dir, const std::string& suffix) {
     std::vector<std::filesystem::path> out;

@@ -19,13 +19,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kSource = GPUSCHED_SOURCE_DIR;
-
 /// YAML files with a top-level `launches:` line: the workload files.
 std::vector<fs::path> workload_files() {
     std::vector<fs::path> out;
     for (const char* dir : {"examples", "tests"}) {
-        for (const auto& path : files_under(kSource / dir, ".yaml")) {
+        for (const auto& path : files_under(gpusched::test::source_dir() / dir, ".yaml")) {
             std::ifstream in(path);
             std::string line;
             while (std::getline(in, line))
