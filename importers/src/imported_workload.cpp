@@ -27,6 +27,7 @@ std::string plural(std::size_t n, const std::string& one, const std::string& man
 using workloads::Operation;
 using workloads::WorkloadItem;
 
+/// A `kernel: kernel` item: the full name (and a cluster shape) as notes, the launch's shape and measured time as keys.
 WorkloadItem kernel_item(const ImportedTrace& trace, const GpuOp& op, int stream, const ImportSource& source) {
     const std::string& full = trace.names[op.name];
     WorkloadItem item;
