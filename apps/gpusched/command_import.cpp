@@ -13,12 +13,12 @@
 #include "gpusched/importers/kineto_reader.h"
 #include "gpusched/importers/ncu_join.h"
 #include "gpusched/importers/ncu_report.h"
-#include "gpusched/importers/workload_writer.h"
+#include "gpusched/importers/imported_workload.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/support/text.h"
-#include "gpusched/support/text_file.h"
 #include "gpusched/workloads/workload_file.h"
+#include "gpusched/workloads/workload_writer.h"
 
 namespace gpusched::cli {
 
@@ -102,7 +102,7 @@ void run_trace_import(const TraceImportOptions& o) {
     source.trace = o.trace;
     source.preset = pick_preset(o, trace, app.device, source);
     OutputFile out(o.out, "--out", {o.trace});
-    importers::write_workload(out.stream(), trace, app, source);
+    workloads::write_workload(out.stream(), importers::imported_workload(trace, app, source));
     std::unique_ptr<OutputFile> timeline;
     if (!o.timeline.empty()) {
         timeline = std::make_unique<OutputFile>(o.timeline, "--timeline", std::vector<std::string>{o.trace},
@@ -121,10 +121,10 @@ void run_trace_import(const TraceImportOptions& o) {
 void run_ncu_import(const NcuImportOptions& o) {
     check_not_an_input(o.out, "--out", {o.report, o.workload});
     const std::vector<importers::NcuRow> rows = importers::read_ncu_csv(o.report);
-    const std::string text = read_text_file(o.workload, "workload file", workloads::kMaxWorkloadFileBytes);
-    const std::string joined = importers::join_ncu(o.workload, text, o.report, rows);
+    workloads::WorkloadDocument workload = workloads::load_workload_document(o.workload);
+    importers::join_ncu(workload, o.report, rows);
     OutputFile out(o.out, "--out", {o.report, o.workload});
-    out.stream() << joined;
+    workloads::write_workload(out.stream(), workload);
     out.commit();
     std::cout << "joined " << rows.size() << " Nsight Compute rows into the kernels of " << o.workload << ": " << o.out << "\n";
 }

@@ -1,4 +1,4 @@
-// libFuzzer target: any bytes given to the trace importer (read_kineto_trace, build_application, write_workload) import or throw InputError naming the file.
+// libFuzzer target: any bytes given to the trace importer (read_kineto_trace, build_application, imported_workload, write_workload) import or throw InputError naming the file.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

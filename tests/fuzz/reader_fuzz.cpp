@@ -15,14 +15,15 @@
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/importers/imported_application.h"
+#include "gpusched/importers/imported_workload.h"
 #include "gpusched/importers/kineto_reader.h"
-#include "gpusched/importers/workload_writer.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/sweep/study.h"
 #include "gpusched/workloads/replay_timeline.h"
 #include "gpusched/workloads/kernel_generators.h"
 #include "gpusched/workloads/workload_file.h"
+#include "gpusched/workloads/workload_writer.h"
 #include "importers/synthetic_stand_in.h"
 
 namespace gpusched::fuzz {
@@ -193,9 +194,7 @@ bool fuzz_kineto_trace(std::string_view bytes) {
             if (std::string(e.what()).find(path + ":") == std::string::npos) broken(std::string("a device refusal without the path: ") + e.what());
             throw InputError(e.detail());
         }
-        std::ostringstream out;
-        importers::write_workload(out, trace, app, {"torch", path, "h100", "fuzz", 132});
-        yaml = out.str();
+        yaml = workloads::workload_yaml(importers::imported_workload(trace, app, {"torch", path, "h100", "fuzz", 132}));
     });
     if (!imported) return false;
     const bool have_kernel = workloads::find_kernel_generator("kernel") != nullptr;

@@ -28,7 +28,7 @@ bool fuzz_calibration(std::string_view bytes);
 /// Replay timeline CSV (load_replay_timeline), through a temporary file as the command line reads it.
 bool fuzz_replay_timeline(std::string_view bytes);
 
-/// Kineto / CUPTI trace (read_kineto_trace, then build_application and write_workload), through a
+/// Kineto / CUPTI trace (read_kineto_trace, then build_application, imported_workload and write_workload), through a
 /// temporary file as the command line reads it, gzip included: a trace that is read and imported
 /// gives a workload file the workload reader accepts.
 bool fuzz_kineto_trace(std::string_view bytes);

@@ -7,10 +7,11 @@
 #include "gpusched/importers/kineto_reader.h"
 #include "gpusched/importers/ncu_join.h"
 #include "gpusched/importers/ncu_report.h"
-#include "gpusched/importers/workload_writer.h"
+#include "gpusched/importers/imported_workload.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/kernel_generators.h"
 #include "gpusched/workloads/workload_file.h"
+#include "gpusched/workloads/workload_writer.h"
 #include "importers/importer_test_files.h"
 #include "importers/synthetic_stand_in.h"
 
@@ -21,16 +22,26 @@ using gpusched::test::temp_file;
 
 namespace {
 
-std::string imported_yaml() {
+using gpusched::workloads::WorkloadDocument;
+
+/// The imported two-stream workload as read back from its YAML, named w.yaml.
+WorkloadDocument imported() {
     const auto trace = read_kineto_trace(importer_data("two_streams.json"));
-    std::ostringstream out;
-    write_workload(out, trace, build_application(trace, {}), {"torch", "two_streams.json", "h100", "NVIDIA H100 80GB HBM3", 132});
-    return out.str();
+    const WorkloadDocument document =
+        imported_workload(trace, build_application(trace, {}), {"torch", "two_streams.json", "h100", "NVIDIA H100 80GB HBM3", 132});
+    return gpusched::workloads::read_workload_document(gpusched::workloads::workload_yaml(document), "w.yaml");
+}
+
+/// The YAML of `document` after joining the rows of `csv`.
+std::string joined_yaml(WorkloadDocument document, const std::string& csv, const std::vector<NcuRow>& rows) {
+    join_ncu(document, csv, rows);
+    return gpusched::workloads::workload_yaml(document);
 }
 
 std::string join_error(const std::string& csv) {
     try {
-        (void)join_ncu("w.yaml", imported_yaml(), csv, read_ncu_csv(importer_data(csv)));
+        WorkloadDocument document = imported();
+        join_ncu(document, csv, read_ncu_csv(importer_data(csv)));
     } catch (const InputError& e) {
         return gpusched::test::without_temp_dir(e.what());
     }
@@ -56,21 +67,28 @@ TEST_CASE("read_ncu_csv converts Mbyte, usecond and separated thousands exactly"
 }
 
 TEST_CASE("the ncu rows join the imported kernels in order and fill instructions, dram_bytes, l2_bytes") {
-    const std::string joined = join_ncu("w.yaml", imported_yaml(), "r.csv", read_ncu_csv(importer_data("two_streams_ncu.csv")));
+    const auto rows = read_ncu_csv(importer_data("two_streams_ncu.csv"));
+    const std::string joined = joined_yaml(imported(), "r.csv", rows);
     // gemm: l2_bytes = lts 40.11 MB - dram 12.58 MB = 27530000.
+    CHECK(joined.find("    notes: [\"void gemm_kernel<128, 64>(float const*, float*, int)\", "
+                      "\"ncu: achieved occupancy 12.41%, 96651 cycles, 48.83us\"]\n") != std::string::npos);
     CHECK(joined.find("    measured_gpu: h100\n"
-                      "    # ncu: achieved occupancy 12.41%, 96651 cycles, 48.83us\n"
                       "    instructions: 4194304\n"
                       "    dram_bytes: 12580000\n"
                       "    l2_bytes: 27530000\n") != std::string::npos);
     // The third kernel (reduce_rows, step 1): lts 3.10 MB is below dram 4.19 MB: l2_bytes 0.
     CHECK(joined.find("    dram_bytes: 4190000\n    l2_bytes: 0\n") != std::string::npos);
-    CHECK(joined.rfind("# Nsight Compute metrics joined by `gpusched import ncu` from r.csv (6 kernels).\n", 0) == 0);
-    // Joining again replaces the keys instead of adding a second set.
-    const std::string again = join_ncu("w.yaml", joined, "r.csv", read_ncu_csv(importer_data("two_streams_ncu.csv")));
-    std::size_t count = 0;
-    for (std::size_t at = 0; (at = again.find("instructions:", at)) != std::string::npos; ++at) ++count;
-    CHECK(count == 6);
+    CHECK(joined.rfind("notes:\n  - \"Nsight Compute metrics joined by `gpusched import ncu` from r.csv (6 kernels).\"\n", 0) == 0);
+    // Joining again replaces the keys and the ncu note instead of adding a second set.
+    const std::string again = joined_yaml(gpusched::workloads::read_workload_document(joined, "w.yaml"), "r.csv", rows);
+    const auto count = [&](const std::string& what) {
+        std::size_t n = 0;
+        for (std::size_t at = 0; (at = again.find(what, at)) != std::string::npos; ++at) ++n;
+        return n;
+    };
+    CHECK(count("instructions:") == 6);
+    CHECK(count("\"ncu: ") == 6);
+    CHECK(count("Nsight Compute metrics joined") == 2);  // one note per join, the latest first
     const bool have_kernel = gpusched::workloads::find_kernel_generator("kernel") != nullptr;
     if (have_kernel) CHECK(gpusched::workloads::parse_workload(joined, "joined.yaml").launches.size() == 6);
     else CHECK(gpusched::workloads::parse_workload(gpusched::test::synthetic_stand_in(joined), "joined.yaml").launches.size() == 6);
@@ -106,14 +124,14 @@ TEST_CASE("bad ncu CSVs name the line") {
     CHECK(read_ncu_csv(temp_file("i.csv", header + "0,k,1000,2500,7\n"))[0].l2_bytes == 2500);
 }
 
-TEST_CASE("joining a hand-edited workload: keys go after the item's last line; flow style and repeat are refused") {
+TEST_CASE("joining a hand-edited workload: keys go after the item's own keys; flow style joins too, repeat is refused") {
     const std::string csv = temp_file("one.csv", "\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\",\"dram__bytes.sum\",\"lts__t_bytes.sum\","
                                                  "\"smsp__inst_executed.sum\"\n0,gemm_kernel,\"(128, 1, 1)\",\"(256, 1, 1)\",10,30,7\n");
     const auto rows = read_ncu_csv(csv);
     const std::string block_style = "launches:\n"
                                     "  - {record: a, stream: 0}\n"
-                                    "  # void gemm_kernel<128, 64>(float const*, float*, int)\n"
                                     "  - kernel: kernel\n"
+                                    "    notes: [\"void gemm_kernel<128, 64>(float const*, float*, int)\"]\n"
                                     "    name: \"gemm_kernel[128+64]\"\n"
                                     "    grid: 128x1x1\n"
                                     "    block: 256\n"
@@ -121,20 +139,25 @@ TEST_CASE("joining a hand-edited workload: keys go after the item's last line; f
                                     "      - x\n"
                                     "      - y\n"
                                     "  - {delay: 1us}\n";
-    // l2_bytes = 30 - 10; the keys follow "- y", the last line of the item's `after` list.
-    CHECK(join_ncu("w.yaml", block_style, "one.csv", rows).find("      - y\n    instructions: 7\n    dram_bytes: 10\n    l2_bytes: 20\n  - {delay: 1us}\n") !=
+    // l2_bytes = 30 - 10; the keys follow the item's own keys, its `after` list written before them.
+    const auto join = [&](const std::string& yaml) {
+        return joined_yaml(gpusched::workloads::read_workload_document(yaml, "w.yaml"), "one.csv", rows);
+    };
+    CHECK(join(block_style).find("    after: [x, y]\n    name: \"gemm_kernel[128+64]\"\n    grid: 128x1x1\n    block: 256\n"
+                                 "    instructions: 7\n    dram_bytes: 10\n    l2_bytes: 20\n  - {delay: 1us, stream: 0}\n") !=
+          std::string::npos);
+    CHECK(join("launches:\n  - {kernel: kernel, name: gemm_kernel, grid: 128, block: 256}\n").find("    l2_bytes: 20\n") !=
           std::string::npos);
     const auto error = [&](const std::string& yaml) {
         try {
-            (void)join_ncu("w.yaml", yaml, "one.csv", rows);
+            (void)join(yaml);
         } catch (const InputError& e) {
             return std::string(e.what());
         }
         return std::string("(no error)");
     };
-    CHECK(error("launches:\n  - {kernel: kernel, grid: 128, block: 256}\n").find("w.yaml:2: launches[0]: a kernel in flow style") == 0);
     CHECK(error("launches:\n  - kernel: kernel\n    repeat: 2\n").find("w.yaml:2: launches[0]: a kernel with 'repeat'") == 0);
-    CHECK(error("launches:\n  - kernel: synthetic\n").find("w.yaml: no `kernel: kernel` items") == 0);
+    CHECK(error("launches:\n  - kernel: synthetic\n    blocks: 1\n").find("w.yaml: no `kernel: kernel` items") == 0);
     CHECK(error("launches: [").find("w.yaml:") == 0);
 }
 

@@ -10,12 +10,12 @@ namespace {
 
 constexpr std::int64_t kMaxPartitions = 1024;
 
-void check_index(int index, const Application& app, const std::string& where, const std::string& key) {
-    if (index < static_cast<int>(app.partitions.size())) return;
+void check_index(int index, const WorkloadDocument& document, const std::string& where, const std::string& key) {
+    if (index < static_cast<int>(document.partitions.size())) return;
     throw InputError(where + ": key '" + key + "': partition " + std::to_string(index) +
-                     (app.partitions.empty()
+                     (document.partitions.empty()
                           ? std::string(" needs a top-level 'partitions' list (SM counts of the green contexts)")
-                          : " does not exist (allowed: 0.." + std::to_string(app.partitions.size() - 1) +
+                          : " does not exist (allowed: 0.." + std::to_string(document.partitions.size() - 1) +
                                 ", the entries of 'partitions')"));
 }
 
@@ -28,21 +28,21 @@ int parse_stream_partition(YamlFields& f, bool has_sms) {
     return static_cast<int>(*index);
 }
 
-void parse_partitions(YamlFields& top, const YAML::Node& root, const std::string& source, Application& app) {
+void parse_partitions(YamlFields& top, const YAML::Node& root, const std::string& source, WorkloadDocument& document) {
     if (const auto node = top.optional_child("partitions")) {
-        app.partitions_where = yaml_location(*node, source);
+        document.partitions_where = yaml_location(*node, source);
         if (!node->IsSequence() || node->size() == 0 || node->size() > static_cast<std::size_t>(kMaxPartitions))
             top.fail("partitions", "expected a non-empty list of SM counts, one per green context, e.g. [64, 64]");
-        for (auto k : top.integer_list("partitions", 1, kMaxSmId)) app.partitions.push_back(static_cast<int>(k));
+        for (auto k : top.integer_list("partitions", 1, kMaxSmId)) document.partitions.push_back(static_cast<int>(k));
     }
     if (const auto index = top.optional_integer("partition", 0, kMaxPartitions - 1)) {
-        app.partition = static_cast<int>(*index);
-        check_index(app.partition, app, yaml_location(root["partition"], source), "partition");
+        document.partition = static_cast<int>(*index);
+        check_index(*document.partition, document, yaml_location(root["partition"], source), "partition");
     }
     const YAML::Node streams = root["streams"];
-    for (std::size_t i = 0; i < app.streams.size(); ++i)
-        if (app.streams[i].partition >= 0)
-            check_index(app.streams[i].partition, app, yaml_location(streams[i]["partition"], source),
+    for (std::size_t i = 0; i < document.streams.size(); ++i)
+        if (document.streams[i].partition >= 0)
+            check_index(document.streams[i].partition, document, yaml_location(streams[i]["partition"], source),
                         "streams[" + std::to_string(i) + "].partition");
 }
 

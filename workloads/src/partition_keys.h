@@ -6,7 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "gpusched/support/yaml_fields.h"
-#include "gpusched/workloads/application.h"
+#include "gpusched/workloads/workload_document.h"
 
 namespace gpusched::workloads {
 
@@ -15,9 +15,9 @@ namespace gpusched::workloads {
 int parse_stream_partition(YamlFields& f, bool has_sms);
 
 /// The top-level `partitions: [K, ...]` (SM counts of green contexts made by one split of the
-/// device) and `partition: INDEX` (the partition of every stream without its own) into `app`,
+/// device) and `partition: INDEX` (the partition of every stream without its own) into `document`,
 /// then every stream's index checked against the list. The GPU checks the counts (granularity,
 /// SMs in all) when a simulation starts, naming `partitions` at its location.
-void parse_partitions(YamlFields& top, const YAML::Node& root, const std::string& source, Application& app);
+void parse_partitions(YamlFields& top, const YAML::Node& root, const std::string& source, WorkloadDocument& document);
 
 }  // namespace gpusched::workloads

@@ -1,4 +1,4 @@
-// Workload YAML files: streams (priority, SM masks) and launches built through the kernel-spec code.
+// Workload YAML files read as data: streams (priority, SM masks), partitions, notes and launch items (kernels with their keys, operations).
 #include "gpusched/workloads/workload_file.h"
 
 #include <algorithm>
@@ -107,159 +107,159 @@ std::vector<StreamConfig> parse_streams(const YAML::Node& node, const std::strin
     return streams;
 }
 
-/// `id` and `after` of any item (the DAG edges beyond stream order and events).
-void read_dependencies(YamlFields& f, Operation& op) {
+/// `notes`: a list of texts the simulation ignores (where an imported workload came from).
+std::vector<std::string> read_notes(YamlFields& f) {
+    std::vector<std::string> notes;
+    if (const auto node = f.optional_child("notes")) {
+        if (!node->IsSequence() || node->size() == 0) f.fail("notes", "expected a non-empty list of texts");
+        for (const auto& note : *node) {
+            if (!note.IsScalar()) f.fail("notes", "expected a list of texts, got a list with a non-text entry");
+            notes.push_back(note.Scalar());
+        }
+    }
+    return notes;
+}
+
+/// `id`, `after` and `notes` of any item (the DAG edges beyond stream order and events, and what the simulation ignores).
+void read_item_names(YamlFields& f, const std::string& source, WorkloadItem& item) {
     if (const auto id = f.optional_string("id")) {
         if (id->empty()) f.fail("id", "expected a non-empty name");
-        op.set_id(*id);
+        item.id = *id;
+        item.id_where = yaml_location(*f.optional_child("id"), source);
     }
     if (const auto after = f.optional_child("after")) {
         if (after->IsScalar()) {
-            op.add_after(after->Scalar());
+            item.after.push_back(after->Scalar());
         } else if (after->IsSequence() && after->size() > 0) {
-            for (const auto& item : *after) {
-                if (!item.IsScalar() || item.Scalar().empty()) f.fail("after", "expected ids (names) of operations");
-                op.add_after(item.Scalar());
+            for (const auto& entry : *after) {
+                if (!entry.IsScalar() || entry.Scalar().empty()) f.fail("after", "expected ids (names) of operations");
+                item.after.push_back(entry.Scalar());
             }
         } else {
             f.fail("after", "expected an id or a non-empty list of ids of operations that must finish first");
         }
     }
+    item.notes = read_notes(f);
 }
 
 constexpr std::int64_t kMaxCopyBytes = std::int64_t{1} << 50;
 
 /// A `copy`, `delay`, `record` or `wait` item.
-Operation parse_operation(const YAML::Node& node, const std::string& source, const std::string& path) {
+WorkloadItem read_operation(const YAML::Node& node, const std::string& source, const std::string& path) {
     YamlFields f(node, source, path);
-    Operation op;
-    op.set_where(yaml_location(node, source));
-    op.stream = static_cast<int>(f.optional_integer("stream", 0, kMaxStreamId).value_or(0));
+    WorkloadItem item;
+    item.where = yaml_location(node, source);
+    item.path = path;
+    item.stream = static_cast<int>(f.optional_integer("stream", 0, kMaxStreamId).value_or(0));
     if (node["copy"]) {
-        op.kind = Operation::Kind::copy;
-        op.copy.direction = f.choice("copy", {"h2d", "d2h"}) == "h2d" ? CopyDirection::host_to_device
-                                                                     : CopyDirection::device_to_host;
-        op.copy.bytes = static_cast<std::uint64_t>(f.integer("bytes", 1, kMaxCopyBytes));
+        item.kind = Operation::Kind::copy;
+        item.copy.direction = f.choice("copy", {"h2d", "d2h"}) == "h2d" ? CopyDirection::host_to_device
+                                                                       : CopyDirection::device_to_host;
+        item.copy.bytes = static_cast<std::uint64_t>(f.integer("bytes", 1, kMaxCopyBytes));
         if (f.optional_child("memory"))
-            op.copy.pinned = f.choice("memory", {"pinned", "pageable"}) == "pinned";
+            item.copy.pinned = f.choice("memory", {"pinned", "pageable"}) == "pinned";
     } else if (node["delay"]) {
-        op.kind = Operation::Kind::delay;
+        item.kind = Operation::Kind::delay;
         const std::string text = f.string("delay");
         try {
-            op.delay = parse_duration(text, "delay");
+            item.delay = parse_duration(text, "delay");
         } catch (const InputError& e) {
             f.fail("delay", e.what());
         }
     } else if (node["record"]) {
-        op.kind = Operation::Kind::record;
-        op.set_event(f.string("record"));
+        item.kind = Operation::Kind::record;
+        item.event = f.string("record");
     } else {
-        op.kind = Operation::Kind::wait;
-        op.set_event(f.string("wait"));
+        item.kind = Operation::Kind::wait;
+        item.event = f.string("wait");
     }
-    if ((op.kind == Operation::Kind::record || op.kind == Operation::Kind::wait) && op.event().empty())
-        f.fail(op.kind == Operation::Kind::record ? "record" : "wait", "expected an event name");
-    read_dependencies(f, op);
+    if ((item.kind == Operation::Kind::record || item.kind == Operation::Kind::wait) && item.event.empty())
+        f.fail(item.kind == Operation::Kind::record ? "record" : "wait", "expected an event name");
+    read_item_names(f, source, item);
     f.finish();
-    return op;
+    return item;
 }
 
 bool is_operation_item(const YAML::Node& node) {
     return node.IsMap() && !node["kernel"] && (node["copy"] || node["delay"] || node["record"] || node["wait"]);
 }
 
-/// One launch mapping: `kernel`, `repeat`, `id`, `after`, and the kernel-spec keys as key=value pairs.
-/// Returns whether the generator added operations after its launches (streamcluster's copies).
-bool parse_launch(const YAML::Node& node, const std::string& source, const std::string& path, Application& app) {
+/// One launch mapping: `kernel`, `repeat`, `id`, `after`, `notes`, and the generator's keys as written.
+WorkloadItem read_kernel_item(const YAML::Node& node, const std::string& source, const std::string& path) {
     YamlFields f(node, source, path);
-    const std::string kernel = f.string("kernel");
-    if (find_kernel_generator(kernel) == nullptr)
-        f.fail("kernel", "unknown kernel '" + kernel + "' (known kernels: " + kernel_generator_names() + ")");
-    const auto repeat = static_cast<std::size_t>(f.optional_integer("repeat", 1, kMaxRepeat).value_or(1));
-
-    std::vector<SpecEntry> entries;
+    WorkloadItem item;
+    item.where = yaml_location(node, source);
+    item.path = path;
+    item.kernel = f.string("kernel");
+    if (find_kernel_generator(item.kernel) == nullptr)
+        f.fail("kernel", "unknown kernel '" + item.kernel + "' (known kernels: " + kernel_generator_names() + ")");
+    if (const auto repeat = f.optional_integer("repeat", 1, kMaxRepeat)) {
+        item.repeat = static_cast<std::size_t>(*repeat);
+        item.repeat_where = yaml_location(node["repeat"], source);
+    }
     for (auto it = node.begin(); it != node.end(); ++it) {
         if (!it->first.IsScalar())
             throw InputError(yaml_location(it->first, source) + ": key in '" + path + "': expected a plain key name");
         const std::string key = it->first.Scalar();
-        if (key == "kernel" || key == "repeat" || key == "id" || key == "after") continue;
+        if (key == "kernel" || key == "repeat" || key == "id" || key == "after" || key == "notes") continue;
         const YAML::Node value = it->second;
         if (!value.IsScalar() || value.Scalar().empty())
             throw InputError(yaml_location(value.IsNull() ? it->first : value, source) + ": key '" + path + "." + key +
                              "': expected a single value, got " +
                              (value.IsSequence() ? "a list" : value.IsMap() ? "a mapping" : "nothing"));
-        entries.push_back({key, value.Scalar(), yaml_location(value, source)});
+        item.keys.push_back({key, value.Scalar(), value.Tag() == "!", yaml_location(value, source)});
     }
-    SpecArgs args(kernel, yaml_location(node, source), path, std::move(entries));
-    const SpecLaunches built = build_kernel_launches(args);  // count > 1: a multi-launch kernel (apsp-minplus)
-    if (built.total() > kMaxWorkloadLaunches || app.launches.size() + repeat * built.total() > kMaxWorkloadLaunches)
-        f.fail(f.has("repeat") ? "repeat" : "", "the workload would have more than " +
-                                                   std::to_string(kMaxWorkloadLaunches) + " launches (after repeats)");
-    Operation op;
-    op.set_where(yaml_location(node, source));
-    read_dependencies(f, op);
-    const std::size_t first = app.launches.size();
-    for (std::size_t i = 0; i < repeat; ++i) built.append_to(app.launches);
-    if (!op.id().empty() && app.launches.size() - first != 1)
-        f.fail("id", "an id names one operation, but this item stands for " + std::to_string(app.launches.size() - first) +
-                         " launches (give the id to a `record` after them instead)");
-    // The generator's operations written by this item: one shared names record when they have none.
-    OperationNames item_where;
-    item_where.where = op.where();
-    const SharedNames where_only(std::move(item_where));
-    for (std::size_t i = first; i < app.launches.size(); ++i) {
-        op.launch = i;
-        op.stream = app.launches[i].stream;
-        app.operations.push_back(op);
-        for (Operation extra : built.after_each) {
-            extra.stream = op.stream;
-            if (extra.has_names())
-                extra.set_where(op.where());
-            else
-                extra.share_names(where_only);
-            app.operations.push_back(std::move(extra));
-        }
-    }
-    return !built.after_each.empty();
+    read_item_names(f, source, item);
+    return item;
+}
+
+HostIssue read_issue(YamlFields& top) {
+    const std::string issue = top.choice("issue", {"queued", "host-calls", "graph"});
+    return issue == "host-calls" ? HostIssue::calls : issue == "graph" ? HostIssue::graph : HostIssue::queued;
 }
 
 }  // namespace
 
-Application parse_workload(const std::string& yaml, const std::string& source) {
+WorkloadDocument read_workload_document(const std::string& yaml, const std::string& source) {
     try {
         const YAML::Node root = parse_yaml_document(yaml, source);
         std::size_t visited = 0;
         check_duplicate_keys(root, source, visited);
         YamlFields top(root, source, "");
-        Application app;
-        app.description = top.optional_string("description").value_or(source);
-        if (const auto streams = top.optional_child("streams")) app.streams = parse_streams(*streams, source);
-        parse_partitions(top, root, source, app);
-        if (top.has("issue")) {
-            const std::string issue = top.choice("issue", {"queued", "host-calls", "graph"});
-            app.host_issue = issue == "host-calls" ? HostIssue::calls : issue == "graph" ? HostIssue::graph : HostIssue::queued;
-        }
+        WorkloadDocument document;
+        document.source = source;
+        document.notes = read_notes(top);
+        document.description = top.optional_string("description");
+        if (const auto streams = top.optional_child("streams")) document.streams = parse_streams(*streams, source);
+        parse_partitions(top, root, source, document);
+        if (top.has("issue")) document.issue = read_issue(top);
         const YAML::Node launches = top.child("launches");
         if (!launches.IsSequence() || launches.size() == 0)
             top.fail("launches", "expected a non-empty list of launches (each a mapping with 'kernel: NAME')");
-        bool plain = true;  // only kernels, no ids or `after`: leave `operations` empty (launch order)
+        bool any_kernel = false;
         for (std::size_t i = 0; i < launches.size(); ++i) {
             if (is_operation_item(launches[i])) {
-                app.operations.push_back(parse_operation(launches[i], source, indexed("launches", i)));
-                plain = false;
+                document.items.push_back(read_operation(launches[i], source, indexed("launches", i)));
             } else {
-                const bool extra = parse_launch(launches[i], source, indexed("launches", i), app);
-                plain = plain && !extra && !launches[i]["id"].IsDefined() && !launches[i]["after"].IsDefined();
+                document.items.push_back(read_kernel_item(launches[i], source, indexed("launches", i)));
+                any_kernel = true;
             }
         }
-        if (plain) std::vector<Operation>().swap(app.operations);  // frees them: a million launches need none
-        if (app.launches.empty())
+        if (!any_kernel)
             top.fail("launches", "expected at least one kernel launch (copies, delays and events alone run nothing)");
         top.finish();
-        return app;
+        return document;
     } catch (const YAML::Exception& e) {
         throw InputError(source + ":" + std::to_string(e.mark.line + 1) + ": invalid workload file: " + e.msg);
     }
+}
+
+WorkloadDocument load_workload_document(const std::string& path) {
+    return read_workload_document(read_text_file(path, "workload file", kMaxWorkloadFileBytes), path);
+}
+
+Application parse_workload(const std::string& yaml, const std::string& source) {
+    return build_application(read_workload_document(yaml, source));
 }
 
 Application load_workload_file(const std::string& path) {

@@ -17,14 +17,14 @@
 #include "gpusched/importers/kineto_reader.h"
 #include "gpusched/importers/ncu_join.h"
 #include "gpusched/importers/ncu_report.h"
-#include "gpusched/importers/workload_writer.h"
+#include "gpusched/importers/imported_workload.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/output/launch_span_recorder.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/validation/curve_validation.h"
 #include "gpusched/validation/series_validation.h"
-#include "gpusched/workloads/workload_file.h"
+#include "gpusched/workloads/workload_document.h"
 #include "numeric_csv.h"
 
 namespace gpusched::validation {
@@ -81,13 +81,11 @@ workloads::Application import_workload(const importers::ImportedTrace& trace, co
     source.tool = "torch";
     source.trace = trace.path;
     source.preset = preset;
-    std::ostringstream yaml;
-    importers::write_workload(yaml, trace, app, source);
-    std::string text = yaml.str();
-    const std::string label = trace.path + " (imported)";
+    workloads::WorkloadDocument workload = importers::imported_workload(trace, app, source);
+    workload.source = trace.path + " (imported)";
     std::error_code ec;
-    if (fs::exists(ncu_csv, ec)) text = importers::join_ncu(label, text, ncu_csv, importers::read_ncu_csv(ncu_csv));
-    return workloads::parse_workload(text, label);
+    if (fs::exists(ncu_csv, ec)) importers::join_ncu(workload, ncu_csv, importers::read_ncu_csv(ncu_csv));
+    return workloads::build_application(workload);
 }
 
 std::vector<Interval> simulated_kernels(const workloads::Application& app, const hw::GpuSpec& gpu,

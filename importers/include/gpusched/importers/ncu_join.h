@@ -1,23 +1,23 @@
-// Joining Nsight Compute rows to an imported workload's kernels: instructions, dram_bytes and l2_bytes written into the YAML.
+// Joining Nsight Compute rows to an imported workload's kernels: instructions, dram_bytes and l2_bytes added to their keys.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "gpusched/importers/ncu_report.h"
+#include "gpusched/workloads/workload_document.h"
 
 namespace gpusched::importers {
 
-/// The workload text with the rows' metrics in its kernels. Row i joins the i-th `kernel:
-/// kernel` item of `launches` (in file order); they must match by name (equal after
-/// sanitize_kernel_name, or equal base names, the kernel's full name taken from the comment
-/// line above its item) and by grid and block where the CSV has those columns. Each joined
-/// item gets `instructions`, `dram_bytes` and `l2_bytes` (lts__t_bytes minus dram__bytes, 0
-/// when below) after its last key, replacing earlier ones, and a "# ncu:" comment with the
-/// occupancy, cycles and duration when the CSV has them. The header gains one comment line.
-/// Errors (InputError): a kernel item in flow style or with `repeat`, a row that does not
-/// match its kernel ("CSV:LINE: ..."), more or fewer rows than kernels.
-std::string join_ncu(const std::string& workload_path, const std::string& workload_text, const std::string& csv_path,
-                     const std::vector<NcuRow>& rows);
+/// Adds the rows' metrics to the workload's kernels. Row i joins the i-th `kernel: kernel` item
+/// of `launches` (in order); they must match by name (equal after sanitize_kernel_name, or equal
+/// base names, the kernel's full name taken from its first note) and by grid and block where the
+/// CSV has those columns. Each joined item gets `instructions`, `dram_bytes` and `l2_bytes`
+/// (lts__t_bytes minus dram__bytes, 0 when below) after its other keys, replacing earlier ones,
+/// and an "ncu: ..." note with the occupancy, cycles and duration when the CSV has them
+/// (replacing an earlier one). The document's notes gain one at their front. Errors
+/// (InputError): a kernel item with `repeat`, a row that does not match its kernel
+/// ("CSV:LINE: ..."), more or fewer rows than kernels; the document is unchanged then.
+void join_ncu(workloads::WorkloadDocument& workload, const std::string& csv_path, const std::vector<NcuRow>& rows);
 
 }  // namespace gpusched::importers

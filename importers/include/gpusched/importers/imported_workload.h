@@ -1,4 +1,4 @@
-// Writing an ImportedApplication as a workload YAML file (docs/workloads.md "Workload files") and its measured timeline CSV.
+// An import as a workload (the data the workload writer prints, docs/workloads.md "Workload files") and its measured timeline CSV.
 #pragma once
 
 #include <ostream>
@@ -6,6 +6,7 @@
 
 #include "gpusched/importers/imported_application.h"
 #include "gpusched/importers/imported_trace.h"
+#include "gpusched/workloads/workload_document.h"
 
 namespace gpusched::importers {
 
@@ -21,15 +22,16 @@ struct ImportSource {
 /// Picoseconds as a duration the workload reader takes back exactly: "12.345us", "3us", "0.000001us".
 std::string format_us(TraceTime ps);
 
-/// The workload YAML: a header of comments (source, device, steps, counts, stream map,
-/// notes), `description`, `streams` (those whose kernels had a priority other than 0 in the
-/// trace, with that integer priority) and `launches`:
-/// each kernel as `kernel: kernel` with grid, block, regs, smem/static_smem, stream, name
-/// (its full name in the comment line above it), measured, measured_gpu; copies as `copy`;
-/// memsets and device-to-device copies as `delay` of their measured time; host gaps as
-/// `delay`; syncs as `record` / `wait`. Deterministic: the same trace and options give the
-/// same bytes.
-void write_workload(std::ostream& out, const ImportedTrace& trace, const ImportedApplication& app, const ImportSource& source);
+/// The workload of an import, for workloads::write_workload: top-level `notes` (source, device,
+/// steps, counts, stream map, what could not be imported), `description`, `streams` (those whose
+/// kernels had a priority other than 0 in the trace, with that integer priority) and `launches`:
+/// each kernel as `kernel: kernel` with its full name as its first note (and its cluster shape,
+/// not modelled, as a second), name, stream, grid, block, regs, smem/static_smem, measured,
+/// measured_gpu; copies as `copy` noting their measured time; memsets and device-to-device copies
+/// as `delay` of their measured time; host gaps as `delay`; syncs as `record` / `wait`.
+/// Deterministic: the same trace and options give the same document. InputError
+/// "TRACE: traceEvents[I]: ..." for a kernel whose shape cannot launch on the preset.
+workloads::WorkloadDocument imported_workload(const ImportedTrace& trace, const ImportedApplication& app, const ImportSource& source);
 
 /// The measured timeline: one row per kernel launch, in the workload's launch order:
 /// kernel,launch,stream,start_ns,end_ns,duration_ns,grid,block with times from the first

@@ -1,13 +1,14 @@
-// The imported workload YAML and measured timeline: exact text of the key items, determinism, and a parse by the workload reader.
+// The imported workload (as written by the workload writer) and measured timeline: exact text of the key items, determinism, and a parse by the workload reader.
 #include <doctest/doctest.h>
 
 #include <sstream>
 
 #include "gpusched/importers/imported_application.h"
 #include "gpusched/importers/kineto_reader.h"
-#include "gpusched/importers/workload_writer.h"
+#include "gpusched/importers/imported_workload.h"
 #include "gpusched/workloads/kernel_generators.h"
 #include "gpusched/workloads/workload_file.h"
+#include "gpusched/workloads/workload_writer.h"
 #include "importers/importer_test_files.h"
 #include "importers/synthetic_stand_in.h"
 
@@ -24,10 +25,9 @@ Written import(const std::string& file, const ImportOptions& options = {}) {
     const auto trace = read_kineto_trace(importer_data(file));
     const auto app = build_application(trace, options);
     ImportSource source{"torch", "data/" + file, "h100", "NVIDIA H100 80GB HBM3", 132};
-    std::ostringstream yaml, timeline;
-    write_workload(yaml, trace, app, source);
+    std::ostringstream timeline;
     write_measured_timeline(timeline, trace, app, source);
-    return {yaml.str(), timeline.str()};
+    return {gpusched::workloads::workload_yaml(imported_workload(trace, app, source)), timeline.str()};
 }
 
 }  // namespace
@@ -41,16 +41,18 @@ TEST_CASE("format_us writes picoseconds as microseconds the workload reader read
 
 TEST_CASE("kernels, copies, memsets, gaps and syncs of the two-stream trace as workload items") {
     const Written w = import("two_streams.json");
-    CHECK(w.yaml.find("# device 0: NVIDIA H100 80GB HBM3 (132 SMs) -> GPU preset h100\n") != std::string::npos);
-    CHECK(w.yaml.find("# 6 kernels, 2 copies, 1 memset or device copy (as delays), 4 host gaps (as delays), 1 cross-stream wait, "
-                      "2 host synchronisations\n") != std::string::npos);
-    CHECK(w.yaml.find("# trace stream -> workload stream: 7->0, 13->1\n") != std::string::npos);
+    CHECK(w.yaml.find("notes:\n  - \"Workload imported by `gpusched import torch` from two_streams.json (docs/importing.md).\"\n"
+                      "  - \"device 0: NVIDIA H100 80GB HBM3 (132 SMs) -> GPU preset h100\"\n"
+                      "  - \"steps: all\"\n") == 0);
+    CHECK(w.yaml.find("  - \"6 kernels, 2 copies, 1 memset or device copy (as delays), 4 host gaps (as delays), 1 cross-stream wait, "
+                      "2 host synchronisations\"\n") != std::string::npos);
+    CHECK(w.yaml.find("  - \"trace stream -> workload stream: 7->0, 13->1\"\n") != std::string::npos);
     CHECK(w.yaml.find("description: \"imported from two_streams.json (torch, steps all)\"\n") != std::string::npos);
     CHECK(w.yaml.find("streams:") == std::string::npos);  // no stream priority in a PyTorch trace
     CHECK(w.yaml.find("launches:\n"
-                      "  - {copy: h2d, bytes: 1048576, memory: pageable, stream: 0}  # measured 20.5us\n"
-                      "  # void gemm_kernel<128, 64>(float const*, float*, int)\n"
+                      "  - {copy: h2d, bytes: 1048576, memory: pageable, stream: 0, notes: [\"measured 20.5us\"]}\n"
                       "  - kernel: kernel\n"
+                      "    notes: [\"void gemm_kernel<128, 64>(float const*, float*, int)\"]\n"
                       "    name: \"gemm_kernel[128+64]\"\n"
                       "    stream: 0\n"
                       "    grid: 128x1x1\n"
@@ -59,13 +61,12 @@ TEST_CASE("kernels, copies, memsets, gaps and syncs of the two-stream trace as w
                       "    smem: 49152\n"
                       "    measured: 50.25us\n"
                       "    measured_gpu: h100\n"
-                      "  - {delay: 15us, stream: 1}  # host gap\n"
-                      "  # Memset (Device), 4096 bytes: its measured time\n"
-                      "  - {delay: 2us, stream: 1}\n") != std::string::npos);
+                      "  - {delay: 15us, stream: 1, notes: [\"host gap\"]}\n"
+                      "  - {delay: 2us, stream: 1, notes: [\"Memset (Device), 4096 bytes: its measured time\"]}\n") != std::string::npos);
     CHECK(w.yaml.find("  - {record: ev14, stream: 1}\n  - {wait: ev14, stream: 0}\n") != std::string::npos);
-    CHECK(w.yaml.find("  - {copy: d2h, bytes: 4096, memory: pinned, stream: 0}  # measured 3us\n  - {record: hostsync-s0, stream: 0}\n") !=
+    CHECK(w.yaml.find("  - {copy: d2h, bytes: 4096, memory: pinned, stream: 0, notes: [\"measured 3us\"]}\n  - {record: hostsync-s0, stream: 0}\n") !=
           std::string::npos);
-    CHECK(w.yaml.find("  - {wait: hostsync-s1, stream: 0}\n  - {delay: 34us, stream: 0}  # host gap\n") != std::string::npos);
+    CHECK(w.yaml.find("  - {wait: hostsync-s1, stream: 0}\n  - {delay: 34us, stream: 0, notes: [\"host gap\"]}\n") != std::string::npos);
 }
 
 TEST_CASE("the measured timeline: one row per kernel, times after the first imported event") {
@@ -92,9 +93,9 @@ TEST_CASE("the recorder's file: static/dynamic shared memory, a stream's priorit
     // Trace stream 14 (workload stream 0) has "stream priority": -1, written as that integer;
     // stream 15 (workload stream 1) has 0 (normal) and is not listed.
     CHECK(w.yaml.find("streams:\n  - {id: 0, priority: -1}\nlaunches:\n") != std::string::npos);
-    CHECK(w.yaml.find("  # cluster 2x1x1 (not modelled)\n") != std::string::npos);
+    CHECK(w.yaml.find(", \"cluster 2x1x1 (not modelled)\"]\n") != std::string::npos);
     CHECK(w.yaml.find("    smem: 32768\n    static_smem: 8192\n") != std::string::npos);
-    CHECK(w.yaml.find("# recorder: gpusched-record version 1\n") != std::string::npos);
+    CHECK(w.yaml.find("  - \"recorder: gpusched-record version 1\"\n") != std::string::npos);
 }
 
 TEST_CASE("each stream's priority is the integer its kernels carry, the greatest (CUDA: lowest) when they differ") {
@@ -112,9 +113,7 @@ TEST_CASE("each stream's priority is the integer its kernels carry, the greatest
     const auto trace = read_kineto_trace(gpusched::test::temp_file("levels.json", text));
     const auto app = build_application(trace, {});
     ImportSource source{"torch", "levels.json", "h100", "NVIDIA H100 80GB HBM3", 132};
-    std::ostringstream yaml;
-    write_workload(yaml, trace, app, source);
-    CHECK(yaml.str().find("streams:\n  - {id: 0, priority: -5}\n  - {id: 1, priority: -1}\nlaunches:\n") !=
+    CHECK(gpusched::workloads::workload_yaml(imported_workload(trace, app, source)).find("streams:\n  - {id: 0, priority: -5}\n  - {id: 1, priority: -1}\nlaunches:\n") !=
           std::string::npos);
 }
 

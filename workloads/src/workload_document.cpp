@@ -1,0 +1,114 @@
+// WorkloadDocument: equality of its data, and the Application its kernel items build.
+#include "gpusched/workloads/workload_document.h"
+
+#include "gpusched/support/input_error.h"
+#include "gpusched/workloads/kernel_spec.h"
+#include "gpusched/workloads/workload_file.h"
+
+namespace gpusched::workloads {
+
+namespace {
+
+bool same_stream(const StreamConfig& a, const StreamConfig& b) {
+    return a.id == b.id && a.priority == b.priority && a.sm_mask == b.sm_mask && a.partition == b.partition;
+}
+
+/// "WHERE: key 'PATH.KEY': what", as the reader's own errors name an item's keys.
+[[noreturn]] void fail_at(const WorkloadItem& item, const std::string& where, const std::string& key, const std::string& what) {
+    throw InputError((where.empty() ? item.where : where) + ": key '" + item.path + (key.empty() ? "" : "." + key) + "': " + what);
+}
+
+/// The operation of `item` with its names (no launch yet).
+Operation operation_of(const WorkloadItem& item) {
+    Operation op;
+    op.set_where(item.where);
+    op.kind = item.kind;
+    op.stream = item.stream;
+    op.copy = item.copy;
+    op.delay = item.delay;
+    if (!item.event.empty()) op.set_event(item.event);
+    if (!item.id.empty()) op.set_id(item.id);
+    for (const auto& id : item.after) op.add_after(id);
+    return op;
+}
+
+/// Appends the launches of one kernel item (and the operations its generator adds after each);
+/// returns whether the generator added operations (streamcluster's copies).
+bool add_kernel_item(const WorkloadItem& item, Application& app) {
+    std::vector<SpecEntry> entries;
+    entries.reserve(item.keys.size());
+    for (const KernelKey& k : item.keys) entries.push_back({k.key, k.value, k.where});
+    SpecArgs args(item.kernel, item.where, item.path, std::move(entries));
+    const SpecLaunches built = build_kernel_launches(args);  // count > 1: a multi-launch kernel (apsp-minplus)
+    const std::size_t repeat = item.repeat.value_or(1);
+    if (built.total() > kMaxWorkloadLaunches || app.launches.size() + repeat * built.total() > kMaxWorkloadLaunches)
+        fail_at(item, item.repeat_where, item.repeat ? "repeat" : "",
+                "the workload would have more than " + std::to_string(kMaxWorkloadLaunches) + " launches (after repeats)");
+    Operation op;
+    op.set_where(item.where);
+    if (!item.id.empty()) op.set_id(item.id);
+    for (const auto& id : item.after) op.add_after(id);
+    const std::size_t first = app.launches.size();
+    for (std::size_t i = 0; i < repeat; ++i) built.append_to(app.launches);
+    if (!item.id.empty() && app.launches.size() - first != 1)
+        fail_at(item, item.id_where, "id",
+                "an id names one operation, but this item stands for " + std::to_string(app.launches.size() - first) +
+                    " launches (give the id to a `record` after them instead)");
+    // The generator's operations written by this item: one shared names record when they have none.
+    OperationNames item_where;
+    item_where.where = op.where();
+    const SharedNames where_only(std::move(item_where));
+    for (std::size_t i = first; i < app.launches.size(); ++i) {
+        op.launch = i;
+        op.stream = app.launches[i].stream;
+        app.operations.push_back(op);
+        for (Operation extra : built.after_each) {
+            extra.stream = op.stream;
+            if (extra.has_names())
+                extra.set_where(op.where());
+            else
+                extra.share_names(where_only);
+            app.operations.push_back(std::move(extra));
+        }
+    }
+    return !built.after_each.empty();
+}
+
+}  // namespace
+
+bool operator==(const WorkloadItem& a, const WorkloadItem& b) {
+    return a.kind == b.kind && a.kernel == b.kernel && a.keys == b.keys && a.repeat == b.repeat && a.stream == b.stream &&
+           a.copy.direction == b.copy.direction && a.copy.pinned == b.copy.pinned && a.copy.bytes == b.copy.bytes &&
+           a.delay == b.delay && a.event == b.event && a.id == b.id && a.after == b.after && a.notes == b.notes;
+}
+
+bool operator==(const WorkloadDocument& a, const WorkloadDocument& b) {
+    return a.notes == b.notes && a.description == b.description && a.issue == b.issue && a.partitions == b.partitions &&
+           a.partition == b.partition &&
+           std::equal(a.streams.begin(), a.streams.end(), b.streams.begin(), b.streams.end(), same_stream) &&
+           a.items == b.items;
+}
+
+Application build_application(const WorkloadDocument& document) {
+    Application app;
+    app.description = document.description.value_or(document.source);
+    app.streams = document.streams;
+    app.partitions = document.partitions;
+    app.partition = document.partition.value_or(-1);
+    app.partitions_where = document.partitions_where;
+    app.host_issue = document.issue.value_or(HostIssue::queued);
+    bool plain = true;  // only kernels, no ids or `after`: leave `operations` empty (launch order)
+    for (const WorkloadItem& item : document.items) {
+        if (item.kind != Operation::Kind::kernel) {
+            app.operations.push_back(operation_of(item));
+            plain = false;
+        } else {
+            const bool extra = add_kernel_item(item, app);
+            plain = plain && !extra && item.id.empty() && item.after.empty();
+        }
+    }
+    if (plain) std::vector<Operation>().swap(app.operations);  // frees them: a million launches need none
+    return app;
+}
+
+}  // namespace gpusched::workloads
