@@ -159,7 +159,7 @@ void run_interval(const CalibrateOptions& o) {
                              std::to_string(low->n) + ".." + std::to_string(high->n) + "; fit on n <= it needs points on both sides)");
     }
     const calibrate::IntervalCalibration c =
-        calibrate::calibrate_interval(gpu, o.kernel, measured, o.extrapolate_n, o.folds);
+        calibrate::calibrate_interval(gpu, workloads::KernelSpec::parse(o.kernel, "--kernel"), measured, o.extrapolate_n, o.folds);
     std::cout << "interval model (mean of Min, Sorted, Full, Buckets) for " << o.kernel << " on " << gpu.name << ", "
               << measured.size() << " measured points (" << o.algorithm << ") of " << o.data << "\n";
     TextTable t({"method", "f", "launch_us", "in-sample |err| % med/max/rms", "scheme", "held-out |err| % med/max/rms"},
@@ -216,7 +216,7 @@ void run_key(const CalibrateOptions& o) {
     const std::string& execution = setup.execution;
     const std::string& policy = setup.policy_name;
     calibrate::KeySimulator sim(gpu, policy, execution, o.key,
-                                calibrate::read_key_measurements(o.data, o.kernel, o.time_column, o.group));
+                                calibrate::read_key_measurements(o.data, o.kernel, o.time_column, o.group), "--kernel");
     StepProgress progress(std::cerr, isatty(STDERR_FILENO) != 0, "calibrate key");
     sim.on_simulation([&progress](std::size_t n) { progress.update("simulation " + std::to_string(n)); });
     const calibrate::KeyCalibration c = calibrate::calibrate_key(sim, options, o.extrapolate);

@@ -106,7 +106,7 @@ workloads::KernelSpec spec_at(const workloads::KernelSpec& spec, std::int64_t n)
 }
 
 /// The interval model exactly as `gpusched predict --model interval` computes it
-/// (command_predict.cpp): scheduler::interval_warps_per_sm for #WarpsPerSM, one warp's SM
+/// (command_predict.cpp): models::interval_warps_per_sm for #WarpsPerSM, one warp's SM
 /// time W / (C f), T_launch from the GPU, times the spec's launches.
 ModelTimes interval_times(const hw::GpuSpec& gpu, const workloads::KernelSpec& spec) {
     const workloads::SpecLaunches parsed = workloads::build_kernel_launches(spec);
@@ -116,9 +116,9 @@ ModelTimes interval_times(const hw::GpuSpec& gpu, const workloads::KernelSpec& s
     const auto work = workloads::warp_work_at_clock(*k.work, 0, *gpu.clock_mhz);
     if (!work) throw InputError("--kernel: '" + k.name + "' gives no per-warp work; --models needs it");
     const int warps = occ.warps_per_block;
-    const scheduler::IntervalKernel ik{k.blocks(), gpu.sm_count, occ.blocks_per_sm, warps,
+    const models::IntervalKernel ik{k.blocks(), gpu.sm_count, occ.blocks_per_sm, warps,
                                        [&](std::uint64_t b) { return k.work->active_warps(b, warps); }};
-    const scheduler::WarpsPerSm w = scheduler::interval_warps_per_sm(ik);
+    const models::WarpsPerSm w = models::interval_warps_per_sm(ik);
     const double warp_us = work->issue_slots / (gpu.issue_slots_per_cycle() * *gpu.clock_mhz);
     const double launch_us = gpu.launch_to_first_block_ns() / 1000.0;
     const auto app_us = [&](std::uint64_t warps_per_sm) {

@@ -48,7 +48,7 @@ struct PredictOptions {
 
 /// The four predictions, in microseconds, for the whole application of one spec.
 struct IntervalPrediction {
-    scheduler::WarpsPerSm warps;
+    models::WarpsPerSm warps;
     std::uint64_t launches = 0;
     double warp_us = 0;    ///< one warp's SM time: W / (C f)
     double launch_us = 0;  ///< T_launch: the spec's launch to first block (GpuSpec::launch_to_first_block_ns)
@@ -66,9 +66,9 @@ IntervalPrediction predict(const hw::GpuSpec& gpu, const workloads::KernelSpec& 
     if (!work) throw InputError("--kernel: '" + k.name + "' gives no per-warp work; the interval model needs it");
     IntervalPrediction p;
     const int warps = occ.warps_per_block;
-    scheduler::IntervalKernel ik{k.blocks(), gpu.sm_count, occ.blocks_per_sm, warps,
+    models::IntervalKernel ik{k.blocks(), gpu.sm_count, occ.blocks_per_sm, warps,
                                  [&](std::uint64_t b) { return k.work->active_warps(b, warps); }};
-    p.warps = scheduler::interval_warps_per_sm(ik);
+    p.warps = models::interval_warps_per_sm(ik);
     p.launches = parsed.count;
     // T_warp x 32 / #CoresPerSM of eq. 2 is one warp's share of the SM's issue: W / (C f).
     const double slots_per_us = gpu.issue_slots_per_cycle() * *gpu.clock_mhz;
@@ -98,9 +98,9 @@ void run_compute_bound(const PredictOptions& o) {
         const double slots_per_us = gpu.issue_slots_per_cycle() * *gpu.clock_mhz;
         tau = std::max(static_cast<double>(work->latency_bound) / 1e6, work->issue_slots / slots_per_us);
     }
-    const scheduler::ComputeBoundInputs in{tau, k.blocks(), static_cast<std::uint64_t>(k.threads_per_block()),
+    const models::ComputeBoundInputs in{tau, k.blocks(), static_cast<std::uint64_t>(k.threads_per_block()),
                                            gpu.sm_count, gpu.max_blocks_per_sm, gpu.max_warps_per_sm, gpu.warp_size};
-    const auto p = scheduler::compute_bound_model(in);
+    const auto p = models::compute_bound_model(in);
     if (o.json) {
         nlohmann::ordered_json j{{"model", "compute-bound"}, {"gpu", gpu.name},   {"kernel", o.kernel},
                                  {"tau_us", tau},          {"xi_rb_us", p.xi_rb}, {"xi_rw_us", p.xi_rw},
@@ -146,7 +146,7 @@ void run_strip(const PredictOptions& options) {
     const auto* target = dynamic_cast<const workloads::SpmvWork*>(parsed.launch.work.get());
     if (target == nullptr) throw InputError("--kernel: --model strip needs an spmv kernel, got '" + parsed.launch.name + "'");
     o.execution = resolved_execution(o.execution, parsed);
-    const auto sizes = workloads::spmv_strip_sizes(gpu);
+    const auto sizes = models::spmv_strip_sizes(gpu);
     const std::uint64_t threads = target->threads_per_block();
     const auto* ell = dynamic_cast<const workloads::SpmvEllWork*>(target);
     const auto* coo = dynamic_cast<const workloads::SpmvCooWork*>(target);
@@ -156,14 +156,14 @@ void run_strip(const PredictOptions& options) {
         if (hyb) return format != "csr";
         return format == (ell ? "ell" : coo ? "coo" : "csr");
     };
-    std::vector<workloads::SpmvBenchmarkPoint> points;
-    if (!o.calibration.empty()) points = workloads::read_spmv_benchmarks(o.calibration);
-    for (const auto& p : workloads::spmv_benchmark_plan())
+    std::vector<models::SpmvBenchmarkPoint> points;
+    if (!o.calibration.empty()) points = models::read_spmv_benchmarks(o.calibration);
+    for (const auto& p : models::spmv_benchmark_plan())
         if (o.calibration.empty() && needed(p.format)) points.push_back(p);
     for (auto& p : points) {
         if (p.time_us > 0) continue;  // measured (--calibration)
         auto offsets = std::make_shared<const std::vector<std::uint64_t>>(
-            workloads::spmv_uniform_offsets(workloads::spmv_benchmark_rows(sizes, p), p.nnz_per_row));
+            models::spmv_uniform_offsets(models::spmv_benchmark_rows(sizes, p), p.nnz_per_row));
         std::shared_ptr<const workloads::SpmvWork> work;
         if (p.format == "csr") work = std::make_shared<const workloads::SpmvCsrWork>(offsets, threads, target->costs());
         else if (p.format == "ell")
@@ -177,9 +177,9 @@ void run_strip(const PredictOptions& options) {
         app.launches.push_back(k);
         p.time_us = simulated_us(gpu, app, o.execution);
     }
-    const workloads::SpmvStripModel model(sizes, static_cast<std::uint64_t>(gpu.max_threads_per_block), points);
-    const auto features = workloads::spmv_target_features(target->offsets());
-    workloads::SpmvStripEstimate e;
+    const models::SpmvStripModel model(sizes, static_cast<std::uint64_t>(gpu.max_threads_per_block), points);
+    const auto features = models::spmv_target_features(target->offsets());
+    models::SpmvStripEstimate e;
     if (hyb) {
         const std::uint64_t rest =
             coo ? coo->nnz()
@@ -264,8 +264,8 @@ void run_rake(const PredictOptions& options) {
     if (dynamic_cast<const workloads::StreamclusterWork*>(parsed.launch.work.get()) == nullptr)
         throw InputError("--kernel: --model rake needs a streamcluster kernel, got '" + parsed.launch.name + "'");
     o.execution = resolved_execution(o.execution, parsed);
-    const workloads::RakeModelInputs in = workloads::rake_model_inputs(gpu, parsed.launch, o.delta);
-    const workloads::RakeModelResult m = workloads::rake_model(in);
+    const models::RakeModelInputs in = models::rake_model_inputs(gpu, parsed.launch, o.delta);
+    const models::RakeModelResult m = models::rake_model(in);
     std::vector<std::uint64_t> rakes;
     if (o.rakes_given) {
         rakes = parse_rakes(o.rakes, in.points);
@@ -362,7 +362,7 @@ void run_predict(const PredictOptions& o) {
                 throw InputError("--at " + std::to_string(*o.at) + ": the kernel at n = --at: " + e.what());
             }
         }();
-        factor = scheduler::interval_calibration_factor(*o.measured_ms * 1000.0, at.app_us(at.warps.min),
+        factor = models::interval_calibration_factor(*o.measured_ms * 1000.0, at.app_us(at.warps.min),
                                                         at.app_us(at.warps.sorted), at.app_us(at.warps.full),
                                                         at.app_us(at.warps.buckets));
     }

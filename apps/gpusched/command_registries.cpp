@@ -3,7 +3,7 @@
 
 #include "commands.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 #include "table.h"
 
 namespace gpusched::cli {

@@ -85,7 +85,7 @@ Guideline guideline(const hw::GpuSpec& gpu, const std::string& spec, const std::
                           (g.pick ? key + "=" + r.candidates[*g.pick].value : std::string("(no numeric candidate ran)")));
     } else if (key == "rake") {
         const workloads::KernelLaunch launch = workloads::parse_kernel_spec_launches(spec, "--kernel").launch;
-        const workloads::RakeModelResult m = workloads::rake_model(workloads::rake_model_inputs(gpu, launch, 0.01));
+        const models::RakeModelResult m = models::rake_model(models::rake_model_inputs(gpu, launch, 0.01));
         std::string line = "CDS paper (seed 004): b = " + std::to_string(m.b) + " (eq. 9), a = " + std::to_string(m.a) +
                            " (eq. 13, delta 1%): ";
         if (!m.needs_search()) {
@@ -172,7 +172,7 @@ void run_tune(const TuneOptions& o) {
     const scheduler::RunSetup setup = scheduler::resolve_run_setup(gpu, {.policy = o.policy, .execution = o.exec_flag});
     const std::string& execution = setup.execution;
     const std::string& policy = setup.policy_name;
-    calibrate::TuneRequest request{spec, key, values, policy, execution, total_threads};
+    calibrate::TuneRequest request{spec, "--kernel", key, values, policy, execution, total_threads};
     const calibrate::TuneResult r = calibrate::tune(gpu, request);
     const Guideline g = guideline(gpu, spec, key, r);
     write_outputs(o, key, r);

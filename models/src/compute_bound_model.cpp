@@ -5,7 +5,7 @@
 
 #include "gpusched/support/input_error.h"
 
-namespace gpusched::scheduler {
+namespace gpusched::models {
 
 ComputeBoundPrediction compute_bound_model(const ComputeBoundInputs& in) {
     if (!(in.tau > 0) || in.blocks == 0 || in.threads == 0 || in.sm_count <= 0 || in.blocks_per_sm <= 0 ||
@@ -25,4 +25,4 @@ ComputeBoundPrediction compute_bound_model(const ComputeBoundInputs& in) {
     return p;
 }
 
-}  // namespace gpusched::scheduler
+}  // namespace gpusched::models

@@ -7,7 +7,7 @@
 
 #include "gpusched/support/input_error.h"
 
-namespace gpusched::scheduler {
+namespace gpusched::models {
 
 namespace {
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
@@ -61,4 +61,4 @@ double interval_calibration_factor(double measured, double t_min, double t_sorte
     return 4 * measured / sum;
 }
 
-}  // namespace gpusched::scheduler
+}  // namespace gpusched::models

@@ -17,7 +17,7 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/text_file.h"
 
-namespace gpusched::workloads {
+namespace gpusched::models {
 
 namespace {
 
@@ -282,4 +282,4 @@ SpmvStripEstimate SpmvStripModel::hyb(const SpmvTargetFeatures& t, std::uint64_t
     return e;
 }
 
-}  // namespace gpusched::workloads
+}  // namespace gpusched::models

@@ -8,7 +8,7 @@
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/workloads/streamcluster.h"
 
-namespace gpusched::workloads {
+namespace gpusched::models {
 
 // The paper (Sect. IV) writes the run time as T_total(R) = T_data(R) + T_kernel(R) (eq. 4), with
 // T_data(R) = L + S_data(R) / BW (eq. 2) falling with R and T_kernel(R) flat until too few work-items
@@ -40,14 +40,14 @@ RakeModelResult rake_model(const RakeModelInputs& in) {
     return r;
 }
 
-RakeModelInputs rake_model_inputs(const hw::GpuSpec& gpu, const KernelLaunch& launch, double delta) {
-    const auto* work = dynamic_cast<const StreamclusterWork*>(launch.work.get());
+RakeModelInputs rake_model_inputs(const hw::GpuSpec& gpu, const workloads::KernelLaunch& launch, double delta) {
+    const auto* work = dynamic_cast<const workloads::StreamclusterWork*>(launch.work.get());
     if (work == nullptr) throw KeyError("kernel", "the rake model needs a streamcluster kernel, got '" + launch.name + "'");
-    const StreamclusterKeys& keys = work->keys();
-    if (keys.copy == StreamclusterCopy::none)
+    const workloads::StreamclusterKeys& keys = work->keys();
+    if (keys.copy == workloads::StreamclusterCopy::none)
         throw KeyError("kernel", "the rake model needs the copies (copy=pinned or copy=pageable), got copy=none");
     if (!(delta > 0) || !(delta <= 1)) throw KeyError("delta", "expected a fraction in (0, 1]");
-    const bool pinned = keys.copy == StreamclusterCopy::pinned;
+    const bool pinned = keys.copy == workloads::StreamclusterCopy::pinned;
     const auto& bw = pinned ? gpu.host_link_gbps : gpu.host_link_pageable_gbps;
     if (!bw)
         throw KeyError("gpu", gpu.name,
@@ -62,10 +62,10 @@ RakeModelInputs rake_model_inputs(const hw::GpuSpec& gpu, const KernelLaunch& la
     in.warps_per_sm = static_cast<std::uint64_t>(occ.warps_per_sm);  // blocks per SM x warps per block
     in.warp_size = static_cast<std::uint64_t>(gpu.warp_size);
     in.latency_s = *gpu.host_link_latency_ns * 1e-9;
-    in.commands = keys.calls * streamcluster_copies(keys).size();
+    in.commands = keys.calls * workloads::streamcluster_copies(keys).size();
     in.bandwidth_bytes_per_s = *bw * 1e9;
     in.delta = delta;
     return in;
 }
 
-}  // namespace gpusched::workloads
+}  // namespace gpusched::models

@@ -14,7 +14,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/sim/simulation.h"
-#include "gpusched/workloads/kernel_generator.h"
+#include "gpusched/workloads/kernel_work.h"
 
 namespace gpusched::sim {
 

@@ -64,7 +64,7 @@ TEST_CASE("calibrate_interval: three methods, each under the schemes that can be
     const auto gpu = gpusched::hw::resolve_gpu("h100");
     std::vector<ApspMeasurement> m;
     for (const std::int64_t n : {40, 50, 60, 70, 80, 300}) m.push_back(measured(n, 10.0 + n));
-    const IntervalCalibration c = calibrate_interval(gpu, "apsp-minplus", m, 100, 3);
+    const IntervalCalibration c = calibrate_interval(gpu, gpusched::workloads::KernelSpec::parse("apsp-minplus", "kernel"), m, 100, 3);
     REQUIRE(c.methods.size() == 3);
     REQUIRE(c.methods[0].schemes.size() == 2);  // one block size: no leave-one-block-out
     CHECK(c.methods[0].schemes[0].splits == 3);

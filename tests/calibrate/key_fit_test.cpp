@@ -60,3 +60,13 @@ TEST_CASE("read_key_measurements fills the template from each row; errors name f
     CHECK_THROWS_WITH_AS(read_key_measurements(bad, "synthetic", "kernel_ms", ""),
                          doctest::Contains("key_bad.csv:2: column 'kernel_ms'"), InputError);
 }
+
+TEST_CASE("the key fit names a row's spec that does not parse by its row and the caller's name for the template") {
+    // The library's default name is the key "kernel"; the command line passes its flag "--kernel".
+    const hw::GpuSpec gpu = hw::resolve_gpu("h100");
+    const std::vector<KeyMeasurement> rows = {{"no-such-kernel:terms=1", 1, 0, "runs.csv:2"}};
+    CHECK_THROWS_WITH_AS(KeySimulator(gpu, scheduler::default_policy(), "shared", "terms", rows),
+                         doctest::Contains("runs.csv:2 (kernel filled from this row): unknown kernel"), InputError);
+    CHECK_THROWS_WITH_AS(KeySimulator(gpu, scheduler::default_policy(), "shared", "terms", rows, "--kernel"),
+                         doctest::Contains("runs.csv:2 (--kernel filled from this row): unknown kernel"), InputError);
+}

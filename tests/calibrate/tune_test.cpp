@@ -1,9 +1,12 @@
 // tune: spec key replacement, the simulated optimum of hand-derived cases, the block-size guideline.
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "gpusched/calibrate/tune.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/scheduler/registry.h"
+#include "gpusched/support/input_error.h"
 
 using namespace gpusched;
 using namespace gpusched::calibrate;
@@ -72,4 +75,25 @@ TEST_CASE("tune is deterministic") {
     const TuneResult a = tune(gpu, r), b = tune(gpu, r);
     for (std::size_t i = 0; i < a.candidates.size(); ++i) CHECK(*a.candidates[i].makespan_us == *b.candidates[i].makespan_us);
     CHECK(a.best == b.best);
+}
+
+TEST_CASE("tune names a spec that does not parse by the caller's name for it") {
+    // The libraries know the spec by the key "kernel"; the command line passes its flag "--kernel".
+    const hw::GpuSpec gpu = hw::resolve_gpu("h100");
+    TuneRequest r;
+    r.spec = "no-such-kernel:threads=32";
+    r.key = "threads";
+    r.values = {"32"};
+    r.policy = scheduler::default_policy();
+    const auto message = [&] {
+        try {
+            (void)tune(gpu, r);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK(message().rfind("kernel: unknown kernel 'no-such-kernel'", 0) == 0);
+    r.spec_where = "--kernel";
+    CHECK(message().rfind("--kernel: unknown kernel 'no-such-kernel'", 0) == 0);
 }

@@ -21,7 +21,7 @@
 #include "gpusched/support/key_error.h"
 #include "gpusched/sweep/study.h"
 #include "gpusched/workloads/replay_timeline.h"
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 #include "gpusched/workloads/workload_file.h"
 #include "gpusched/workloads/workload_writer.h"
 #include "importers/synthetic_stand_in.h"

@@ -6,7 +6,7 @@
 #include "gpusched/importers/imported_application.h"
 #include "gpusched/importers/kineto_reader.h"
 #include "gpusched/importers/imported_workload.h"
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 #include "gpusched/workloads/workload_file.h"
 #include "gpusched/workloads/workload_writer.h"
 #include "importers/importer_test_files.h"

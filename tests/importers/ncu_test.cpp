@@ -9,7 +9,7 @@
 #include "gpusched/importers/ncu_report.h"
 #include "gpusched/importers/imported_workload.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 #include "gpusched/workloads/workload_file.h"
 #include "gpusched/workloads/workload_writer.h"
 #include "importers/importer_test_files.h"

@@ -61,9 +61,9 @@ TEST_CASE("static-rr = Full (eq. 15), buckets = Buckets (eqs. 16-18), sorted = S
                 CAPTURE(n);
                 const ApspGrid grid(n, bs);
                 const auto occ = hw::compute_occupancy(gpu(sms), test::launch(1, bs * bs, 0).occupancy_request());
-                scheduler::IntervalKernel k{grid.blocks(), sms, occ.blocks_per_sm, grid.warps_per_block(),
+                models::IntervalKernel k{grid.blocks(), sms, occ.blocks_per_sm, grid.warps_per_block(),
                                             [grid](std::uint64_t b) { return grid.active_warps(b); }};
-                const auto w = scheduler::interval_warps_per_sm(k);
+                const auto w = models::interval_warps_per_sm(k);
                 CHECK(simulate(grid, sms, "static-rr", true) == w.full * 250 * ns);
                 CHECK(simulate(grid, sms, "buckets", true) == w.buckets * 250 * ns);
                 CHECK(simulate(grid, sms, "sorted", false) == w.sorted * 250 * ns);
@@ -81,8 +81,8 @@ TEST_CASE("the paper's worked numbers") {
     // C2075-like: 14 SMs, 8 blocks of 8x8 per SM. n = 80: 10x10 = 100 blocks <= 112, one round;
     // n = 81: 11x11 = 121 > 112. Buckets: floor(121 / 112) x 8 = 8 blocks + min(121 - 112, 8) = 8 -> 16 blocks x 2 warps.
     const ApspGrid n81(81, 8);
-    scheduler::IntervalKernel k{n81.blocks(), 14, 8, 2, [n81](std::uint64_t b) { return n81.active_warps(b); }};
-    const auto w = scheduler::interval_warps_per_sm(k);
+    models::IntervalKernel k{n81.blocks(), 14, 8, 2, [n81](std::uint64_t b) { return n81.active_warps(b); }};
+    const auto w = models::interval_warps_per_sm(k);
     CHECK(w.buckets == 32);
     CHECK(w.full == 9 * 2);  // ceil(121 / 14) = 9 blocks
     // n = 81: right blocks have one active column in all 8 rows: both warps (rows 0-3, 4-7) active;
@@ -91,6 +91,6 @@ TEST_CASE("the paper's worked numbers") {
     CHECK(n81.active_warps(110) == 1);
     CHECK(n81.active_warps(120) == 1);
     CHECK(n81.active_warps(0) == 2);
-    CHECK(scheduler::interval_calibration_factor(10, 4, 6, 10, 20) == doctest::Approx(1.0));
-    CHECK(scheduler::interval_kernel_time(5, 2, 16, 32, 32) == doctest::Approx(37));
+    CHECK(models::interval_calibration_factor(10, 4, 6, 10, 20) == doctest::Approx(1.0));
+    CHECK(models::interval_kernel_time(5, 2, 16, 32, 32) == doctest::Approx(37));
 }

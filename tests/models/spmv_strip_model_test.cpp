@@ -8,7 +8,7 @@
 #include "gpusched/models/spmv_strip_model.h"
 
 using namespace gpusched;
-using namespace gpusched::workloads;
+using namespace gpusched::models;
 
 namespace {
 

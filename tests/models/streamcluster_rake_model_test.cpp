@@ -8,6 +8,7 @@
 #include "gpusched/support/input_error.h"
 
 using namespace gpusched;
+using namespace gpusched::models;
 using namespace gpusched::workloads;
 using test::spec;
 

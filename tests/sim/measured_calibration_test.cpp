@@ -9,7 +9,7 @@
 #include "gpusched/sim/measured_calibration.h"
 #include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/sim/simulation.h"
-#include "gpusched/workloads/kernel_generator.h"
+#include "gpusched/workloads/kernel_work.h"
 #include "gpusched/workloads/kernel_spec.h"
 
 using namespace gpusched;

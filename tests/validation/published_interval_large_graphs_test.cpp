@@ -40,9 +40,9 @@ std::vector<double> paper_models(const PaperParameters& p, const hw::GpuSpec& gp
     const hw::OccupancyResult occ = hw::compute_occupancy(gpu, k.occupancy_request());
     const workloads::ApspGrid grid(n, bs);
     const int wpb = occ.warps_per_block;
-    scheduler::IntervalKernel ik{grid.blocks(), gpu.sm_count, occ.blocks_per_sm, wpb,
+    models::IntervalKernel ik{grid.blocks(), gpu.sm_count, occ.blocks_per_sm, wpb,
                                  [&](std::uint64_t b) { return grid.active_warps(grid.category(b), wpb); }};
-    const scheduler::WarpsPerSm w = scheduler::interval_warps_per_sm(ik);
+    const models::WarpsPerSm w = models::interval_warps_per_sm(ik);
     const double tpw = p.at("threads_per_warp"), coal = p.at("coalescable_mem_accesses"), pmin = p.at("p_min");
     const double reads = std::ceil((1 + 2 * static_cast<double>(grid.width()) + pmin) * tpw / coal);
     const double writes = std::ceil(2 * pmin * tpw / coal);

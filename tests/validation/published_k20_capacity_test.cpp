@@ -34,7 +34,7 @@ double series_us(const hw::GpuSpec& gpu, int blocks, int threads) {
 
 /// The paper's eq. 3 time in units of tau (kappa = tau / time).
 double paper_time(const hw::GpuSpec& g, std::uint64_t blocks, std::uint64_t threads) {
-    return scheduler::compute_bound_model({1.0, blocks, threads, g.sm_count, g.max_blocks_per_sm, g.max_warps_per_sm, g.warp_size}).time;
+    return models::compute_bound_model({1.0, blocks, threads, g.sm_count, g.max_blocks_per_sm, g.max_warps_per_sm, g.warp_size}).time;
 }
 
 }  // namespace

@@ -49,17 +49,17 @@ TEST_CASE("Table V, predicted column: eq. 9's b on the gtx480 preset, and the pa
     for (const auto& row : t.rows) {
         const std::string points = row[t.column("points")];
         CAPTURE(points);
-        const auto in = workloads::rake_model_inputs(gpu, workloads::parse_kernel_spec(paper_spec(points, ""), "test"), 0.01);
+        const auto in = models::rake_model_inputs(gpu, workloads::parse_kernel_spec(paper_spec(points, ""), "test"), 0.01);
         CHECK(in.warps_per_sm == 32);  // MW = 32 (Sect. IV-A): 2 blocks of 512 work-items at 23 registers
-        const auto model = workloads::rake_model(in);
+        const auto model = models::rake_model(in);
         // b = ceil(N / (15 x 32 x 32)): the paper's predicted R wherever a <= b.
         if (points != "51200") CHECK(model.b == static_cast<std::uint64_t>(std::stoi(row[t.column("predicted_r")])));
         else CHECK(model.b == 4);  // and a = 11 (Sect. IV-B): searched [4, 11] to R = 8
     }
     // Sect. IV-B's own inputs at 51200 points: l 45 us, n 895, BW 1 GB/s -> a = 11 > b = 4.
-    workloads::RakeModelInputs paper{51200, 20, 15, 32, 32, 45e-6, 895, 1e9, 0.01};
-    CHECK(workloads::rake_model(paper).a == 11);
-    CHECK(workloads::rake_model(paper).needs_search());
+    models::RakeModelInputs paper{51200, 20, 15, 32, 32, 45e-6, 895, 1e9, 0.01};
+    CHECK(models::rake_model(paper).a == 11);
+    CHECK(models::rake_model(paper).needs_search());
 }
 
 TEST_CASE("Table V, exhaustive column: the simulated best R on the gtx480 preset (target: within +-2 for all ten)") {

@@ -29,13 +29,13 @@ double simulated_us(const hw::GpuSpec& gpu, const workloads::Application& app) {
 
 /// The benchmark matrices of Section III-C for every format, timed by the simulator (as `gpusched
 /// predict --model strip` does; the paper timed them on its C2050), with the target's block size and costs.
-std::vector<workloads::SpmvBenchmarkPoint> simulated_benchmarks(const hw::GpuSpec& gpu, const workloads::SpmvWork& target,
+std::vector<models::SpmvBenchmarkPoint> simulated_benchmarks(const hw::GpuSpec& gpu, const workloads::SpmvWork& target,
                                                                 const workloads::KernelLaunch& like) {
-    const auto sizes = workloads::spmv_strip_sizes(gpu);
-    std::vector<workloads::SpmvBenchmarkPoint> points = workloads::spmv_benchmark_plan();
+    const auto sizes = models::spmv_strip_sizes(gpu);
+    std::vector<models::SpmvBenchmarkPoint> points = models::spmv_benchmark_plan();
     for (auto& p : points) {
         auto offsets = std::make_shared<const std::vector<std::uint64_t>>(
-            workloads::spmv_uniform_offsets(workloads::spmv_benchmark_rows(sizes, p), p.nnz_per_row));
+            models::spmv_uniform_offsets(models::spmv_benchmark_rows(sizes, p), p.nnz_per_row));
         std::shared_ptr<const workloads::SpmvWork> work;
         if (p.format == "csr") work = std::make_shared<const workloads::SpmvCsrWork>(offsets, target.threads_per_block(), target.costs());
         else if (p.format == "ell")
@@ -53,13 +53,13 @@ std::vector<workloads::SpmvBenchmarkPoint> simulated_benchmarks(const hw::GpuSpe
 }
 
 /// |strip model - simulation| / simulation, %, of one Table IV stand-in in one format.
-double difference_percent(const hw::GpuSpec& gpu, const workloads::SpmvStripModel& model, const std::string& format,
+double difference_percent(const hw::GpuSpec& gpu, const models::SpmvStripModel& model, const std::string& format,
                           const std::string& matrix) {
     const workloads::SpecLaunches parsed =
         workloads::parse_kernel_spec_launches("spmv:format=" + format + ",gen=" + matrix, "test");
     const auto& target = dynamic_cast<const workloads::SpmvWork&>(*parsed.launch.work);
-    const auto features = workloads::spmv_target_features(target.offsets());
-    workloads::SpmvStripEstimate e;
+    const auto features = models::spmv_target_features(target.offsets());
+    models::SpmvStripEstimate e;
     if (format == "hyb") {
         const auto* ell = dynamic_cast<const workloads::SpmvEllWork*>(&target);
         const auto* coo = dynamic_cast<const workloads::SpmvCooWork*>(&target);
@@ -87,7 +87,7 @@ TEST_CASE("SpMV paper on the c2050: the strip model describes the simulated kern
     const hw::GpuSpec gpu = hw::resolve_gpu("c2050");
     const workloads::SpecLaunches like = workloads::parse_kernel_spec_launches("spmv:format=csr,gen=qcd", "test");
     const auto points = simulated_benchmarks(gpu, dynamic_cast<const workloads::SpmvWork&>(*like.launch.work), like.launch);
-    const workloads::SpmvStripModel model(workloads::spmv_strip_sizes(gpu), static_cast<std::uint64_t>(gpu.max_threads_per_block),
+    const models::SpmvStripModel model(models::spmv_strip_sizes(gpu), static_cast<std::uint64_t>(gpu.max_threads_per_block),
                                           points);
     // Today (docs/validation.md "Published numbers"): mean |difference| over the eight Table IV
     // stand-ins (generated at the paper's sizes), against the paper's measured 4.2 / 5.2 / 1.0 / 5.7%:

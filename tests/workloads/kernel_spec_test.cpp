@@ -4,7 +4,7 @@
 #include "support/spec_checks.h"
 
 #include "gpusched/support/input_error.h"
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 #include "gpusched/workloads/kernel_spec.h"
 
 using namespace gpusched;

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "gpusched/support/input_error.h"
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 #include "cluster_keys.h"
 
 namespace gpusched::workloads {

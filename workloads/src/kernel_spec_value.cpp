@@ -7,7 +7,7 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/text.h"
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 
 namespace gpusched::workloads {
 

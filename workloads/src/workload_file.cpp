@@ -7,7 +7,7 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/support/text_file.h"
 #include "partition_keys.h"

@@ -11,7 +11,7 @@
 #include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/support/text_file.h"
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 #include "gpusched/workloads/kernel_spec.h"
 
 namespace gpusched::calibrate {

@@ -25,11 +25,10 @@ IntervalSchemeResult run_scheme(const IntervalCalibration& c, const std::vector<
 
 }  // namespace
 
-IntervalCalibration calibrate_interval(const hw::GpuSpec& gpu, const std::string& base,
+IntervalCalibration calibrate_interval(const hw::GpuSpec& gpu, const workloads::KernelSpec& spec,
                                        const std::vector<ApspMeasurement>& measured, std::int64_t n_limit,
                                        std::size_t folds) {
     IntervalCalibration c;
-    const workloads::KernelSpec spec = workloads::KernelSpec::parse(base, "--kernel");
     std::vector<std::int64_t> sizes, blocks;
     for (const auto& m : measured) {
         c.terms.push_back(interval_terms(gpu, spec, m.n, m.block));

@@ -28,9 +28,9 @@ IntervalTerms interval_terms(const hw::GpuSpec& gpu, const workloads::KernelSpec
     if (!work) throw KeyError("kernel", "'" + k.name + "' gives no per-warp work; the interval model needs it");
     const hw::OccupancyResult occ = hw::compute_occupancy(gpu, k.occupancy_request());
     const int warps = occ.warps_per_block;
-    const scheduler::IntervalKernel ik{k.blocks(), gpu.sm_count, occ.blocks_per_sm, warps,
+    const models::IntervalKernel ik{k.blocks(), gpu.sm_count, occ.blocks_per_sm, warps,
                                        [&](std::uint64_t b) { return k.work->active_warps(b, warps); }};
-    const scheduler::WarpsPerSm w = scheduler::interval_warps_per_sm(ik);
+    const models::WarpsPerSm w = models::interval_warps_per_sm(ik);
     // One warp's share of the SM's issue, W / (C f_clock), as in `gpusched predict`.
     const double warp_us = work->issue_slots / (gpu.issue_slots_per_cycle() * *gpu.clock_mhz);
     const double mean_warps = static_cast<double>(w.min + w.sorted + w.full + w.buckets) / 4.0;
@@ -62,7 +62,7 @@ IntervalFactor fit_interval(const std::vector<IntervalTerms>& terms, const std::
         });
         const std::size_t ref = order[(order.size() - 1) / 2];
         const IntervalTerms& t = terms[ref];
-        out.f = scheduler::interval_calibration_factor(measured[ref].measured_us, t.average_us, t.average_us,
+        out.f = models::interval_calibration_factor(measured[ref].measured_us, t.average_us, t.average_us,
                                                        t.average_us, t.average_us);
         return out;
     }

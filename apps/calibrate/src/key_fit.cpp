@@ -74,7 +74,7 @@ std::vector<KeyMeasurement> read_key_measurements(const std::string& path, const
 }
 
 KeySimulator::KeySimulator(hw::GpuSpec gpu, std::string policy, std::string execution, std::string key,
-                           std::vector<KeyMeasurement> rows)
+                           std::vector<KeyMeasurement> rows, const std::string& spec_where)
     : gpu_(std::move(gpu)),
       policy_(std::move(policy)),
       execution_(std::move(execution)),
@@ -82,7 +82,7 @@ KeySimulator::KeySimulator(hw::GpuSpec gpu, std::string policy, std::string exec
       rows_(std::move(rows)) {
     for (const auto& row : rows_)
         specs_.push_back(workloads::KernelSpec::parse(
-            row.spec, row.where.empty() ? std::string("--kernel") : row.where + " (--kernel filled from this row)"));
+            row.spec, row.where.empty() ? spec_where : row.where + " (" + spec_where + " filled from this row)"));
 }
 
 double KeySimulator::simulate_us(std::size_t i, double value) {

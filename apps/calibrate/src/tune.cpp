@@ -14,7 +14,7 @@
 namespace gpusched::calibrate {
 
 std::string with_spec_key(const std::string& spec, const std::string& key, const std::string& value) {
-    return workloads::KernelSpec::parse(spec, "--kernel").with(key, value).as_written();
+    return workloads::KernelSpec::parse(spec, "kernel spec '" + spec + "'").with(key, value).as_written();
 }
 
 TuneResult tune(const hw::GpuSpec& gpu, const TuneRequest& request) {
@@ -24,7 +24,7 @@ TuneResult tune(const hw::GpuSpec& gpu, const TuneRequest& request) {
     if (request.total_threads && (*request.total_threads < 1 || *request.total_threads > kMaxTotalThreads))
         throw KeyError("total_threads", std::to_string(*request.total_threads),
                        "expected a thread count in [1, " + std::to_string(kMaxTotalThreads) + "]");
-    const workloads::KernelSpec base = workloads::KernelSpec::parse(request.spec, "--kernel");
+    const workloads::KernelSpec base = workloads::KernelSpec::parse(request.spec, request.spec_where);
     TuneResult out;
     for (const auto& value : request.values) {
         TuneCandidate c;

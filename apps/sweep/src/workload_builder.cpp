@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "gpusched/support/input_error.h"
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/workload_file.h"
 

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-namespace gpusched::scheduler {
+namespace gpusched::models {
 
 /// Inputs in the paper's notation (Table 1).
 struct ComputeBoundInputs {
@@ -32,4 +32,4 @@ struct ComputeBoundPrediction {
 /// InputError for non-positive inputs.
 ComputeBoundPrediction compute_bound_model(const ComputeBoundInputs& in);
 
-}  // namespace gpusched::scheduler
+}  // namespace gpusched::models

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <functional>
 
-namespace gpusched::scheduler {
+namespace gpusched::models {
 
 /// A kernel as the closed forms see it.
 struct IntervalKernel {
@@ -40,4 +40,4 @@ double interval_kernel_time(double launch_time, double warp_time, std::uint64_t 
 /// The calibration factor f of section 5: 4 T_meas(n0) / (T'_Min + T'_Sorted + T'_Full + T'_Buckets)(n0).
 double interval_calibration_factor(double measured, double t_min, double t_sorted, double t_full, double t_buckets);
 
-}  // namespace gpusched::scheduler
+}  // namespace gpusched::models

@@ -7,7 +7,7 @@
 
 #include "gpusched/hw/gpu_spec.h"
 
-namespace gpusched::workloads {
+namespace gpusched::models {
 
 /// Section III-B: the rows (CSR, ELL) or non-zeros (COO) one "iteration" of the whole GPU handles.
 struct SpmvStripSizes {
@@ -100,4 +100,4 @@ private:
     std::uint64_t reference_strips_ = 1;  ///< the strip count of CSR's Relationship-1
 };
 
-}  // namespace gpusched::workloads
+}  // namespace gpusched::models

@@ -6,7 +6,7 @@
 #include "gpusched/hw/gpu_spec.h"
 #include "gpusched/workloads/kernel_launch.h"
 
-namespace gpusched::workloads {
+namespace gpusched::models {
 
 /// The model's inputs, in the paper's symbols (Tables III, IV; eqs. 9-13).
 struct RakeModelInputs {
@@ -37,6 +37,6 @@ RakeModelResult rake_model(const RakeModelInputs& in);
 /// pageable_bandwidth_gbps (copy=pageable), n = calls x copies per call. Throws a KeyError (key kernel,
 /// delta or gpu) when the launch is not streamcluster's, has copy=none, delta is not in (0, 1], or the
 /// GPU lacks a value the model needs.
-RakeModelInputs rake_model_inputs(const hw::GpuSpec& gpu, const KernelLaunch& launch, double delta);
+RakeModelInputs rake_model_inputs(const hw::GpuSpec& gpu, const workloads::KernelLaunch& launch, double delta);
 
-}  // namespace gpusched::workloads
+}  // namespace gpusched::models

@@ -6,7 +6,7 @@
 
 #include "gpusched/workloads/apsp_grid.h"
 #include "gpusched/workloads/apsp_work.h"
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 
 namespace gpusched::workloads {
 

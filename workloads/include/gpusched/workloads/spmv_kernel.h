@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 #include "gpusched/workloads/sparse_pattern.h"
 
 namespace gpusched::workloads {

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 
 namespace gpusched::workloads {
 

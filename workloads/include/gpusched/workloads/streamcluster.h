@@ -9,7 +9,7 @@
 #include "gpusched/workloads/application.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/gpu_bound_work.h"
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 #include "gpusched/workloads/kernel_launch.h"
 
 namespace gpusched::workloads {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gpusched/support/time.h"
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 #include "gpusched/workloads/kernel_launch.h"
 
 namespace gpusched::workloads {

@@ -32,8 +32,9 @@ struct IntervalCalibration {
 
 /// Every method on every point, then three schemes: `folds` interleaved folds by n; extrapolation
 /// n <= n_limit -> n > n_limit; leave one block size out (when there are several). Schemes that
-/// cannot be formed (one side empty, one block size) are left out.
-IntervalCalibration calibrate_interval(const hw::GpuSpec& gpu, const std::string& base,
+/// cannot be formed (one side empty, one block size) are left out. `spec`: the kernel without n and
+/// block (messages about it name spec.where()).
+IntervalCalibration calibrate_interval(const hw::GpuSpec& gpu, const workloads::KernelSpec& spec,
                                        const std::vector<ApspMeasurement>& measured, std::int64_t n_limit,
                                        std::size_t folds);
 

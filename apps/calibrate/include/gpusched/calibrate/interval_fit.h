@@ -13,8 +13,8 @@
 
 namespace gpusched::calibrate {
 
-/// The interval model's uncalibrated terms for one measured point, as `gpusched predict
-/// --model interval` computes them (launches x (T_launch + T_warp x #WarpsPerSM)).
+/// The interval model's uncalibrated terms for one measured point, as the `predict` command's
+/// interval model computes them (launches x (T_launch + T_warp x #WarpsPerSM)).
 struct IntervalTerms {
     double launches = 0;
     double launch_us = 0;    ///< the GPU spec's launch to first block, per launch

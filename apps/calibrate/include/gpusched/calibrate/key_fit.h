@@ -19,7 +19,7 @@ namespace gpusched::calibrate {
 struct KeyMeasurement {
     std::string spec;
     double measured_us = 0;
-    std::int64_t group = 0;  ///< the --group column's value (extrapolation split), else the row index
+    std::int64_t group = 0;  ///< the group column's value (extrapolation split), else the row index
     std::string where;       ///< "FILE:LINE" of the row, for messages about its spec
 };
 
@@ -30,11 +30,13 @@ std::vector<KeyMeasurement> read_key_measurements(const std::string& path, const
                                                   const std::string& time_column, const std::string& group_column);
 
 /// Simulated makespans (us) of the rows with `key=value` added, memoised per (value, row).
-/// The rows' specs are parsed once, here (InputError "--kernel: ..." for one that does not parse).
+/// The rows' specs are parsed once, here: InputError "SPEC_WHERE: ..." (a row without a location) or
+/// "FILE:LINE (SPEC_WHERE filled from this row): ..." for one that does not parse, where `spec_where`
+/// names the spec template (the command line passes its flag).
 class KeySimulator {
 public:
     KeySimulator(hw::GpuSpec gpu, std::string policy, std::string execution, std::string key,
-                 std::vector<KeyMeasurement> rows);
+                 std::vector<KeyMeasurement> rows, const std::string& spec_where = "kernel");
     [[nodiscard]] const std::vector<KeyMeasurement>& rows() const { return rows_; }
     [[nodiscard]] const std::string& key() const { return key_; }
     double simulate_us(std::size_t i, double value);

@@ -21,6 +21,7 @@ inline constexpr std::uint64_t kMaxTotalThreads = std::uint64_t{1} << 50;
 
 struct TuneRequest {
     std::string spec;                   ///< the kernel spec (calibration already applied); parsed once by tune
+    std::string spec_where = "kernel";  ///< names the spec in messages (KernelSpec::parse's `where`)
     std::string key;                    ///< e.g. "threads", "rake", "streams", "carveout"
     std::vector<std::string> values;    ///< candidates, in the order given
     std::string policy;

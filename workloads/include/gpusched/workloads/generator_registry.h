@@ -1,4 +1,4 @@
-// Kernel generators: the registry of named work models a kernel spec can ask for.
+// The kernel-generator registry: the named work models a kernel spec can ask for, and the keys every one accepts.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +20,8 @@ struct SpecKeyInfo {
 };
 
 /// A named work model. To add one: write `my_generator.h/.cpp` with a function returning
-/// its KernelGeneratorInfo and list that function in kernel_generators.cpp.
+/// its KernelGeneratorInfo, list that function in generator_registry.cpp and the .cpp in
+/// workloads/CMakeLists.txt.
 struct KernelGeneratorInfo {
     std::string name;         ///< as written before the ':' of a spec, e.g. "synthetic"
     std::string description;  ///< one line

@@ -1,5 +1,5 @@
-// The generic `kernel` generator: hand-described per-warp work, or a measured launch turned into per-warp work.
-#include "gpusched/workloads/kernel_generator.h"
+// KernelWork and the generic `kernel` generator: hand-described per-warp work, or a measured launch turned into per-warp work.
+#include "gpusched/workloads/kernel_work.h"
 
 #include <algorithm>
 #include <cmath>
@@ -204,7 +204,7 @@ std::vector<std::string> KernelWork::notes(const hw::GpuSpec& gpu, const std::st
                       "(optimistic for a DRAM-bound launch on few SMs)" +
                       (gpu.sm_dram_cap_by_rule() ? "; the rule l1_wavefronts_per_cycle x 128 bytes x clock_mhz gives " +
                                                        format_spec_number(std::round(*gpu.sm_dram_cap_gbps())) +
-                                                       " GB/s (--set memory.sm_dram_bandwidth_gbps=" +
+                                                       " GB/s (to apply it, set the GPU key memory.sm_dram_bandwidth_gbps=" +
                                                        format_spec_number(std::round(*gpu.sm_dram_cap_gbps())) + ")"
                                                  : std::string()));
     return out;

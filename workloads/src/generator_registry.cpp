@@ -1,10 +1,10 @@
 // The registry of kernel generators and the help for the keys every generator accepts.
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 
 #include "gpusched/workloads/apsp_fw.h"
 #include "gpusched/workloads/apsp_minplus.h"
 #include "gpusched/workloads/binomial_series.h"
-#include "gpusched/workloads/kernel_generator.h"
+#include "gpusched/workloads/kernel_work.h"
 #include "gpusched/workloads/spmv_kernel.h"
 #include "gpusched/workloads/sssp_generator.h"
 #include "gpusched/workloads/streamcluster.h"

@@ -6,7 +6,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/cycle_latency.h"
-#include "gpusched/workloads/kernel_generator.h"
+#include "gpusched/workloads/kernel_work.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/workload_file.h"
 
@@ -74,7 +74,7 @@ TEST_CASE("kernel: a measured launch becomes per-warp work on its reference GPU"
     CHECK(tk.notes(uncapped, "shared")[0] ==
           "h100 has no memory.sm_dram_bandwidth_gbps, so one SM may use all of the DRAM bandwidth (optimistic for a "
           "DRAM-bound launch on few SMs); the rule l1_wavefronts_per_cycle x 128 bytes x clock_mhz gives 253 GB/s "
-          "(--set memory.sm_dram_bandwidth_gbps=253)");
+          "(to apply it, set the GPU key memory.sm_dram_bandwidth_gbps=253)");
     CHECK(tk.notes(uncapped, "fixed").empty());
     CHECK(tk.notes(h100, "shared").empty());  // the preset's measured cap: no note
     hw::GpuSpec capped = uncapped;

@@ -1,4 +1,4 @@
-// The generic `kernel` generator: a kernel the project did not write, described per warp or by a measured duration.
+// KernelWork and the generic `kernel` generator: a kernel the project did not write, described per warp or by a measured duration.
 #pragma once
 
 #include <memory>
@@ -9,7 +9,7 @@
 #include "gpusched/support/time.h"
 #include "gpusched/workloads/cycle_latency.h"
 #include "gpusched/workloads/gpu_bound_work.h"
-#include "gpusched/workloads/kernel_generators.h"
+#include "gpusched/workloads/generator_registry.h"
 #include "gpusched/workloads/kernel_launch.h"
 #include "gpusched/workloads/measured_work.h"
 #include "gpusched/workloads/work_notes.h"
