@@ -6,6 +6,7 @@
 #include "gpusched/importers/decimal_number.h"
 #include "gpusched/importers/gzip_stream.h"
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/metadata_csv.h"
 #include "gpusched/support/text.h"
 #include "gpusched/support/text_file.h"
 
@@ -72,32 +73,6 @@ std::optional<std::array<std::uint32_t, 3>> parse_dims(const std::string& cell) 
 
 }  // namespace
 
-std::vector<std::string> split_csv_line(const std::string& line, const std::string& where) {
-    std::vector<std::string> cells;
-    std::string cell;
-    bool quoted = false, was_quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') cell.push_back('"'), ++i;
-            else if (c == '"') quoted = false;
-            else cell.push_back(c);
-        } else if (c == '"' && trim(cell).empty()) {
-            quoted = was_quoted = true;
-            cell.clear();
-        } else if (c == ',') {
-            cells.push_back(was_quoted ? cell : trim(cell));
-            cell.clear();
-            was_quoted = false;
-        } else {
-            cell.push_back(c);
-        }
-    }
-    if (quoted) throw InputError(where + ": a quoted cell is not closed");
-    cells.push_back(was_quoted ? cell : trim(cell));
-    return cells;
-}
-
 std::vector<NcuRow> read_ncu_csv(const std::string& path) {
     const std::vector<std::string> lines = csv_lines(path);
     std::vector<NcuRow> rows;
@@ -105,6 +80,7 @@ std::vector<NcuRow> read_ncu_csv(const std::string& path) {
     std::vector<std::string> units;
     std::size_t header_size = 0;
     bool have_header = false, units_checked = false;
+    std::vector<std::string> cells;
     const auto col = [&](const std::string& name) -> std::optional<std::size_t> {
         const auto it = column.find(name);
         return it == column.end() ? std::nullopt : std::optional<std::size_t>(it->second);
@@ -115,7 +91,7 @@ std::vector<NcuRow> read_ncu_csv(const std::string& path) {
         if (trim(line).empty()) continue;
         if (!have_header) {
             if (line.rfind("==", 0) == 0) continue;
-            const auto cells = split_csv_line(line, where);
+            split_csv_cells(line, true, 0, where, cells);
             for (std::size_t i = 0; i < cells.size(); ++i) column.emplace(cells[i], i);
             if (!col("Kernel Name"))
                 throw InputError(where + ": not an Nsight Compute CSV: the header has no 'Kernel Name' column "
@@ -128,7 +104,7 @@ std::vector<NcuRow> read_ncu_csv(const std::string& path) {
             have_header = true;
             continue;
         }
-        const auto cells = split_csv_line(line, where);
+        split_csv_cells(line, true, 0, where, cells);
         if (cells.size() != header_size)
             throw InputError(where + ": ragged row: " + std::to_string(cells.size()) + " cells, but the header has " +
                              std::to_string(header_size));

@@ -7,7 +7,6 @@
 #include "gpusched/models/spmv_strip_model.h"
 
 #include <algorithm>
-#include <array>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -15,7 +14,7 @@
 #include <Eigen/Dense>
 
 #include "gpusched/support/input_error.h"
-#include "gpusched/support/text_file.h"
+#include "gpusched/support/metadata_csv.h"
 
 namespace gpusched::models {
 
@@ -47,55 +46,31 @@ std::vector<SpmvBenchmarkPoint> spmv_benchmark_plan() {
 }
 
 std::vector<SpmvBenchmarkPoint> read_spmv_benchmarks(const std::string& path) {
-    constexpr std::array<const char*, 4> kColumns = {"format", "strips", "nnz_per_row", "time_us"};
-    TextLineReader reader(path, "benchmark CSV", std::size_t{1} << 16);
+    MetadataCsvOptions options;
+    options.what = "benchmark CSV";
+    options.max_line = std::size_t{1} << 16;
+    options.quotes = true;
     std::vector<SpmvBenchmarkPoint> points;
-    std::array<std::size_t, 4> column{};
-    bool header = false;
-    std::string line;
-    const auto split = [](const std::string& text) {
-        std::vector<std::string> out(1);
-        for (const char c : text) {
-            if (c == ',') out.emplace_back();
-            else if (c != ' ' && c != '\t') out.back() += c;
-        }
-        return out;
-    };
-    while (reader.next(line)) {
-        if (line.empty() || line.front() == '#') continue;
-        const std::vector<std::string> fields = split(line);
-        if (!header) {
-            for (std::size_t k = 0; k < kColumns.size(); ++k) {
-                const auto it = std::find(fields.begin(), fields.end(), kColumns[k]);
-                if (it == fields.end())
-                    throw InputError(reader.where() + ": missing column '" + kColumns[k] +
-                                     "' in the header (required: format,strips,nnz_per_row,time_us)");
-                column[k] = static_cast<std::size_t>(it - fields.begin());
-            }
-            header = true;
-            continue;
-        }
-        if (fields.size() <= *std::max_element(column.begin(), column.end()))
-            throw InputError(reader.where() + ": expected " + std::to_string(fields.size()) + " or more fields");
+    for (const CsvRow& row : read_metadata_csv(path, options, {"format", "strips", "nnz_per_row", "time_us"}).rows) {
         SpmvBenchmarkPoint p;
-        p.format = fields[column[0]];
+        p.format = row.text("format");
         if (p.format != "csr" && p.format != "ell" && p.format != "coo")
-            throw InputError(reader.where() + ": format: expected csr, ell or coo, got '" + p.format.substr(0, 40) + "'");
-        const auto integer = [&](std::size_t k) {
-            const std::string& f = fields[column[k]];
+            throw InputError(row.where() + ": format: expected csr, ell or coo, got '" + p.format.substr(0, 40) + "'");
+        const auto integer = [&](const std::string& column) {
+            const std::string& f = row.text(column);
             std::uint64_t v = 0;
             const auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
             if (ec != std::errc{} || end != f.data() + f.size() || v < 1 || v > (std::uint64_t{1} << 40))
-                throw InputError(reader.where() + ": " + kColumns[k] + ": expected an integer in [1, 2^40], got '" +
+                throw InputError(row.where() + ": " + column + ": expected an integer in [1, 2^40], got '" +
                                  f.substr(0, 40) + "'");
             return v;
         };
-        p.strips = integer(1);
-        p.nnz_per_row = integer(2);
-        const std::string& t = fields[column[3]];
+        p.strips = integer("strips");
+        p.nnz_per_row = integer("nnz_per_row");
+        const std::string& t = row.text("time_us");
         const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), p.time_us);
         if (ec != std::errc{} || end != t.data() + t.size() || !std::isfinite(p.time_us) || !(p.time_us > 0))
-            throw InputError(reader.where() + ": time_us: expected a positive number, got '" + t.substr(0, 40) + "'");
+            throw InputError(row.where() + ": time_us: expected a positive number, got '" + t.substr(0, 40) + "'");
         points.push_back(p);
     }
     if (points.empty()) throw InputError(path + ": no benchmark rows (expected a header and one row per benchmark)");

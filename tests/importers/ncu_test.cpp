@@ -119,7 +119,7 @@ TEST_CASE("bad ncu CSVs name the line") {
     CHECK(error("e.csv", header + "0,k,-5,1,1\n").find("e.csv:2: column 'dram__bytes.sum': expected a non-negative number, got '-5'") == 0);
     CHECK(error("f.csv", header + "0,k,1\n").find("f.csv:2: ragged row: 3 cells, but the header has 5") == 0);
     CHECK(error("g.csv", header).find("g.csv: no kernel rows") == 0);
-    CHECK(error("h.csv", header + "0,\"k,1,1,1\n").find("h.csv:2: a quoted cell is not closed") == 0);
+    CHECK(error("h.csv", header + "0,\"k,1,1,1\n").find("h.csv:2: unterminated quote in a CSV field") == 0);
     // Without a units row, values are in base units.
     CHECK(read_ncu_csv(temp_file("i.csv", header + "0,k,1000,2500,7\n"))[0].l2_bytes == 2500);
 }

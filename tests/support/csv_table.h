@@ -16,7 +16,7 @@ struct CsvTable {
     [[nodiscard]] std::size_t column(const std::string& name) const;
 };
 
-/// Reads a CSV file; throws std::runtime_error if unreadable or ragged.
+/// Reads a CSV file (read_metadata_csv); throws InputError, a std::runtime_error, if unreadable or ragged.
 CsvTable read_csv_table(const std::string& path);
 
 }  // namespace gpusched::test

@@ -94,7 +94,7 @@ TEST_CASE("a curve CSV cut mid-row or with a short row names the file and line")
     // A row with fewer fields than the header, though the needed ones are there.
     const std::string short_row = temp_file("curve_short.csv", head + "fw,64,16,64,10,0.22315\n");
     CHECK_THROWS_WITH_AS(validation::validate_apsp_curves(short_row, hw::resolve_gpu("h100"), "most-room"),
-                         doctest::Contains("curve_short.csv:2: expected 9 fields, got 6"), InputError);
+                         doctest::Contains("curve_short.csv:2: ragged row: 6 fields, but the header has 9"), InputError);
 }
 
 }  // namespace gpusched

@@ -12,11 +12,10 @@
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
+#include "gpusched/support/metadata_csv.h"
 #include "gpusched/support/yaml_fields.h"
-#include "gpusched/sweep/csv.h"
 #include "gpusched/sweep/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"
-#include "gpusched/support/text_file.h"
 
 namespace gpusched::calibrate {
 
@@ -27,24 +26,13 @@ constexpr std::size_t kMaxMeasuredDataBytes = std::size_t{64} << 20;
 
 std::vector<KeyMeasurement> read_key_measurements(const std::string& path, const std::string& spec_template,
                                                   const std::string& time_column, const std::string& group_column) {
-    const std::string text = read_text_file(path, "measured data", kMaxMeasuredDataBytes);
-    std::vector<std::string> header;
+    MetadataCsvOptions options;
+    options.what = "measured data";
+    options.quotes = true;
+    options.max_bytes = kMaxMeasuredDataBytes;
     std::vector<KeyMeasurement> out;
-    for (const auto& r : sweep::read_csv_records(text, path)) {
-        if (r.cells.empty()) continue;
-        const std::string where = path + ":" + std::to_string(r.line);
-        if (header.empty()) {
-            header = r.cells;
-            continue;
-        }
-        const auto cell = [&](const std::string& column) -> const std::string& {
-            for (std::size_t c = 0; c < header.size(); ++c)
-                if (header[c] == column) {
-                    if (c >= r.cells.size()) throw InputError(where + ": fewer cells than the header");
-                    return r.cells[c];
-                }
-            throw InputError(where + ": the header has no column '" + column + "'");
-        };
+    for (const CsvRow& r : read_metadata_csv(path, options).rows) {
+        const std::string where = r.where();
         KeyMeasurement m;
         for (std::size_t pos = 0; pos < spec_template.size();) {
             const auto open = spec_template.find('{', pos);
@@ -54,16 +42,16 @@ std::vector<KeyMeasurement> read_key_measurements(const std::string& path, const
             }
             const auto close = spec_template.find('}', open);
             if (close == std::string::npos) throw KeyError("kernel", "unclosed '{' in '" + spec_template + "'");
-            m.spec += spec_template.substr(pos, open - pos) + cell(spec_template.substr(open + 1, close - open - 1));
+            m.spec += spec_template.substr(pos, open - pos) + r.text(spec_template.substr(open + 1, close - open - 1));
             pos = close + 1;
         }
-        const auto ms = parse_number(cell(time_column));
+        const auto ms = parse_number(r.text(time_column));
         if (!ms || !(*ms > 0)) throw InputError(where + ": column '" + time_column + "': expected a positive time in ms");
         m.measured_us = *ms * 1000.0;
         m.group = static_cast<std::int64_t>(out.size());
         m.where = where;
         if (!group_column.empty()) {
-            const auto g = parse_integer(cell(group_column));
+            const auto g = parse_integer(r.text(group_column));
             if (!g) throw InputError(where + ": column '" + group_column + "': expected an integer");
             m.group = *g;
         }

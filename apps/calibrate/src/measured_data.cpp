@@ -1,15 +1,12 @@
-// Reading the runner's measured tables (by column name, located errors).
+// Reading the runner's measured tables with the '#'-metadata CSV reader: cells by column name, ranges checked.
 #include "gpusched/calibrate/measured_data.h"
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/metadata_csv.h"
 #include "gpusched/support/yaml_fields.h"
-#include "gpusched/sweep/csv.h"
-#include "gpusched/support/text_file.h"
 
 namespace gpusched::calibrate {
 
@@ -17,51 +14,38 @@ namespace {
 
 constexpr std::size_t kMaxTableBytes = std::size_t{64} << 20;
 
-/// Data rows of a CSV with a header; `columns` are looked up in the header by name.
+/// The rows of a '#'-metadata CSV whose header has every one of `columns`.
 class MeasuredTable {
 public:
-    MeasuredTable(const std::string& path, const std::vector<std::string>& columns) : path_(path) {
-        const std::string text = read_text_file(path, "measured data", kMaxTableBytes);
-        bool header = true;
-        for (auto& r : sweep::read_csv_records(text, path)) {
-            if (r.cells.empty()) continue;
-            if (header) {
-                for (const auto& c : columns) {
-                    const auto it = std::find(r.cells.begin(), r.cells.end(), c);
-                    if (it == r.cells.end())
-                        throw InputError(path + ":" + std::to_string(r.line) + ": the header has no column '" + c + "'");
-                    index_.push_back(static_cast<std::size_t>(it - r.cells.begin()));
-                }
-                header = false;
-                continue;
-            }
-            if (r.cells.size() <= *std::max_element(index_.begin(), index_.end()))
-                throw InputError(path + ":" + std::to_string(r.line) + ": fewer cells than the header");
-            rows_.push_back(std::move(r));
-        }
-        if (header) throw InputError(path + ": no header line");
-        if (rows_.empty()) throw InputError(path + ": no data rows");
+    MeasuredTable(const std::string& path, const std::vector<std::string>& columns)
+        : csv_(read_metadata_csv(path, options())) {
+        if (csv_.header.empty()) throw InputError(path + ": no header line");
+        for (const auto& c : columns)
+            if (std::find(csv_.header.begin(), csv_.header.end(), c) == csv_.header.end())
+                throw InputError(path + ":" + std::to_string(csv_.header_line) + ": the header has no column '" + c + "'");
+        if (csv_.rows.empty()) throw InputError(path + ": no data rows");
     }
 
-    [[nodiscard]] const std::vector<sweep::CsvRecord>& rows() const { return rows_; }
-    [[nodiscard]] const std::string& text(const sweep::CsvRecord& r, std::size_t column) const {
-        return r.cells[index_[column]];
-    }
+    [[nodiscard]] const std::vector<CsvRow>& rows() const { return csv_.rows; }
     /// The cell as a number in [min, max]; `whole` asks for an integer.
-    [[nodiscard]] double number(const sweep::CsvRecord& r, std::size_t column, const std::string& name, double min,
-                                double max, bool whole) const {
-        const auto v = parse_number(text(r, column));
+    [[nodiscard]] static double number(const CsvRow& r, const std::string& name, double min, double max, bool whole) {
+        const auto v = parse_number(r.text(name));
         if (!v || *v < min || *v > max || (whole && *v != std::floor(*v)))
-            throw InputError(path_ + ":" + std::to_string(r.line) + ": column '" + name + "': expected " +
-                             (whole ? "an integer" : "a number") + " in [" + std::to_string(min) + ", " +
-                             std::to_string(max) + "], got '" + text(r, column) + "'");
+            throw InputError(r.where() + ": column '" + name + "': expected " + (whole ? "an integer" : "a number") +
+                             " in [" + std::to_string(min) + ", " + std::to_string(max) + "], got '" + r.text(name) + "'");
         return *v;
     }
 
 private:
-    std::string path_;
-    std::vector<std::size_t> index_;
-    std::vector<sweep::CsvRecord> rows_;
+    static MetadataCsvOptions options() {
+        MetadataCsvOptions o;
+        o.what = "measured data";
+        o.quotes = true;
+        o.max_bytes = kMaxTableBytes;
+        return o;
+    }
+
+    MetadataCsv csv_;
 };
 
 }  // namespace
@@ -71,10 +55,10 @@ std::vector<SeriesMeasurement> read_series_measurements(const std::string& path)
     std::vector<SeriesMeasurement> out;
     for (const auto& r : t.rows()) {
         SeriesMeasurement m;
-        m.blocks = static_cast<std::uint64_t>(t.number(r, 0, "blocks", 1, 1099511627776.0, true));
-        m.threads = static_cast<int>(t.number(r, 1, "threads", 1, 1024, true));
-        m.terms = static_cast<std::uint64_t>(t.number(r, 2, "terms", 1, 1e12, true));
-        m.measured_us = t.number(r, 3, "median_ms", 1e-9, 1e9, false) * 1000.0;
+        m.blocks = static_cast<std::uint64_t>(t.number(r, "blocks", 1, 1099511627776.0, true));
+        m.threads = static_cast<int>(t.number(r, "threads", 1, 1024, true));
+        m.terms = static_cast<std::uint64_t>(t.number(r, "terms", 1, 1e12, true));
+        m.measured_us = t.number(r, "median_ms", 1e-9, 1e9, false) * 1000.0;
         out.push_back(m);
     }
     return out;
@@ -84,12 +68,12 @@ std::vector<ApspMeasurement> read_apsp_measurements(const std::string& path, con
     const MeasuredTable t(path, {"algorithm", "n", "block", "median_ms"});
     std::vector<ApspMeasurement> out;
     for (const auto& r : t.rows()) {
-        if (t.text(r, 0) != algorithm) continue;
+        if (r.text("algorithm") != algorithm) continue;
         ApspMeasurement m;
         m.algorithm = algorithm;
-        m.n = static_cast<std::int64_t>(t.number(r, 1, "n", 2, 1e9, true));
-        m.block = static_cast<int>(t.number(r, 2, "block", 1, 1024, true));
-        m.measured_us = t.number(r, 3, "median_ms", 1e-9, 1e9, false) * 1000.0;
+        m.n = static_cast<std::int64_t>(t.number(r, "n", 2, 1e9, true));
+        m.block = static_cast<int>(t.number(r, "block", 1, 1024, true));
+        m.measured_us = t.number(r, "median_ms", 1e-9, 1e9, false) * 1000.0;
         out.push_back(m);
     }
     if (out.empty()) throw InputError(path + ": no rows with algorithm '" + algorithm + "'");

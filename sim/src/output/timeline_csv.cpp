@@ -1,35 +1,13 @@
-// TimelineCsvWriter: metadata, header, and a row per completed block.
+// TimelineCsvWriter: the run as timeline metadata, then a row per completed block, in the timeline format of workloads.
 #include "gpusched/sim/output/timeline_csv.h"
 
 #include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "gpusched/workloads/timeline_csv.h"
 
 namespace gpusched::sim {
-
-namespace {
-
-/// A metadata value on one line: CR and LF become spaces.
-std::string one_line(std::string text) {
-    for (char& c : text)
-        if (c == '\n' || c == '\r') c = ' ';
-    return text;
-}
-
-/// A CSV cell on one line, quoted (RFC 4180) only where a reader would otherwise split or
-/// trim it: a comma, a quote, or leading or trailing blanks.
-std::string csv_cell(const std::string& text) {
-    const std::string line = one_line(text);
-    const bool blank_edge = !line.empty() && (line.front() == ' ' || line.front() == '\t' || line.back() == ' ' ||
-                                              line.back() == '\t');
-    if (!blank_edge && line.find_first_of(",\"") == std::string::npos) return line;
-    std::string quoted = "\"";
-    for (const char c : line) {
-        if (c == '"') quoted += '"';
-        quoted += c;
-    }
-    return quoted + '"';
-}
-
-}  // namespace
 
 TimelineCsvWriter::TimelineCsvWriter(std::ostream& out, std::string tool_version)
     : out_(out), tool_version_(std::move(tool_version)) {}
@@ -37,30 +15,30 @@ TimelineCsvWriter::TimelineCsvWriter(std::ostream& out, std::string tool_version
 void TimelineCsvWriter::on_begin(const RunInfo& info) {
     app_ = info.app;
     rows_ = 0;
-    out_ << "# gpusched timeline\n";
+    std::vector<std::pair<std::string, std::string>> metadata;
     if (info.gpu) {
-        out_ << "# gpu=" << one_line(info.gpu->name) << " (" << one_line(info.gpu->full_name) << ")\n";
-        out_ << "# sm_count=" << info.gpu->sm_count << '\n';
+        metadata.emplace_back("gpu", info.gpu->name + " (" + info.gpu->full_name + ")");
+        metadata.emplace_back("sm_count", std::to_string(info.gpu->sm_count));
     }
-    out_ << "# policy=" << one_line(info.policy) << '\n';
-    out_ << "# execution=" << one_line(info.execution) << '\n';
-    out_ << "# tool_version=" << one_line(tool_version_) << '\n';
+    metadata.emplace_back("policy", info.policy);
+    metadata.emplace_back("execution", info.execution);
+    metadata.emplace_back("tool_version", tool_version_);
     if (app_) {
-        out_ << "# workload=" << one_line(app_->description) << '\n';
+        metadata.emplace_back("workload", app_->description);
         for (std::size_t i = 0; i < app_->launches.size(); ++i) {
             const auto& l = app_->launches[i];
-            out_ << "# launch." << i << '=' << one_line(l.name) << " blocks=" << l.blocks()
-                 << " threads=" << l.threads_per_block() << " stream=" << l.stream << '\n';
+            metadata.emplace_back("launch." + std::to_string(i), l.name + " blocks=" + std::to_string(l.blocks()) +
+                                                                     " threads=" + std::to_string(l.threads_per_block()) +
+                                                                     " stream=" + std::to_string(l.stream));
         }
     }
-    out_ << "kernel,launch,block,sm,dispatch_ns,start_ns,end_ns\n";
+    workloads::write_timeline_head(out_, "gpusched timeline", metadata);
 }
 
 void TimelineCsvWriter::on_block_completed(const BlockRecord& b) {
     if (!app_ || b.launch >= app_->launches.size())
         throw std::out_of_range("TimelineCsvWriter: block of an unknown launch");
-    out_ << csv_cell(app_->launches[b.launch].name) << ',' << b.launch << ',' << b.block << ',' << b.sm << ','
-         << format_ns(b.dispatch) << ',' << format_ns(b.start) << ',' << format_ns(b.end) << '\n';
+    workloads::write_timeline_row(out_, {app_->launches[b.launch].name, b.launch, b.block, b.sm, b.dispatch, b.start, b.end});
     ++rows_;
 }
 

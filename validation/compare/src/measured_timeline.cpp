@@ -1,18 +1,14 @@
-// Reading measured timeline CSVs written by gpusched-runner.
+// Measured timeline CSVs written by gpusched-runner: read by the timeline reader, checked against their metadata.
 #include "gpusched/validation/measured_timeline.h"
 
-#include <algorithm>
-#include <fstream>
 #include <optional>
 #include <set>
 #include <utility>
-#include <sstream>
 
-#include "cut_line.h"
-#include "gpusched/support/checked_time.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/support/text_file.h"
+#include "gpusched/support/metadata_csv.h"
 #include "gpusched/support/yaml_fields.h"
+#include "gpusched/workloads/timeline_csv.h"
 
 namespace gpusched::validation {
 
@@ -29,7 +25,6 @@ namespace {
 /// (each block once, none beyond), launches below `# launches`, SMs below `# sm_count`.
 class TimelineRowCheck {
 public:
-    TimelineRowCheck() = default;
     TimelineRowCheck(const MeasuredTimeline& t, const std::map<std::string, std::uint64_t>& lines) : path_(t.path) {
         const auto integer = [&](const std::string& key, const std::string& text) {
             const auto v = parse_integer(text);
@@ -65,7 +60,6 @@ public:
     }
 
     void check(const MeasuredBlock& b, const std::string& where) {
-        if (path_.empty()) return;
         if (sm_count_ && static_cast<std::uint64_t>(b.sm) >= *sm_count_)
             throw InputError(where + ": SM " + std::to_string(b.sm) + " does not exist: " + sm_where_ + " says " +
                              std::to_string(*sm_count_) + " SMs");
@@ -116,70 +110,29 @@ private:
 }  // namespace
 
 MeasuredTimeline read_measured_timeline(const std::string& path) {
-    TextLineReader in(path, "measured timeline");
+    workloads::TimelineReadOptions options;
+    options.what = "measured timeline";
+    options.refuse_cut_line = true;
+    workloads::TimelineCsvReader in(path, options);
     MeasuredTimeline t;
     t.path = path;
-    std::vector<std::string> columns;
-    std::string line;
-    const auto split = [](const std::string& text) {
-        std::vector<std::string> cells;
-        std::stringstream ss(text);
-        std::string cell;
-        while (std::getline(ss, cell, ',')) cells.push_back(cell);
-        return cells;
-    };
-    std::size_t c_launch = 0, c_block = 0, c_sm = 0, c_start = 0, c_end = 0;
     std::map<std::string, std::uint64_t> metadata_line;
-    TimelineRowCheck rows;
-    while (in.next(line)) {
-        refuse_cut_line(in);
-        if (line.empty()) continue;
-        if (line[0] == '#') {
-            const auto eq = line.find('=');
-            if (eq != std::string::npos) {
-                t.metadata[line.substr(2, eq - 2)] = line.substr(eq + 1);
-                metadata_line[line.substr(2, eq - 2)] = in.line_number();
-            }
-            continue;
-        }
-        const auto cells = split(line);
-        const std::string where = in.where();
-        if (columns.empty()) {
-            rows = TimelineRowCheck(t, metadata_line);
-            columns = cells;
-            const auto find = [&](const std::string& name) {
-                for (std::size_t i = 0; i < columns.size(); ++i)
-                    if (columns[i] == name) return i;
-                throw InputError(where + ": column '" + name + "' is missing (need block, sm, start_ns, end_ns)");
-            };
-            const bool has_launch = std::find(columns.begin(), columns.end(), "launch") != columns.end();
-            c_launch = has_launch ? find("launch") : columns.size();  // absent: every block is launch 0
-            c_block = find("block"), c_sm = find("sm"), c_start = find("start_ns"), c_end = find("end_ns");
-            continue;
-        }
-        if (cells.size() != columns.size())
-            throw InputError(where + ": expected " + std::to_string(columns.size()) + " columns, got " +
-                             std::to_string(cells.size()));
-        const auto integer = [&](std::size_t c) {
-            const auto v = parse_integer(cells[c]);
-            if (!v || *v < 0) throw InputError(where + ": column '" + columns[c] + "': expected a non-negative integer");
-            return *v;
-        };
-        const auto ns = [&](std::size_t c) {
-            const auto v = parse_number(cells[c]);
-            if (!v || *v < 0) throw InputError(where + ": column '" + columns[c] + "': expected a non-negative number");
-            const std::optional<Time> ps = time_from_ps(*v * 1000.0);
-            if (!ps) throw InputError(where + ": column '" + columns[c] + "': " + cells[c] + " ns passes " + time_limit_text());
-            return *ps;
-        };
-        MeasuredBlock b{c_launch < columns.size() ? static_cast<std::uint64_t>(integer(c_launch)) : 0, static_cast<std::uint64_t>(integer(c_block)),
-                        static_cast<int>(integer(c_sm)), ns(c_start), ns(c_end)};
-        if (b.end < b.start) throw InputError(where + ": end_ns is before start_ns");
-        t.blocks.push_back(b);
-        rows.check(b, where);
+    for (const MetadataLine& m : in.csv().metadata()) {
+        if (m.key.empty()) continue;
+        t.metadata[m.key] = m.value;
+        metadata_line[m.key] = m.line;
     }
+    TimelineRowCheck rows(t, metadata_line);
+    workloads::TimelineRow row;
+    while (in.next(row)) {
+        const MeasuredBlock b{in.launch_number(), row.block, row.sm, row.start, row.end};
+        t.blocks.push_back(b);
+        rows.check(b, in.csv().where());
+    }
+    for (const MetadataLine& m : in.csv().metadata())
+        if (!m.key.empty()) t.metadata[m.key] = m.value;
     if (t.blocks.empty()) throw InputError(path + ": no blocks in measured timeline");
-    rows.check_counts(in.where());
+    rows.check_counts(in.csv().where());
     return t;
 }
 

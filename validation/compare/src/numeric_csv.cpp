@@ -1,65 +1,23 @@
-// Numeric measurement CSVs: header lookup, finite-number fields, file:line errors.
+// Numeric measurement CSVs: the requested columns of a '#'-metadata CSV as finite numbers, and error summaries.
 #include "numeric_csv.h"
 
 #include <algorithm>
-#include <cmath>
-#include <map>
 
-#include "cut_line.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/support/yaml_fields.h"
-#include "gpusched/support/text_file.h"
+#include "gpusched/support/metadata_csv.h"
 
 namespace gpusched::validation {
 
-namespace {
-
-std::vector<std::string> split(const std::string& line) {
-    std::vector<std::string> out(1);
-    for (char c : line) {
-        if (c == ',')
-            out.emplace_back();
-        else if (c != '\r')
-            out.back() += c;
-    }
-    return out;
-}
-
-}  // namespace
-
 std::vector<NumericRow> read_numeric_csv(const std::string& path, const std::string& what,
                                          const std::vector<std::string>& columns) {
-    TextLineReader reader(path, what);
-    std::map<std::string, std::size_t> header;
-    std::size_t header_fields = 0;
-    std::vector<std::size_t> index;
+    MetadataCsvOptions options;
+    options.what = what;
+    options.refuse_cut_line = true;
     std::vector<NumericRow> rows;
-    std::string line;
-    while (reader.next(line)) {
-        refuse_cut_line(reader);
-        if (line.empty() || line[0] == '#') continue;
-        const auto fields = split(line);
-        if (header.empty()) {
-            for (std::size_t c = 0; c < fields.size(); ++c) header[fields[c]] = c;
-            header_fields = fields.size();
-            for (const auto& name : columns) {
-                if (!header.count(name)) throw InputError(reader.where() + ": missing column '" + name + "'");
-                index.push_back(header.at(name));
-            }
-            continue;
-        }
-        if (fields.size() != header_fields)
-            throw InputError(reader.where() + ": expected " + std::to_string(header_fields) + " fields, got " +
-                             std::to_string(fields.size()));
-        NumericRow row{reader.where(), {}};
-        for (std::size_t k = 0; k < columns.size(); ++k) {
-            if (index[k] >= fields.size()) throw InputError(row.where + ": too few fields");
-            const auto v = parse_number(fields[index[k]]);
-            if (!v || !std::isfinite(*v))
-                throw InputError(row.where + ": " + columns[k] + " must be a number, got '" + fields[index[k]] + "'");
-            row.values.push_back(*v);
-        }
-        rows.push_back(std::move(row));
+    for (const CsvRow& row : read_metadata_csv(path, options, columns).rows) {
+        NumericRow numeric{row.where(), {}};
+        for (const auto& name : columns) numeric.values.push_back(row.number(name));
+        rows.push_back(std::move(numeric));
     }
     if (rows.empty()) throw InputError(path + ": no measured points");
     return rows;

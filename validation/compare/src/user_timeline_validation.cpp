@@ -6,15 +6,15 @@
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <sstream>
 
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/support/text_file.h"
+#include "gpusched/support/metadata_csv.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/validation/measured_timeline.h"
 #include "gpusched/workloads/replay_timeline.h"
+#include "gpusched/workloads/timeline_csv.h"
 
 namespace gpusched::validation {
 
@@ -50,25 +50,13 @@ struct CsvHead {
 };
 
 CsvHead read_csv_head(const std::string& path) {
-    TextLineReader in(path, "CSV file");
+    MetadataCsvOptions options;
+    options.what = "CSV file";
+    MetadataCsvReader in(path, options);
     CsvHead head;
-    std::string line;
-    while (in.next(line)) {
-        if (line.empty()) continue;
-        if (line[0] == '#') {
-            if (const auto eq = line.find('='); eq != std::string::npos && line.size() > 2)
-                head.metadata[line.substr(2, eq - 2)] = line.substr(eq + 1);
-            continue;
-        }
-        std::vector<std::string> columns;
-        std::stringstream ss(line);
-        std::string cell;
-        while (std::getline(ss, cell, ',')) columns.push_back(cell);
-        head.timeline = true;
-        for (const char* need : {"block", "sm", "start_ns", "end_ns"})
-            head.timeline = head.timeline && std::find(columns.begin(), columns.end(), need) != columns.end();
-        return head;
-    }
+    head.timeline = in.read_header_cells() && workloads::is_timeline_header(in.header());
+    for (const MetadataLine& m : in.metadata())
+        if (!m.key.empty()) head.metadata[m.key] = m.value;
     return head;
 }
 

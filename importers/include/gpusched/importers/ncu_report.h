@@ -42,8 +42,4 @@ struct NcuRow {
 /// kNcuL2Bytes are required. Every problem is InputError "PATH:LINE: ...".
 std::vector<NcuRow> read_ncu_csv(const std::string& path);
 
-/// The cells of one CSV line: commas separate, a cell may be double-quoted ("" is a quote
-/// inside); blanks around cells are dropped. Throws InputError "WHERE: ..." for an open quote.
-std::vector<std::string> split_csv_line(const std::string& line, const std::string& where);
-
 }  // namespace gpusched::importers

@@ -9,24 +9,26 @@
 #include "../report_html.h"
 #include "gpusched/report/gantt_chart.h"
 #include "gpusched/sim/simulation.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/workloads/timeline_csv.h"
 
 namespace gpusched::validation {
 
 std::vector<MeasuredBlock> read_kernel_timeline(const std::string& path, std::vector<std::string>& kernels) {
+    workloads::TimelineReadOptions options;
+    options.what = "timeline";
+    options.refuse_cut_line = true;
+    options.need_kernel = true;
+    workloads::TimelineCsvReader in(path, options);
     std::vector<MeasuredBlock> out;
     kernels.clear();
-    for (const auto& row : read_run_table(path, "timeline", {"kernel", "block", "sm", "start_ns", "end_ns"})) {
-        const std::string& kernel = row.text("kernel");
-        auto it = std::find(kernels.begin(), kernels.end(), kernel);
-        if (it == kernels.end()) it = kernels.insert(kernels.end(), kernel);
-        MeasuredBlock b;
-        b.launch = static_cast<std::uint64_t>(it - kernels.begin());
-        b.block = static_cast<std::uint64_t>(row.integer("block", 0, std::int64_t{1} << 40));
-        b.sm = static_cast<int>(row.integer("sm", 0, 99'999));
-        b.start = static_cast<Time>(row.integer("start_ns", 0, std::int64_t{1} << 50)) * 1000;
-        b.end = static_cast<Time>(row.integer("end_ns", 0, std::int64_t{1} << 50)) * 1000;
-        out.push_back(b);
+    workloads::TimelineRow row;
+    while (in.next(row)) {
+        auto it = std::find(kernels.begin(), kernels.end(), *row.kernel);
+        if (it == kernels.end()) it = kernels.insert(kernels.end(), *row.kernel);
+        out.push_back({static_cast<std::uint64_t>(it - kernels.begin()), row.block, row.sm, row.start, row.end});
     }
+    if (out.empty()) throw InputError(path + ": no measured rows");
     return out;
 }
 

@@ -8,11 +8,12 @@
 #include "gpusched/support/time.h"
 #include "gpusched/workloads/application.h"
 #include "gpusched/workloads/kernel_launch.h"
+#include "gpusched/workloads/timeline_csv.h"
 
 namespace gpusched::workloads {
 
 /// At most this many block rows in one timeline file.
-constexpr std::uint64_t kMaxReplayRows = 100'000'000;
+constexpr std::uint64_t kMaxReplayRows = kMaxTimelineRows;
 
 /// The block durations of every launch of one timeline file, in one array, and the file's name.
 struct ReplayDurations {
@@ -40,10 +41,9 @@ private:
     std::size_t count_;
 };
 
-/// Reads a timeline CSV: `#` lines are metadata and skipped; the first other non-blank line
-/// is the header; required columns `block,sm,start_ns,end_ns`, optional `kernel` and
-/// `launch`, others ignored. Rows form one launch per distinct (kernel, launch) pair, in
-/// order of first appearance, all on stream 0; each launch's block ids must be 0..N-1 once
+/// Reads a timeline CSV (TimelineCsvReader: `#` metadata lines, a header with the columns
+/// `block,sm,start_ns,end_ns`, optional `kernel` and `launch`, others ignored). Rows form one
+/// launch per distinct (kernel, launch) pair, in order of first appearance, all on stream 0; each launch's block ids must be 0..N-1 once
 /// each, in any order. A block's duration is end_ns - start_ns, each time rounded to the
 /// nearest picosecond (integer and up-to-three-decimal nanoseconds are exact). Every launch
 /// gets `threads` threads per block (1..2^20), `regs` registers per thread (0..65536) and

@@ -23,8 +23,9 @@ namespace gpusched::sim {
 ///     kernel,launch,block,sm,dispatch_ns,start_ns,end_ns
 ///     synthetic,0,0,0,0.000,0.000,1000.000
 ///
-/// Every record is one line: line breaks in names and metadata values become spaces. A
-/// kernel name with a comma, a quote or leading/trailing blanks is quoted as in RFC 4180.
+/// The format is workloads/timeline_csv.h's (write_timeline_head, write_timeline_row): every
+/// record is one line: line breaks in names and metadata values become spaces. A kernel name
+/// with a comma, a quote or leading/trailing blanks is quoted as in RFC 4180.
 /// Keeps no per-block state. The stream is flushed on on_end; the caller owns it and checks
 /// it for write errors. load_replay_timeline (--replay) reads the file back.
 class TimelineCsvWriter : public SimObserver {

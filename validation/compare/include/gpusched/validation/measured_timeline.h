@@ -27,8 +27,9 @@ struct MeasuredTimeline {
     [[nodiscard]] const std::string& meta(const std::string& key) const;
 };
 
-/// Reads a timeline CSV (columns block, sm, start_ns, end_ns, optional launch; others ignored).
-/// InputError with file:line for anything malformed.
+/// Reads a timeline CSV with workloads::TimelineCsvReader (columns block, sm, start_ns, end_ns,
+/// optional launch, an integer; others ignored; a file cut mid-row refused) and checks its rows
+/// against its metadata. InputError with file:line for anything malformed.
 MeasuredTimeline read_measured_timeline(const std::string& path);
 
 }  // namespace gpusched::validation
