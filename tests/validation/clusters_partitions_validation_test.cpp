@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "experiments/clusters/comparison.h"
-#include "experiments/partitions/comparison.h"
+#include "experiments/clusters/view.h"
+#include "experiments/partitions/view.h"
 
 using namespace gpusched;
 

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
+#include "gpusched/report/text_table.h"
+#include "gpusched/validation/table_columns.h"
 #include "gpusched/sim/dispatch_policy.h"
 #include "gpusched/validation/measured_timeline.h"
 #include "gpusched/workloads/application.h"
@@ -127,6 +129,31 @@ int cases_within_repetitions(const std::vector<Case>& cases) {
     int n = 0;
     for (const auto& c : cases) n += c.within_repeats ? 1 : 0;
     return n;
+}
+
+/// A cluster or partition section's JSON: its "cases" (rows of `columns`) and how many are within 2% of the
+/// measured span, the worst error and how many are within the repetitions' spread.
+template <class Case>
+nlohmann::ordered_json replayed_cases_json(const TableColumns<Case>& columns, const std::vector<Case>& cases) {
+    nlohmann::ordered_json j;
+    j["cases"] = columns.json_array(cases);
+    j["within_2_percent"] = cases_within_2_percent(cases);
+    j["worst_error_percent"] = worst_error_percent(cases);
+    j["within_repetitions"] = cases_within_repetitions(cases);
+    return j;
+}
+
+/// A cluster or partition section's report part: `heading`, a paragraph ("N " + `what` + the cases within
+/// 2%), the table of `columns` and each case's own part (`html`).
+template <class Case>
+std::string replayed_cases_html(const std::string& heading, const std::string& what, const TableColumns<Case>& columns,
+                                const std::vector<Case>& cases) {
+    std::string h = "<h2>" + heading + "</h2>\n<p>" + std::to_string(cases.size()) + what + ": " +
+                    std::to_string(cases_within_2_percent(cases)) + " within 2% of the measured span (worst " +
+                    report::fixed(worst_error_percent(cases), 2) + "%).</p>\n";
+    h += columns.html(cases);
+    for (const auto& c : cases) h += c.html;
+    return h;
 }
 
 }  // namespace gpusched::validation

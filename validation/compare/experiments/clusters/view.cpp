@@ -87,24 +87,16 @@ void ClustersView::print_text(std::ostream& out) const {
 }
 
 void ClustersView::add_json(nlohmann::ordered_json& top) const {
-    nlohmann::ordered_json j;
-    j["cases"] = cluster_columns().json_array(cases_);
-    j["within_2_percent"] = cases_within_2_percent(cases_);
-    j["worst_error_percent"] = worst_error_percent(cases_);
-    j["within_repetitions"] = cases_within_repetitions(cases_);
+    nlohmann::ordered_json j = replayed_cases_json(cluster_columns(), cases_);
     j["first_waves_as_measured"] = first_waves_as_measured(cases_);
     top["clusters"] = j;
 }
 
 std::string ClustersView::report_part() const {
-    std::string h = "<h2>Thread-block clusters</h2>\n<p>" + std::to_string(cases_.size()) +
-                    " cluster launches of 20 us blocks measured on the GPU, replayed with their measured durations "
-                    "and cluster dispatch (docs/scheduling.md \"Thread-block clusters\"): " +
-                    std::to_string(cases_within_2_percent(cases_)) + " within 2% of the measured span (worst " +
-                    fixed(worst_error_percent(cases_), 2) + "%).</p>\n";
-    h += cluster_columns().html(cases_);
-    for (const auto& c : cases_) h += c.html;
-    return h;
+    return replayed_cases_html("Thread-block clusters",
+                               " cluster launches of 20 us blocks measured on the GPU, replayed with their measured "
+                               "durations and cluster dispatch (docs/scheduling.md \"Thread-block clusters\")",
+                               cluster_columns(), cases_);
 }
 
 std::string ClustersSection::description() const {

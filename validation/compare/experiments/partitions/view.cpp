@@ -62,23 +62,14 @@ void PartitionsView::print_text(std::ostream& out) const {
 }
 
 void PartitionsView::add_json(nlohmann::ordered_json& top) const {
-    nlohmann::ordered_json j;
-    j["cases"] = partition_columns().json_array(cases_);
-    j["within_2_percent"] = cases_within_2_percent(cases_);
-    j["worst_error_percent"] = worst_error_percent(cases_);
-    j["within_repetitions"] = cases_within_repetitions(cases_);
-    top["partitions"] = j;
+    top["partitions"] = replayed_cases_json(partition_columns(), cases_);
 }
 
 std::string PartitionsView::report_part() const {
-    std::string h = "<h2>SM partitions (green contexts)</h2>\n<p>" + std::to_string(cases_.size()) +
-                    " launches measured inside green contexts, replayed with their measured durations in the "
-                    "modelled partitions (docs/scheduling.md \"SM partitions\"): " +
-                    std::to_string(cases_within_2_percent(cases_)) + " within 2% of the measured span (worst " +
-                    fixed(worst_error_percent(cases_), 2) + "%).</p>\n";
-    h += partition_columns().html(cases_);
-    for (const auto& c : cases_) h += c.html;
-    return h;
+    return replayed_cases_html("SM partitions (green contexts)",
+                               " launches measured inside green contexts, replayed with their measured durations in "
+                               "the modelled partitions (docs/scheduling.md \"SM partitions\")",
+                               partition_columns(), cases_);
 }
 
 std::string PartitionsSection::description() const {
