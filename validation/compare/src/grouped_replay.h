@@ -131,6 +131,18 @@ int cases_within_repetitions(const std::vector<Case>& cases) {
     return n;
 }
 
+/// The columns a cluster and a partition case share, in their tables' order: blocks, the measured and
+/// simulated spans, the error (red beyond 2%) and the repetitions' spans.
+template <class Case>
+std::vector<Column<Case>> replayed_span_columns() {
+    return {integer_column<Case>({"blocks", "blocks", "blocks"}, &Case::blocks),
+            decimal_column<Case>({"measured_us", "measured us", "measured_us"}, &Case::measured_us, 3),
+            decimal_column<Case>({"simulated_us", "simulated us", "simulated_us"}, &Case::simulated_us, 3),
+            decimal_column<Case>({"error_%", "error %", "error_percent"}, &Case::error_percent, 2)
+                .red_when([](const Case& c) { return std::abs(c.error_percent) > 2.0; }),
+            shown_column<Case>({"repeats_us", "repetitions' spans us", ""}, [](const Case& c) { return c.repeat_span; })};
+}
+
 /// A cluster or partition section's JSON: its "cases" (rows of `columns`) and how many are within 2% of the
 /// measured span, the worst error and how many are within the repetitions' spread.
 template <class Case>

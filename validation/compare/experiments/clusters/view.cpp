@@ -2,7 +2,6 @@
 #include "experiments/clusters/view.h"
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 
 #include "gpusched/validation/section_registry.h"
@@ -23,41 +22,40 @@ int first_waves_as_measured(const std::vector<ClusterCase>& cases) {
 /// A row per case: text, JSON "cases" and the report's table.
 const TableColumns<ClusterCase>& cluster_columns() {
     using C = ClusterCase;
-    static const TableColumns<C> columns{
-        text_column<C>({"case", "case", "case"}, &C::name),
-        integer_column<C>({"cluster", "cluster", "cluster_size"}, &C::cluster_size),
-        text_column<C>({"start", "start", "start"}, &C::start, Align::right),
-        shown_column<C>({"first_wave", "first wave: same SMs", ""},
-                        [](const C& c) { return std::to_string(c.first_wave_same) + "/" + std::to_string(c.first_wave_clusters); })
-            .in_html_as([](const C& c) { return std::to_string(c.first_wave_same) + " / " + std::to_string(c.first_wave_clusters); })
-            .red_when([](const C& c) { return c.first_wave_same != c.first_wave_clusters; }),
-        json_column<C>("first_wave_clusters", &C::first_wave_clusters),
-        json_column<C>("first_wave_same_sms", &C::first_wave_same),
-        integer_column<C>({"blocks", "blocks", "blocks"}, &C::blocks),
-        decimal_column<C>({"measured_us", "measured us", "measured_us"}, &C::measured_us, 3),
-        decimal_column<C>({"simulated_us", "simulated us", "simulated_us"}, &C::simulated_us, 3),
-        decimal_column<C>({"error_%", "error %", "error_percent"}, &C::error_percent, 2)
-            .red_when([](const C& c) { return std::abs(c.error_percent) > 2.0; }),
-        shown_column<C>({"repeats_us", "repetitions' spans us", ""}, [](const C& c) { return c.repeat_span; }),
-        integer_column<C>({"other_gpc", "blocks in another GPC", "blocks_in_other_gpc"}, &C::blocks_in_other_gpc)
-            .red_when([](const C& c) { return c.has_repeats && !c.within_repeats; }),
-        json_column<C>("largest_gpc_difference", &C::largest_gpc_difference),
-        text_column<C>({"repeats", "repetitions: median / max", "repetitions_blocks_in_other_gpc"}, &C::repeats, Align::right),
-        json_column<C>("within_repetitions", &C::within_repeats),
-        shown_column<C>({"active_api/calc/sim", "active clusters: API / calculator / replay", ""},
-                        [](const C& c) {
-                            return std::to_string(c.measured_active) + "/" + std::to_string(c.computed_active) + "/" +
-                                   std::to_string(c.simulated_peak);
-                        })
-            .in_html_as([](const C& c) {
-                return std::to_string(c.measured_active) + " / " + std::to_string(c.computed_active) + " / " +
-                       std::to_string(c.simulated_peak);
-            })
-            .red_when([](const C& c) { return c.measured_active != c.computed_active; }),
-        json_column<C>("max_active_clusters_measured", &C::measured_active),
-        json_column<C>("max_active_clusters_computed", &C::computed_active),
-        json_column<C>("max_active_clusters_simulated", &C::simulated_peak),
-    };
+    static const auto columns = TableColumns<C>::joined({
+        {
+            text_column<C>({"case", "case", "case"}, &C::name),
+            integer_column<C>({"cluster", "cluster", "cluster_size"}, &C::cluster_size),
+            text_column<C>({"start", "start", "start"}, &C::start, Align::right),
+            shown_column<C>({"first_wave", "first wave: same SMs", ""},
+                            [](const C& c) { return std::to_string(c.first_wave_same) + "/" + std::to_string(c.first_wave_clusters); })
+                .in_html_as([](const C& c) { return std::to_string(c.first_wave_same) + " / " + std::to_string(c.first_wave_clusters); })
+                .red_when([](const C& c) { return c.first_wave_same != c.first_wave_clusters; }),
+            json_column<C>("first_wave_clusters", &C::first_wave_clusters),
+            json_column<C>("first_wave_same_sms", &C::first_wave_same),
+        },
+        replayed_span_columns<C>(),
+        {
+            integer_column<C>({"other_gpc", "blocks in another GPC", "blocks_in_other_gpc"}, &C::blocks_in_other_gpc)
+                .red_when([](const C& c) { return c.has_repeats && !c.within_repeats; }),
+            json_column<C>("largest_gpc_difference", &C::largest_gpc_difference),
+            text_column<C>({"repeats", "repetitions: median / max", "repetitions_blocks_in_other_gpc"}, &C::repeats, Align::right),
+            json_column<C>("within_repetitions", &C::within_repeats),
+            shown_column<C>({"active_api/calc/sim", "active clusters: API / calculator / replay", ""},
+                            [](const C& c) {
+                                return std::to_string(c.measured_active) + "/" + std::to_string(c.computed_active) + "/" +
+                                       std::to_string(c.simulated_peak);
+                            })
+                .in_html_as([](const C& c) {
+                    return std::to_string(c.measured_active) + " / " + std::to_string(c.computed_active) + " / " +
+                           std::to_string(c.simulated_peak);
+                })
+                .red_when([](const C& c) { return c.measured_active != c.computed_active; }),
+            json_column<C>("max_active_clusters_measured", &C::measured_active),
+            json_column<C>("max_active_clusters_computed", &C::computed_active),
+            json_column<C>("max_active_clusters_simulated", &C::simulated_peak),
+        },
+    });
     return columns;
 }
 

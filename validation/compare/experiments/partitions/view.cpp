@@ -1,7 +1,6 @@
 // The partitions section: green-context replays in SM partitions (span, blocks per SM) as text, JSON and a report part.
 #include "experiments/partitions/view.h"
 
-#include <cmath>
 #include <filesystem>
 
 #include "gpusched/validation/section_registry.h"
@@ -22,24 +21,23 @@ std::string sizes_text(const std::vector<int>& sizes) {
 /// A row per case: text, JSON "cases" and the report's table.
 const TableColumns<PartitionCase>& partition_columns() {
     using C = PartitionCase;
-    static const TableColumns<C> columns{
-        text_column<C>({"case", "case", "case"}, &C::name),
-        shown_column<C>({"partitions", "partitions", "partitions"}, [](const C& c) { return sizes_text(c.partitions); })
-            .in_json_as([](const C& c) { return nlohmann::ordered_json(c.partitions); }),
-        integer_column<C>({"blocks", "blocks", "blocks"}, &C::blocks),
-        decimal_column<C>({"measured_us", "measured us", "measured_us"}, &C::measured_us, 3),
-        decimal_column<C>({"simulated_us", "simulated us", "simulated_us"}, &C::simulated_us, 3),
-        decimal_column<C>({"error_%", "error %", "error_percent"}, &C::error_percent, 2)
-            .red_when([](const C& c) { return std::abs(c.error_percent) > 2.0; }),
-        shown_column<C>({"repeats_us", "repetitions' spans us", ""}, [](const C& c) { return c.repeat_span; }),
-        integer_column<C>({"other_sm", "blocks on another SM", "blocks_on_other_sm"}, &C::blocks_on_other_sm)
-            .red_when([](const C& c) { return c.has_repeats && !c.within_repeats; }),
-        json_column<C>("largest_sm_difference", &C::largest_sm_difference),
-        text_column<C>({"repeats", "repetitions: median / max", "repetitions_blocks_on_other_sm"}, &C::repeats, Align::right),
-        json_column<C>("within_repetitions", &C::within_repeats),
-        integer_column<C>({"outside", "measured blocks outside the partition", "measured_outside_partition"}, &C::measured_outside)
-            .red_when([](const C& c) { return c.measured_outside > 0; }),
-    };
+    static const auto columns = TableColumns<C>::joined({
+        {
+            text_column<C>({"case", "case", "case"}, &C::name),
+            shown_column<C>({"partitions", "partitions", "partitions"}, [](const C& c) { return sizes_text(c.partitions); })
+                .in_json_as([](const C& c) { return nlohmann::ordered_json(c.partitions); }),
+        },
+        replayed_span_columns<C>(),
+        {
+            integer_column<C>({"other_sm", "blocks on another SM", "blocks_on_other_sm"}, &C::blocks_on_other_sm)
+                .red_when([](const C& c) { return c.has_repeats && !c.within_repeats; }),
+            json_column<C>("largest_sm_difference", &C::largest_sm_difference),
+            text_column<C>({"repeats", "repetitions: median / max", "repetitions_blocks_on_other_sm"}, &C::repeats, Align::right),
+            json_column<C>("within_repetitions", &C::within_repeats),
+            integer_column<C>({"outside", "measured blocks outside the partition", "measured_outside_partition"}, &C::measured_outside)
+                .red_when([](const C& c) { return c.measured_outside > 0; }),
+        },
+    });
     return columns;
 }
 

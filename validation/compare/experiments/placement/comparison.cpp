@@ -72,7 +72,7 @@ int misplaced(const Span& a, const Span& b) {
 }
 
 /// case -> repetition -> SM -> blocks (all launches together), from the runner's
-/// `placement --rep-counts` file.
+/// per-repetition counts file of its placement experiment.
 using RepetitionCounts = std::map<std::string, std::map<std::int64_t, std::map<int, int>>>;
 
 RepetitionCounts read_repetition_counts(const std::string& path) {

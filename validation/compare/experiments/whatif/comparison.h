@@ -80,15 +80,15 @@ struct WhatIfComparison {
     std::string own_series_work_file;     ///< the series kernel's work keys' file ("" = the generator's defaults)
 };
 
-/// The GPU of the what-if question: `gpu` with `sms` SMs (hw::with_sm_count), named like
-/// `--sms K` names it ("h100 (sm_count=64)").
+/// The GPU of the what-if question: `gpu` with `sms` SMs (hw::with_sm_count), named like the
+/// sm_count override names it ("h100 (sm_count=64)").
 hw::GpuSpec what_if_gpu(const hw::GpuSpec& gpu, int sms);
 
 /// Compares `torch_dir` (`<w>_k<K>.json.gz` Kineto traces of the workloads cnn, transformer,
 /// gemm and elementwise, `ncu/<w>.csv.gz`) and, when it exists, `green_dir` (`k<K>/` with
 /// apsp_*_queued.csv and binomial.csv; the series' work keys from `k<K>/binomial_work.txt`, else
 /// `curves/binomial_work.txt` beside `green_dir`): each workload's whole-GPU trace (K = the device's SM
-/// count) is imported in process (`gpusched import torch --steps STEP`, then `import ncu`),
+/// count) is imported in process (as the torch import with step STEP, then the ncu import do),
 /// simulated with `policy` and `execution` on what_if_gpu(trace GPU, K) for every K measured, and
 /// step STEP of each measured trace gives the measured busy time and kernel durations. InputError
 /// naming the file for missing or malformed data.

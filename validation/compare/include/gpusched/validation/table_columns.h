@@ -110,6 +110,13 @@ class TableColumns {
 public:
     TableColumns(std::initializer_list<Column<Row>> columns) : columns_(columns) {}
     explicit TableColumns(std::vector<Column<Row>> columns) : columns_(std::move(columns)) {}
+    /// The columns of `parts`, one after the other (e.g. a run of columns two tables share in the middle).
+    static TableColumns joined(std::vector<std::vector<Column<Row>>> parts) {
+        std::vector<Column<Row>> columns;
+        for (auto& part : parts)
+            for (auto& column : part) columns.push_back(std::move(column));
+        return TableColumns(std::move(columns));
+    }
 
     /// The aligned text table (report::TextTable) of `rows` (rows or pointers to them): the columns of text table `table`.
     template <class Rows>
