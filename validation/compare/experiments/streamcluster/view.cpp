@@ -89,6 +89,7 @@ constexpr int kCopyTable = 1;    ///< the text's copy table
 TableColumns<StreamclusterPoint> point_columns(bool doc) {
     using P = StreamclusterPoint;
     const auto us = [](double StreamclusterSimulated::*x) { return [x](const P& p) { return fixed(p.simulated.*x, 1); }; };
+    const auto documented = [](double StreamclusterSimulated::*x) { return [x](const P& p) { return fixed(p.documented.*x, 1); }; };
     const auto off = [](double P::*error) { return [error](const P& p) { return std::abs(p.*error) > 25; }; };
     const auto doc_name = [doc](const char* name) { return doc ? std::string(name) : std::string(); };
     return TableColumns<P>{
@@ -117,45 +118,37 @@ TableColumns<StreamclusterPoint> point_columns(bool doc) {
         json_column<P>("timeline", [](const P& p) { return timeline_columns().json(p); }).present_when([](const P& p) { return p.has_timeline; }),
         // The kernel table.
         shown_column<P>({"blocks", "blocks", ""}, [](const P& p) { return std::to_string(p.simulated.blocks); }),
-        shown_column<P>({"kernel_us", "kernel us", ""}, [](const P& p) { return fixed(p.measured_kernel_us, 1); }),
+        decimal_column<P>({"kernel_us", "kernel us", ""}, &P::measured_kernel_us, 1),
         shown_column<P>({"sim_us", "simulated", ""}, us(&StreamclusterSimulated::kernel_us)),
-        shown_column<P>({"calibrated_us", "x f", ""}, [](const P& p) { return fixed(p.calibrated_kernel_us, 1); }),
-        shown_column<P>({"kernel_err_%", "error %", ""}, [](const P& p) { return fixed(p.kernel_error_percent, 1); })
+        decimal_column<P>({"calibrated_us", "x f", ""}, &P::calibrated_kernel_us, 1),
+        decimal_column<P>({"kernel_err_%", "error %", ""}, &P::kernel_error_percent, 1)
             .red_when(off(&P::kernel_error_percent)),
-        shown_column<P>({"span_us", "", ""}, [](const P& p) { return fixed(p.measured_span_us, 1); }),
+        decimal_column<P>({"span_us", "", ""}, &P::measured_span_us, 1),
         shown_column<P>({"sim_span_us", "", ""}, us(&StreamclusterSimulated::span_us)),
         // The copy table.
         shown_column<P>({"R", "", ""}, [](const P& p) { return std::to_string(p.rake); }).in_text_table(kCopyTable),
-        shown_column<P>({"d2h_pinned_us", "D2H pinned us", ""}, [](const P& p) { return fixed(p.measured_d2h_pinned_us, 1); })
-            .in_text_table(kCopyTable),
+        decimal_column<P>({"d2h_pinned_us", "D2H pinned us", ""}, &P::measured_d2h_pinned_us, 1).in_text_table(kCopyTable),
         shown_column<P>({"sim", "simulated", ""}, us(&StreamclusterSimulated::d2h_pinned_us)).in_text_table(kCopyTable),
-        shown_column<P>({"err_%", "error %", ""}, [](const P& p) { return fixed(p.d2h_pinned_error_percent, 1); })
+        decimal_column<P>({"err_%", "error %", ""}, &P::d2h_pinned_error_percent, 1)
             .red_when(off(&P::d2h_pinned_error_percent))
             .in_text_table(kCopyTable),
-        shown_column<P>({"d2h_pageable_us", "D2H pageable us", ""}, [](const P& p) { return fixed(p.measured_d2h_pageable_us, 1); })
-            .in_text_table(kCopyTable),
+        decimal_column<P>({"d2h_pageable_us", "D2H pageable us", ""}, &P::measured_d2h_pageable_us, 1).in_text_table(kCopyTable),
         shown_column<P>({"sim", "simulated", ""}, us(&StreamclusterSimulated::d2h_pageable_us)).in_text_table(kCopyTable),
-        shown_column<P>({"err_%", "error %", ""}, [](const P& p) { return fixed(p.d2h_pageable_error_percent, 1); })
+        decimal_column<P>({"err_%", "error %", ""}, &P::d2h_pageable_error_percent, 1)
             .red_when(off(&P::d2h_pageable_error_percent))
             .in_text_table(kCopyTable),
-        shown_column<P>({"total_pinned_us", "total pinned us", ""}, [](const P& p) { return fixed(p.measured_total_pinned_us, 1); })
+        decimal_column<P>({"total_pinned_us", "total pinned us", ""}, &P::measured_total_pinned_us, 1).in_text_table(kCopyTable),
+        decimal_column<P>({"calibrated", "x f", ""}, &P::calibrated_total_pinned_us, 1).in_text_table(kCopyTable),
+        decimal_column<P>({"total_pageable_us", "total pageable us", ""}, &P::measured_total_pageable_us, 1)
             .in_text_table(kCopyTable),
-        shown_column<P>({"calibrated", "x f", ""}, [](const P& p) { return fixed(p.calibrated_total_pinned_us, 1); })
-            .in_text_table(kCopyTable),
-        shown_column<P>({"total_pageable_us", "total pageable us", ""},
-                        [](const P& p) { return fixed(p.measured_total_pageable_us, 1); })
-            .in_text_table(kCopyTable),
-        shown_column<P>({"calibrated", "x f", ""}, [](const P& p) { return fixed(p.calibrated_total_pageable_us, 1); })
-            .in_text_table(kCopyTable),
+        decimal_column<P>({"calibrated", "x f", ""}, &P::calibrated_total_pageable_us, 1).in_text_table(kCopyTable),
         // With documented keys: the kernel table's and the copy table's doc_ columns.
-        shown_column<P>({doc_name("doc_sim_us"), doc_name("kernel, doc keys"), ""},
-                        [](const P& p) { return fixed(p.documented.kernel_us, 1); }),
-        shown_column<P>({doc_name("doc_err_%"), doc_name("error %"), ""},
-                        [](const P& p) { return fixed(p.documented_kernel_error_percent, 1); })
+        shown_column<P>({doc_name("doc_sim_us"), doc_name("kernel, doc keys"), ""}, documented(&StreamclusterSimulated::kernel_us)),
+        decimal_column<P>({doc_name("doc_err_%"), doc_name("error %"), ""}, &P::documented_kernel_error_percent, 1)
             .red_when(off(&P::documented_kernel_error_percent)),
-        shown_column<P>({doc_name("doc_pinned"), "", ""}, [](const P& p) { return fixed(p.documented.total_pinned_us, 1); })
+        shown_column<P>({doc_name("doc_pinned"), "", ""}, documented(&StreamclusterSimulated::total_pinned_us))
             .in_text_table(kCopyTable),
-        shown_column<P>({doc_name("doc_pageable"), "", ""}, [](const P& p) { return fixed(p.documented.total_pageable_us, 1); })
+        shown_column<P>({doc_name("doc_pageable"), "", ""}, documented(&StreamclusterSimulated::total_pageable_us))
             .in_text_table(kCopyTable),
     };
 }
