@@ -18,13 +18,24 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/validation/section_registry.h"
-#include "gpusched/validation/sections/placement_section.h"
-#include "gpusched/validation/user_timelines_view.h"
+#include "experiments/placement/view.h"
+#include "experiments/user_timelines/view.h"
 #include "gpusched/validation/validation_report.h"
 
 namespace gpusched::cli {
 
 namespace {
+
+/// A command hint of the validation views as this command line spells it: key k is the flag --k ('_' as '-').
+std::string spell_as_flags(const validation::CommandHint& hint) {
+    std::string s = hint.command;
+    for (const auto& [key, value] : hint.values) {
+        std::string flag = key;
+        std::replace(flag.begin(), flag.end(), '_', '-');
+        s += " --" + flag + (value.empty() ? "" : " " + value);
+    }
+    return s;
+}
 
 struct ValidateOptions {
     std::string dir;
@@ -146,6 +157,7 @@ void run_validate(ValidateOptions o) {
         throw InputError("--durations: only with --timelines (the sections of a DATA_DIR choose their own durations)");
     validation::SectionSettings settings{hw::resolve_gpu(o.gpu), o.policy, "", !o.report.empty()};
     settings.replay_policy = replay_policy(o, settings.gpu);
+    settings.spell = spell_as_flags;
     o.policy = settings.policy = section_policy(o, settings.gpu);
     wanted(o, "all");  // rejects unknown sections before any work
     std::optional<OutputFile> report_file;

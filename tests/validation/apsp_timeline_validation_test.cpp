@@ -9,8 +9,8 @@
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/validation/apsp_timeline_validation.h"
-#include "gpusched/validation/sections/apsp_timelines_section.h"
+#include "experiments/apsp_timelines/comparison.h"
+#include "experiments/apsp_timelines/view.h"
 #include "gpusched/validation/validation_report.h"
 #include "../support/corrupted_copy.h"
 

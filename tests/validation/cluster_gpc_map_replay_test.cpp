@@ -7,7 +7,7 @@
 #include <string>
 #include <tuple>
 
-#include "gpusched/validation/sections/clusters_section.h"
+#include "experiments/clusters/comparison.h"
 #include "support/csv_table.h"
 #include "support/sim_fixtures.h"
 

@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/validation/sections/clusters_section.h"
-#include "gpusched/validation/sections/partitions_section.h"
+#include "experiments/clusters/view.h"
+#include "experiments/partitions/view.h"
 
 using namespace gpusched;
 

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/validation/sections/concurrency_section.h"
+#include "experiments/concurrency/view.h"
 
 using namespace gpusched;
 

@@ -10,7 +10,7 @@
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/validation/curve_validation.h"
+#include "experiments/curves/comparison.h"
 
 using namespace gpusched;
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/validation/sections/h200_section.h"
+#include "experiments/h200/view.h"
 
 using namespace gpusched;
 
@@ -20,7 +20,7 @@ TEST_CASE("the h200 section shows nothing on data measured on another GPU") {
 }
 
 TEST_CASE("h200 section: curves and series on the h200 preset, H200 / H100 measured against predicted") {
-    const validation::H200Comparison c = validation::validate_h200(kData + "h200", "most-room");
+    const validation::CrossGpuComparison c = validation::validate_cross_gpu(kData + "h200", "most-room");
     REQUIRE(c.curves.size() == 8);  // Min-plus 8/16/32 and FW 16, host-calls and queued
     // Today (docs/validation.md "H200"): after one-point calibration at n = 90 (FW: 128), median |error|
     // host-calls 3.1 / 4.9 / 1.3% (f 0.979 / 1.018 / 1.007), FW 1.9% (f 1.372);

@@ -7,7 +7,7 @@
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/validation/curve_validation.h"
+#include "experiments/curves/comparison.h"
 #include "gpusched/validation/measured_timeline.h"
 
 namespace gpusched {

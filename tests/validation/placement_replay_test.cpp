@@ -11,7 +11,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/validation/measured_timeline.h"
-#include "gpusched/validation/placement_validation.h"
+#include "experiments/placement/comparison.h"
 #include "../support/csv_table.h"
 #include "../support/sim_fixtures.h"
 

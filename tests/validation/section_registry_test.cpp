@@ -11,7 +11,7 @@
 
 using namespace gpusched;
 
-TEST_CASE("section registry: the seven sections in run order, each named, described and with an input") {
+TEST_CASE("section registry: every experiment's section, registered by its view, in run order, each named, described and with an input") {
     const auto& sections = validation::validation_sections();
     std::vector<std::string> names;
     for (const auto& s : sections) {

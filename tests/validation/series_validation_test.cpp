@@ -7,7 +7,7 @@
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/validation/series_validation.h"
+#include "experiments/series/comparison.h"
 
 using namespace gpusched;
 

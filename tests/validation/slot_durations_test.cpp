@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "gpusched/support/input_error.h"
-#include "gpusched/validation/slot_durations.h"
+#include "experiments/user_timelines/slot_durations.h"
 #include "gpusched/workloads/synthetic_work.h"
 
 using namespace gpusched;

@@ -10,9 +10,9 @@
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/validation/spmv_validation.h"
-#include "gpusched/validation/sssp_frontier_check.h"
-#include "gpusched/validation/sssp_validation.h"
+#include "experiments/spmv/comparison.h"
+#include "experiments/sssp/frontier_check.h"
+#include "experiments/sssp/comparison.h"
 
 using namespace gpusched;
 

@@ -7,7 +7,7 @@
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/validation/streamcluster_validation.h"
+#include "experiments/streamcluster/comparison.h"
 #include "../support/corrupted_copy.h"
 
 using namespace gpusched;

@@ -10,9 +10,9 @@
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/validation/placement_validation.h"
-#include "gpusched/validation/user_timeline_validation.h"
-#include "gpusched/validation/user_timelines_view.h"
+#include "experiments/placement/comparison.h"
+#include "experiments/user_timelines/comparison.h"
+#include "experiments/user_timelines/view.h"
 
 using namespace gpusched;
 namespace fs = std::filesystem;

@@ -4,10 +4,10 @@
 #include <string>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/validation/placement_validation.h"
-#include "gpusched/validation/sections/placement_section.h"
-#include "gpusched/validation/sections/streamcluster_section.h"
-#include "gpusched/validation/streamcluster_validation.h"
+#include "experiments/placement/comparison.h"
+#include "experiments/placement/view.h"
+#include "experiments/streamcluster/view.h"
+#include "experiments/streamcluster/comparison.h"
 #include "gpusched/validation/validation_report.h"
 #include "support/text_checks.h"
 

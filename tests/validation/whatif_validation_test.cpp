@@ -5,7 +5,7 @@
 #include <string>
 
 #include "gpusched/support/input_error.h"
-#include "gpusched/validation/whatif_validation.h"
+#include "experiments/whatif/comparison.h"
 
 using namespace gpusched;
 

@@ -1,42 +1,44 @@
-// The registry of validation sections: one line per section.
+// The registry of validation sections: the experiments' registrations, sorted by their order keys.
 #include "gpusched/validation/section_registry.h"
 
-#include "gpusched/validation/sections/apsp_timelines_section.h"
-#include "gpusched/validation/sections/concurrency_section.h"
-#include "gpusched/validation/sections/curves_section.h"
-#include "gpusched/validation/sections/h200_section.h"
-#include "gpusched/validation/sections/clusters_section.h"
-#include "gpusched/validation/sections/curves_section.h"
-#include "gpusched/validation/sections/partitions_section.h"
-#include "gpusched/validation/sections/placement_section.h"
-#include "gpusched/validation/sections/series_section.h"
-#include "gpusched/validation/sections/spmv_section.h"
-#include "gpusched/validation/sections/sssp_section.h"
-#include "gpusched/validation/sections/streamcluster_section.h"
-#include "gpusched/validation/sections/whatif_section.h"
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
 
 namespace gpusched::validation {
 
 namespace {
 
+using SectionMaker = std::function<std::unique_ptr<ValidationSection>()>;
+
+/// The registrations so far (a function's static: registrations run before main, in no set order).
+std::vector<std::pair<int, SectionMaker>>& registrations() {
+    static std::vector<std::pair<int, SectionMaker>> all;
+    return all;
+}
+
 std::vector<std::unique_ptr<ValidationSection>> make_sections() {
+    auto all = registrations();
+    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 1; i < all.size(); ++i)
+        if (all[i].first == all[i - 1].first)
+            throw std::logic_error("two validation sections registered with order " + std::to_string(all[i].first));
     std::vector<std::unique_ptr<ValidationSection>> s;
-    s.push_back(std::make_unique<PlacementSection>());
-    s.push_back(std::make_unique<ConcurrencySection>());
-    s.push_back(std::make_unique<CurvesSection>());
-    s.push_back(std::make_unique<SeriesSection>());
-    s.push_back(std::make_unique<SpmvSection>());
-    s.push_back(std::make_unique<SsspSection>());
-    s.push_back(std::make_unique<StreamclusterSection>());
-    s.push_back(std::make_unique<ApspTimelinesSection>());
-    s.push_back(std::make_unique<WhatIfSection>());
-    s.push_back(std::make_unique<H200Section>());
-    s.push_back(std::make_unique<ClustersSection>());
-    s.push_back(std::make_unique<PartitionsSection>());
+    for (const auto& [order, make] : all) s.push_back(make());
     return s;
 }
 
 }  // namespace
+
+std::string spell_as_keys(const CommandHint& hint) {
+    std::string s = hint.command;
+    for (const auto& [key, value] : hint.values) s += " " + key + (value.empty() ? "" : "=" + value);
+    return s;
+}
+
+SectionRegistration::SectionRegistration(int order, SectionMaker make) {
+    registrations().emplace_back(order, std::move(make));
+}
 
 const std::vector<std::unique_ptr<ValidationSection>>& validation_sections() {
     static const std::vector<std::unique_ptr<ValidationSection>> sections = make_sections();

@@ -1,9 +1,12 @@
 // One section of `gpusched validate`: a measured experiment compared with the simulation, shown as text, JSON and a report part.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -11,12 +14,24 @@
 
 namespace gpusched::validation {
 
+/// A command of the tool with its keys and values, e.g. {"occupancy", {{"cluster", ""}}}: how a view
+/// points the reader at a command without naming its flags (the command line spells it).
+struct CommandHint {
+    std::string command;
+    std::vector<std::pair<std::string, std::string>> values;  ///< key and value ("" for a key alone)
+};
+
+/// A hint spelled as keys: "command key=value key" (what a view prints unless told otherwise).
+std::string spell_as_keys(const CommandHint& hint);
+
 /// What every section runs with.
 struct SectionSettings {
     hw::GpuSpec gpu;
     std::string policy;         ///< dispatch policy of the simulated workloads
     std::string replay_policy;  ///< dispatch policy of the timeline replays (placement, APSP timelines)
     bool keep_blocks = false;   ///< keep per-block timelines (for the report's Gantt charts)
+    /// How the views spell a CommandHint; the command line gives its own spelling.
+    std::function<std::string(const CommandHint&)> spell = spell_as_keys;
 };
 
 /// What one section found, shown three ways. Each is deterministic: equal comparisons give
@@ -26,7 +41,7 @@ public:
     virtual ~SectionView() = default;
     /// The section's plain-text tables (every section after placement begins with an empty line).
     virtual void print_text(std::ostream& out) const = 0;
-    /// Adds the section's keys to the top-level JSON object of `validate --json`.
+    /// Adds the section's keys to the top-level JSON object of validate's JSON output.
     virtual void add_json(nlohmann::ordered_json& top) const = 0;
     /// The section's part of the HTML report: headings, tables and inline SVG ("" for nothing).
     virtual std::string report_part() const = 0;

@@ -1,4 +1,4 @@
-// The `gpusched validate --report` page: one self-contained HTML file around the sections' report parts.
+// The page of gpusched validate's HTML report: one self-contained HTML file around the sections' report parts.
 #pragma once
 
 #include <string>
