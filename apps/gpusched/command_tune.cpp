@@ -23,7 +23,7 @@
 #include "gpusched/report/line_chart.h"
 #include "gpusched/report/time_unit.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/execution_model.h"
+#include "gpusched/sim/execution/execution_model.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/models/streamcluster_rake_model.h"
 #include "table.h"

@@ -1,7 +1,7 @@
 // The --exec flag of every command that simulates, and the default they share with simulate.
 #include "execution_flag.h"
 
-#include "gpusched/sim/execution_model.h"
+#include "gpusched/sim/execution/execution_model.h"
 
 namespace gpusched::cli {
 

@@ -8,7 +8,7 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/execution_model.h"
+#include "gpusched/sim/execution/execution_model.h"
 #include "gpusched/sweep/point_space.h"
 #include "gpusched/sweep/simulation.h"
 #include "gpusched/sweep/workload_builder.h"
