@@ -137,7 +137,7 @@ public:
     /// The state its dispatchers share over one run, or nullptr (the default: none).
     [[nodiscard]] virtual std::unique_ptr<PolicyRunState> begin_run() const { return nullptr; }
     /// The dispatcher of one launch, cluster launches included (a policy places their
-    /// clusters as it sees fit; the built-in ones as scheduler/cluster_placement.h says).
+    /// clusters as it sees fit; the built-in ones as scheduler/src/cluster_placement.h says).
     [[nodiscard]] virtual std::unique_ptr<KernelDispatcher> start(const LaunchContext& context) const = 0;
 };
 
