@@ -37,6 +37,13 @@ struct World {
             for (const sim::Placement& p : ps) start(launch, p);
         });
     }
+    /// The launch becomes ready and a first pass fills both SMs: blocks 0..3 placed, block 4 waits.
+    void fill() {
+        dispatcher.activate(0, pool);
+        dispatcher.request_pass(core, 0);
+        pass();
+        REQUIRE(placed.size() == 4);
+    }
 };
 
 }  // namespace
@@ -71,10 +78,7 @@ TEST_CASE("dispatcher: a pass places what fits; a batched room change lets the n
 
 TEST_CASE("dispatcher: the refill fast path places on the freed SM, and declines while a pass is pending") {
     World w;
-    w.dispatcher.activate(0, w.pool);
-    w.dispatcher.request_pass(w.core, 0);
-    w.pass();
-    REQUIRE(w.placed.size() == 4);
+    w.fill();
     w.pool.release(0, w.slots[0]);  // SM 0 has room for exactly one block, every other SM none
     const auto start = [&w](sim::LaunchState& launch, std::size_t, const sim::Placement& p) { w.start(launch, p); };
     w.core.request_pass(10);
@@ -91,9 +95,7 @@ TEST_CASE("dispatcher: the refill fast path places on the freed SM, and declines
 
 TEST_CASE("dispatcher: a done launch's dispatcher is freed; check_all_placed accepts it") {
     World w;
-    w.dispatcher.activate(0, w.pool);
-    w.dispatcher.request_pass(w.core, 0);
-    w.pass();
+    w.fill();
     w.pool.release(1, w.slots[1]);
     w.dispatcher.mark_room_changed(1);
     w.pass();
