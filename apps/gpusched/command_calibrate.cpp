@@ -18,7 +18,7 @@
 #include "gpusched/calibrate/key_fit.h"
 #include "gpusched/calibrate/series_calibration.h"
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/sim/execution_model.h"
+#include "gpusched/sim/execution/execution_model.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"

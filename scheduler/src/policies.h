@@ -4,28 +4,40 @@
 #include <memory>
 #include <string>
 
+#include "cluster_placement.h"
 #include "gpusched/sim/dispatch_policy.h"
 
 namespace gpusched::scheduler {
 
+/// A dispatcher type whose dispatchers share state over a run: its nested `RunState` (a
+/// sim::PolicyRunState, default-constructed by begin_run) arrives as LaunchContext::run_state.
+template <typename Dispatcher>
+concept KeepsRunState = requires { typename Dispatcher::RunState; };
+
 /// A policy that is just its name, whether it is work-conserving, and a dispatcher type
-/// constructed from the LaunchContext.
+/// constructed from the LaunchContext. Cluster launches get make_cluster_dispatcher (the
+/// dispatcher type's order for 1-block clusters of a block-level policy).
 template <typename Dispatcher>
 class PolicyOf final : public sim::DispatchPolicy {
 public:
-    PolicyOf(std::string name, bool work_conserving, bool keeps_state = false)
-        : name_(std::move(name)), work_conserving_(work_conserving), keeps_state_(keeps_state) {}
+    PolicyOf(std::string name, bool work_conserving) : name_(std::move(name)), work_conserving_(work_conserving) {}
     [[nodiscard]] std::string name() const override { return name_; }
     [[nodiscard]] bool work_conserving() const override { return work_conserving_; }
-    [[nodiscard]] bool keeps_state() const override { return keeps_state_; }
+    [[nodiscard]] bool keeps_state() const override { return KeepsRunState<Dispatcher>; }
+    [[nodiscard]] std::unique_ptr<sim::PolicyRunState> begin_run() const override {
+        if constexpr (KeepsRunState<Dispatcher>)
+            return std::make_unique<typename Dispatcher::RunState>();
+        else
+            return nullptr;
+    }
     [[nodiscard]] std::unique_ptr<sim::KernelDispatcher> start(const sim::LaunchContext& c) const override {
+        if (c.launch->cluster) return make_cluster_dispatcher(c, [&c] { return std::make_unique<Dispatcher>(c); });
         return std::make_unique<Dispatcher>(c);
     }
 
 private:
     std::string name_;
     bool work_conserving_;
-    bool keeps_state_;
 };
 
 /// Gives a dispatcher next() and next_batch() from its non-virtual `place(sms)`, so a

@@ -25,12 +25,21 @@ namespace {
 /// from then on every SM with room is taken (a freed slot gets the next block when the
 /// walk reaches it).
 ///
-/// Between launches (LaunchContext::distributor, measured in validation/data/h100/walk_state):
+/// Between launches (RunState, shared by a run's launches through LaunchContext::run_state;
+/// measured in validation/data/h100/walk_state):
 /// the next launch starts at the row after the row of this launch's last block outside the
 /// lead, and its lead at the lead_step-aligned index at or below that of the lead SM of its
 /// last block in the lead. The first launch of a run starts at the spec's start_row/lead_start.
 class WalkDispatcher final : public InlinePlacement<WalkDispatcher> {
 public:
+    /// The distributor's state that outlives a launch: where the next launch's walk starts.
+    /// `known` is false until the run's first launch sets it.
+    struct RunState final : sim::PolicyRunState {
+        bool known = false;
+        int row = 0;   ///< the row the next launch starts at
+        int lead = 0;  ///< the lead_step-aligned index its lead starts at
+    };
+
     explicit WalkDispatcher(const sim::LaunchContext& c)
         : room_(static_cast<std::size_t>(c.gpu->sm_count), 0),
           count_(static_cast<std::size_t>(c.gpu->sm_count), 0),
@@ -41,8 +50,12 @@ public:
                                "' has no topology.dispatch_walk (measured only for the h100 preset; "
                                "use most-room or add the walk to the GPU YAML)");
         const hw::DispatchWalk& walk = *c.gpu->dispatch_walk;
-        state_ = c.distributor;
-        if (!state_->known) *state_ = sim::DistributorState{true, walk.start_row, walk.lead_start};
+        state_ = static_cast<RunState*>(c.run_state);  // made by PolicyOf<WalkDispatcher>::begin_run
+        if (!state_->known) {
+            state_->known = true;
+            state_->row = walk.start_row;
+            state_->lead = walk.lead_start;
+        }
         lead_order_ = walk.lead;
         lead_step_ = walk.lead_step;
         std::vector<std::uint8_t> allowed(static_cast<std::size_t>(c.gpu->sm_count), 0);
@@ -55,7 +68,7 @@ public:
             }
             return out;
         };
-        groups_.push_back(keep_allowed(walk.lead, static_cast<std::size_t>(state_->walk_lead)));
+        groups_.push_back(keep_allowed(walk.lead, static_cast<std::size_t>(state_->lead)));
         for (const auto& row : walk.rows) groups_.push_back(keep_allowed(row, 0));
         const int per_tpc = std::max(1, c.gpu->sms_per_tpc.value_or(1));
         const auto add_quota = [&](const std::vector<int>& sms, int pass) {
@@ -71,7 +84,7 @@ public:
         group_of_.assign(static_cast<std::size_t>(c.gpu->sm_count), -1);
         for (std::size_t g = 0; g < groups_.size(); ++g)
             for (int sm : groups_[g]) group_of_[static_cast<std::size_t>(sm)] = static_cast<int>(g);
-        row_ = state_->walk_row;
+        row_ = state_->row;
         next_due_ = walk.lead_first_gap;
         lead_gap_ = walk.lead_gap;
         const auto sms = static_cast<std::uint64_t>(std::max<std::size_t>(1, c.sms_in_order.size()));
@@ -149,11 +162,11 @@ private:
     /// The distributor state after placing a block on `sm` (see the class comment).
     void move_state(int sm) {
         if (group_ != 0) {
-            state_->walk_row = group_ % (static_cast<int>(groups_.size()) - 1);  // the row after row group_ - 1
+            state_->row = group_ % (static_cast<int>(groups_.size()) - 1);  // the row after row group_ - 1
             return;
         }
         const auto at = std::find(lead_order_.begin(), lead_order_.end(), sm) - lead_order_.begin();
-        state_->walk_lead = static_cast<int>(at) / lead_step_ * lead_step_;
+        state_->lead = static_cast<int>(at) / lead_step_ * lead_step_;
     }
     [[nodiscard]] bool lead_has_room() const {
         return std::any_of(groups_[0].begin(), groups_[0].end(), [&](int sm) { return room_[static_cast<std::size_t>(sm)] > 0; });
@@ -183,7 +196,7 @@ private:
         start_round();
     }
 
-    sim::DistributorState* state_ = nullptr;
+    RunState* state_ = nullptr;
     std::vector<int> lead_order_;  ///< the spec's lead, unrotated
     int lead_step_ = 1;
     std::vector<std::vector<int>> groups_;  ///< [0] = lead (rotated), [1..] = rows; allowed SMs only
@@ -213,6 +226,6 @@ private:
 
 }  // namespace
 
-std::unique_ptr<sim::DispatchPolicy> make_walk() { return std::make_unique<PolicyOf<WalkDispatcher>>("walk", true, true); }
+std::unique_ptr<sim::DispatchPolicy> make_walk() { return std::make_unique<PolicyOf<WalkDispatcher>>("walk", true); }
 
 }  // namespace gpusched::scheduler

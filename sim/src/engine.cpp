@@ -38,7 +38,8 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
       residents_(gpu),
       channel_(gpu),
       pipeline_(gpu),
-      dispatcher_(gpu, app, policy, pool_, residents_.size()),
+      launches_(gpu, app, pool_, residents_.size()),
+      dispatcher_(gpu, launches_, policy),
       front_(gpu, app, core_, core_, observers_),
       memo_(app, gpu.sm_count) {}
 
@@ -111,7 +112,7 @@ bool Engine::on_block_end(std::size_t at) {
     Resident& live = residents_[at];
     const Resident r = live;
     live.launch = Resident::kFree;
-    LaunchState& launch = dispatcher_.launch(r.launch);
+    LaunchState& launch = launches_[r.launch];
     ++units_done_;
     last_end_ = std::max(last_end_, now);
     if (!observers_.empty()) report_block_completed(r, sm, slot);
@@ -134,7 +135,7 @@ void Engine::end_group(std::uint32_t group, Time time) {
     units_done_ += members.size();
     const std::uint32_t index = residents_[members.front()].launch;
     const ResidentTable::Layout layout = residents_.layout();
-    LaunchState& launch = dispatcher_.launch(index);
+    LaunchState& launch = launches_[index];
     for (const std::uint32_t at : members) {
         residents_[at].launch = Resident::kFree;
         const int sm = layout.sm_of(at);
@@ -154,7 +155,7 @@ SimResult Engine::run() {
     info.app = &app_;
     info.policy = policy_.name();
     info.execution = execution_->name();
-    info.occupancy = dispatcher_.occupancy();
+    info.occupancy = launches_.occupancy();
     for (auto* o : observers_) o->on_begin(info);
     front_.start();
     EventQueue& queue = core_.queue();
@@ -206,7 +207,7 @@ SimResult Engine::run() {
         } while (same_instant && queue.next_is(core_.now(), Phase::completion));
         if (same_instant && dispatcher_.active_count() != 0) request_dispatch(core_.now());
     }
-    dispatcher_.check_all_placed();
+    launches_.check_all_placed();
     const Time makespan = std::max({last_end_, memo_.last_end(), front_.last_end()});
     for (auto* o : observers_) o->on_end(makespan);
     return {makespan, units_done_};

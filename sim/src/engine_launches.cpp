@@ -26,7 +26,7 @@ bool Engine::idle_for_memo() const {
 }
 
 void Engine::repeat_memo(std::size_t index) {
-    dispatcher_.launch(index).repeated = true;
+    launches_[index].repeated = true;
     const Time now = core_.now();
     checked_time_sum(now, memo_.recorded_duration(), [&] { return describe_launch(index) + ": its end"; });
     const Memoiser::Repeat repeat = memo_.repeat(index, now);
@@ -55,7 +55,7 @@ void Engine::on_kernel_ready(std::size_t index) {
 }
 
 void Engine::on_launch_completed(std::size_t index) {
-    const LaunchState& launch = dispatcher_.launch(index);
+    const LaunchState& launch = launches_[index];
     const Time now = core_.now();
     for (auto* o : observers_) o->on_kernel_completed(index, launch.first_start, now);
     memo_.launch_completed(index, now, launch.first_start);

@@ -1,7 +1,7 @@
 // Simulation: the execution model resolved once, then the engine with its observers.
 #include "gpusched/sim/simulation.h"
 
-#include "gpusched/sim/measured_calibration.h"
+#include "gpusched/sim/execution/measured_calibration.h"
 
 namespace gpusched::sim {
 

@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "gpusched/support/input_error.h"
-#include "gpusched/sim/swept_completion_queue.h"
+#include "gpusched/sim/engine/swept_completion_queue.h"
 #include "support/sim_fixtures.h"
 
 namespace gpusched {

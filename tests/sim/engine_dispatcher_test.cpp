@@ -1,12 +1,11 @@
-// Dispatcher alone: launch checks, a pass, batched room changes, the refill fast path.
+// Dispatcher alone: a pass, batched room changes, the refill fast path, done launches freed, the policy's run state.
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gpusched/sim/engine/dispatcher.h"
-#include "gpusched/sim/engine/resident_table.h"
-#include "gpusched/support/input_error.h"
 #include "support/sim_fixtures.h"
 
 namespace gpusched {
@@ -20,7 +19,8 @@ struct World {
     std::unique_ptr<sim::DispatchPolicy> policy = scheduler::make_policy("most-room");
     sim::SmPool pool{gpu};
     sim::EventCore core;
-    sim::Dispatcher dispatcher{gpu, app, *policy, pool, 64};
+    sim::LaunchTable launches{gpu, app, pool, 64};
+    sim::Dispatcher dispatcher{gpu, launches, *policy};
     std::vector<sim::Placement> placed;
     std::vector<int> slots;
 
@@ -37,13 +37,20 @@ struct World {
             for (const sim::Placement& p : ps) start(launch, p);
         });
     }
+    /// The launch becomes ready and a first pass fills both SMs: blocks 0..3 placed, block 4 waits.
+    void fill() {
+        dispatcher.activate(0, pool);
+        dispatcher.request_pass(core, 0);
+        pass();
+        REQUIRE(placed.size() == 4);
+    }
 };
 
 }  // namespace
 
 TEST_CASE("dispatcher: a pass places what fits; a batched room change lets the next pass place the rest") {
     World w;
-    CHECK(w.dispatcher.occupancy().at(0).blocks_per_sm == 2);
+    CHECK(w.launches.occupancy().at(0).blocks_per_sm == 2);
     w.dispatcher.activate(0, w.pool);
     CHECK(w.dispatcher.active_count() == 1);
     // most-room: the SM with the most room first, ties by id: blocks 0..3 on SMs 0 1 0 1.
@@ -55,7 +62,7 @@ TEST_CASE("dispatcher: a pass places what fits; a batched room change lets the n
         CHECK(w.placed[b].sm == static_cast<int>(b % 2));
     }
     CHECK(w.dispatcher.units_dispatched() == 4);
-    CHECK(w.dispatcher.launch(0).dispatched == 4);
+    CHECK(w.launches[0].dispatched == 4);
     CHECK(w.dispatcher.active_count() == 1);  // block 4 waits
     // Block 1 (SM 1) leaves; its room change is reported at the next pass, which places block 4 there.
     w.pool.release(1, w.slots[1]);
@@ -71,10 +78,7 @@ TEST_CASE("dispatcher: a pass places what fits; a batched room change lets the n
 
 TEST_CASE("dispatcher: the refill fast path places on the freed SM, and declines while a pass is pending") {
     World w;
-    w.dispatcher.activate(0, w.pool);
-    w.dispatcher.request_pass(w.core, 0);
-    w.pass();
-    REQUIRE(w.placed.size() == 4);
+    w.fill();
     w.pool.release(0, w.slots[0]);  // SM 0 has room for exactly one block, every other SM none
     const auto start = [&w](sim::LaunchState& launch, std::size_t, const sim::Placement& p) { w.start(launch, p); };
     w.core.request_pass(10);
@@ -89,78 +93,79 @@ TEST_CASE("dispatcher: the refill fast path places on the freed SM, and declines
     CHECK(w.dispatcher.active_count() == 0);
 }
 
-TEST_CASE("dispatcher: a stream mask naming a missing SM is an InputError; an unplaceable launch is reported after the run") {
-    hw::GpuSpec gpu = test::small_gpu(2);
-    workloads::Application app = test::app_of({test::launch(1, 32, 1000, 3)});
-    app.streams.push_back({3, workloads::StreamPriority::normal, {4}});
-    const auto policy = scheduler::make_policy("most-room");
-    const sim::SmPool pool(gpu);
-    try {
-        sim::Dispatcher dispatcher(gpu, app, *policy, pool, 64);
-        FAIL("no InputError");
-    } catch (const InputError& e) {
-        CHECK(std::string(e.what()) == "stream 3: SM 4 in its SM mask does not exist on " + gpu.name + " (SMs 0..1)");
-    }
-    app.streams.clear();
-    const sim::Dispatcher never_ready(gpu, app, *policy, pool, 64);
-    CHECK_THROWS_AS(never_ready.check_all_placed(), InputError);
-}
-
-TEST_CASE("dispatcher: launches of one request share a shape and an occupancy result; done frees the dispatcher") {
-    // 1000 launches of 1024-thread blocks (2 per SM) and one of 256-thread blocks (8 per SM):
-    // two shapes, two stored results; launches of one shape share their footprints and SM lists.
-    hw::GpuSpec gpu = test::small_gpu(2);
-    std::vector<workloads::KernelLaunch> launches(1000, test::launch(1, 1024, 1000));
-    launches.push_back(test::launch(1, 256, 1000));
-    const workloads::Application app = test::app_of(launches);
-    const auto policy = scheduler::make_policy("most-room");
-    sim::SmPool pool(gpu);
-    sim::Dispatcher dispatcher(gpu, app, *policy, pool, 64);
-    CHECK(dispatcher.shape_count() == 2);
-    CHECK(dispatcher.occupancy().size() == 1001);
-    CHECK(dispatcher.occupancy().distinct() == 2);
-    CHECK(dispatcher.occupancy()[999].blocks_per_sm == 2);
-    CHECK(dispatcher.occupancy()[1000].blocks_per_sm == 8);
-    CHECK(dispatcher.launch(999).shape == dispatcher.launch(0).shape);
-    CHECK(dispatcher.launch(1000).shape != dispatcher.launch(0).shape);
-    CHECK(dispatcher.launch(1000).sms == dispatcher.launch(0).sms);  // both unmasked
-    CHECK(dispatcher.launch(0).dispatcher == nullptr);               // made at activation only
-}
-
 TEST_CASE("dispatcher: a done launch's dispatcher is freed; check_all_placed accepts it") {
     World w;
-    w.dispatcher.activate(0, w.pool);
-    w.dispatcher.request_pass(w.core, 0);
-    w.pass();
+    w.fill();
     w.pool.release(1, w.slots[1]);
     w.dispatcher.mark_room_changed(1);
     w.pass();
     REQUIRE(w.dispatcher.active_count() == 0);  // all 5 blocks dispatched
-    CHECK(w.dispatcher.launch(0).dispatcher != nullptr);
-    w.dispatcher.launch(0).completed = 5;  // as the engine counts the blocks' ends
+    CHECK(w.launches[0].dispatcher != nullptr);
+    w.launches[0].completed = 5;  // as the engine counts the blocks' ends
     w.dispatcher.launch_done(0);
-    CHECK(w.dispatcher.launch(0).done);
-    CHECK(w.dispatcher.launch(0).dispatcher == nullptr);
-    CHECK_NOTHROW(w.dispatcher.check_all_placed());
+    CHECK(w.launches[0].done);
+    CHECK(w.launches[0].dispatcher == nullptr);
+    CHECK_NOTHROW(w.launches.check_all_placed());
 }
 
-TEST_CASE("dispatcher: a GPU with more resident-block slots than an event can name is refused, naming the GPU") {
-    // 9000 SMs round up to 2^14; 4096 blocks and 4096 warps per SM give 4096 slots (2^12): 2^26 indices,
-    // at or above the completion-group flag 2^25. With the preset's 64 warps per SM: 2^14 x 64 = 2^20, fine.
-    hw::GpuSpec gpu = test::small_gpu(9000);
-    gpu.max_blocks_per_sm = 4096;
-    gpu.max_warps_per_sm = 4096;
-    const workloads::Application app = test::app_of({test::launch(1, 32, 1000)});
-    const auto policy = scheduler::make_policy("most-room");
-    const sim::SmPool pool(gpu);
-    CHECK_THROWS_WITH_AS(sim::Dispatcher(gpu, app, *policy, pool, sim::ResidentTable(gpu).size()),
-                         "the GPU h100 has 9000 SMs of 4096 resident-block slots each (max_blocks_per_sm, at most "
-                         "max_warps_per_sm): more than the engine can name (sm_count rounded up to a power of two, "
-                         "times the slots, must stay below 33554432)",
-                         InputError);
-    gpu.max_warps_per_sm = 64;
-    const sim::SmPool fits(gpu);
-    CHECK_NOTHROW(sim::Dispatcher(gpu, app, *policy, fits, sim::ResidentTable(gpu).size()));
+TEST_CASE("dispatcher: a launch's dispatcher is made at activation only, and told its SMs' room") {
+    World w;
+    CHECK(w.launches[0].dispatcher == nullptr);
+    w.dispatcher.activate(0, w.pool);
+    REQUIRE(w.launches[0].dispatcher != nullptr);
+    CHECK(w.launches[0].unit_footprint == &w.launches[0].shape->block_footprint);  // most-room places blocks
+    CHECK_FALSE(w.launches[0].counts_ends);                                         // no clusters
+    // Told at activation: 2 empty SMs of room 2 each, so 4 of the 5 blocks go in the first pass.
+    w.dispatcher.request_pass(w.core, 0);
+    w.pass();
+    CHECK(w.placed.size() == 4);
+}
+
+namespace {
+
+/// A policy whose run state counts the launches started in one run: the Dispatcher makes the
+/// state once and hands the same object to every launch's start.
+class CountingPolicy final : public sim::DispatchPolicy {
+public:
+    struct Count final : sim::PolicyRunState {
+        int started = 0;
+    };
+    [[nodiscard]] std::string name() const override { return "counting"; }
+    [[nodiscard]] bool work_conserving() const override { return true; }
+    [[nodiscard]] bool keeps_state() const override { return true; }
+    [[nodiscard]] std::unique_ptr<sim::PolicyRunState> begin_run() const override {
+        ++runs;
+        return std::make_unique<Count>();
+    }
+    [[nodiscard]] std::unique_ptr<sim::KernelDispatcher> start(const sim::LaunchContext& c) const override {
+        REQUIRE(c.run_state != nullptr);
+        started.push_back(++static_cast<Count*>(c.run_state)->started);
+        return inner_->start(c);
+    }
+    mutable int runs = 0;
+    mutable std::vector<int> started;  ///< the run state's count after each start
+
+private:
+    std::unique_ptr<sim::DispatchPolicy> inner_ = scheduler::make_policy("most-room");
+};
+
+}  // namespace
+
+TEST_CASE("dispatcher: the policy's run state is made once per Dispatcher and shared by its launches") {
+    hw::GpuSpec gpu = test::small_gpu(2);
+    const workloads::Application app = test::app_of({test::launch(1, 32, 1000), test::launch(1, 32, 1000)});
+    const CountingPolicy policy;
+    sim::SmPool pool(gpu);
+    sim::LaunchTable launches(gpu, app, pool, 64);
+    {
+        sim::Dispatcher dispatcher(gpu, launches, policy);
+        CHECK(policy.runs == 1);
+        dispatcher.activate(0, pool);
+        dispatcher.activate(1, pool);
+    }
+    CHECK(policy.started == std::vector<int>{1, 2});  // one state: the second start sees the first's count
+    sim::Dispatcher next_run(gpu, launches, policy);
+    CHECK(policy.runs == 2);
 }
 
 }  // namespace gpusched

@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "gpusched/sim/shared_execution.h"
+#include "gpusched/sim/execution/shared_execution.h"
 #include "support/sim_fixtures.h"
 
 namespace gpusched {

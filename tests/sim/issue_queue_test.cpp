@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "gpusched/sim/issue_queue.h"
+#include "gpusched/sim/execution/issue_queue.h"
 
 using gpusched::sim::IssueQueue;
 using gpusched::sim::mva_throughput;

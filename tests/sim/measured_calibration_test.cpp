@@ -6,7 +6,7 @@
 #include "gpusched/hw/gpu_overrides.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/measured_calibration.h"
+#include "gpusched/sim/execution/measured_calibration.h"
 #include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/workloads/kernel_work.h"

@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "gpusched/hw/gpu_spec_io.h"
-#include "gpusched/sim/shared_execution.h"
+#include "gpusched/sim/execution/shared_execution.h"
 #include "gpusched/support/input_error.h"
 #include "support/sim_fixtures.h"
 

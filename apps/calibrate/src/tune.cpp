@@ -7,7 +7,7 @@
 #include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/execution_model.h"
+#include "gpusched/sim/execution/execution_model.h"
 #include "gpusched/sweep/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"
 

@@ -36,13 +36,13 @@ private:
     const std::vector<std::uint8_t>& allowed_;
 };
 
-/// State of the GPU's block distributor that outlives one launch, owned by the engine for
-/// one run and shared by the dispatchers of a policy whose keeps_state() is true (the
-/// `walk` policy: where the next launch's walk starts). `known` is false until one sets it.
-struct DistributorState {
-    bool known = false;
-    int walk_row = 0;
-    int walk_lead = 0;
+/// What a policy keeps over one run, across its launches (the `walk` policy: where the next
+/// launch's walk starts). Made by DispatchPolicy::begin_run once per run, held by the engine
+/// for the run and handed back in each LaunchContext; the engine never looks inside it, and
+/// only the policy that made it reads it (as its own type).
+class PolicyRunState {
+public:
+    virtual ~PolicyRunState() = default;
 };
 
 /// Everything a policy may know about a launch when its blocks become dispatchable.
@@ -53,8 +53,8 @@ struct LaunchContext {
     /// SMs this launch may use, in the GPU's tie-breaking order (spec.dispatch_order()
     /// filtered by the stream's SM mask).
     std::vector<int> sms_in_order;
-    /// The run's distributor state (never null while the engine runs a launch).
-    DistributorState* distributor = nullptr;
+    /// The run's state from the policy's begin_run (null when it made none).
+    PolicyRunState* run_state = nullptr;
 };
 
 /// A decision: run work unit `block` of the launch on `sm`. For block-level policies the
@@ -114,8 +114,10 @@ public:
         return std::nullopt;
     }
     [[nodiscard]] virtual bool finished() const = 0;
-    /// A unit of this launch ended on `sm`; called only for dispatchers of launches whose
-    /// LaunchState::counts_ends is set (cluster launches count their blocks per SM).
+    /// True if it is to be told each unit's end (unit_ended); asked once, when it is made
+    /// (cluster launches count their blocks per SM).
+    [[nodiscard]] virtual bool counts_unit_ends() const { return false; }
+    /// A unit of this launch ended on `sm`; called only when counts_unit_ends().
     virtual void unit_ended(int sm) { (void)sm; }
     /// True for warp-level dispatch (each unit is one warp with BlockFootprint::single_warp()).
     [[nodiscard]] virtual bool warp_level() const { return false; }
@@ -129,9 +131,13 @@ public:
     /// True if it dispatches whenever some allowed SM has room for the next block
     /// (invariant tests check this for work-conserving policies).
     [[nodiscard]] virtual bool work_conserving() const = 0;
-    /// True if its dispatchers read and move LaunchContext::distributor, so a launch's
+    /// True if its dispatchers read and move LaunchContext::run_state, so a launch's
     /// placement depends on the launches before it (the engine then memoises nothing).
     [[nodiscard]] virtual bool keeps_state() const { return false; }
+    /// The state its dispatchers share over one run, or nullptr (the default: none).
+    [[nodiscard]] virtual std::unique_ptr<PolicyRunState> begin_run() const { return nullptr; }
+    /// The dispatcher of one launch, cluster launches included (a policy places their
+    /// clusters as it sees fit; the built-in ones as scheduler/src/cluster_placement.h says).
     [[nodiscard]] virtual std::unique_ptr<KernelDispatcher> start(const LaunchContext& context) const = 0;
 };
 

@@ -15,10 +15,11 @@
 #include "gpusched/sim/engine/dispatcher.h"
 #include "gpusched/sim/engine/event_core.h"
 #include "gpusched/sim/engine/launch_pipeline.h"
+#include "gpusched/sim/engine/launch_table.h"
 #include "gpusched/sim/engine/memoiser.h"
 #include "gpusched/sim/engine/operation_front_end.h"
 #include "gpusched/sim/engine/resident_table.h"
-#include "gpusched/sim/execution_model.h"
+#include "gpusched/sim/execution/execution_model.h"
 #include "gpusched/sim/observer.h"
 #include "gpusched/sim/sm_pool.h"
 #include "gpusched/workloads/application.h"
@@ -35,6 +36,8 @@ struct SimResult {
 ///
 ///     EventCore          now, the event queue, the pending dispatch pass
 ///     OperationFrontEnd  operations, streams, events, copies, host issue
+///     LaunchTable        every launch's state, built and checked once (shapes, occupancy,
+///                        priorities; StreamSmMap: each stream's SMs)
 ///     Dispatcher         ready launches, dispatch passes (leftover, priority, interval),
 ///                        room-change batching, the refill fast path
 ///     LaunchPipeline     dispatch latency and each SM's launch pipeline
@@ -84,7 +87,7 @@ public:
     /// Memoisation of identical launches on an idle GPU (on by default).
     void set_memoise(bool on) { memo_.set_enabled(on); }
     /// Occupancy of each launch (valid after construction).
-    [[nodiscard]] const OccupancyTable& occupancy() const { return dispatcher_.occupancy(); }
+    [[nodiscard]] const OccupancyTable& occupancy() const { return launches_.occupancy(); }
     SimResult run();
 
 private:
@@ -146,6 +149,7 @@ private:
     CompletionChannel channel_;
     CompletionGroups groups_;
     LaunchPipeline pipeline_;
+    LaunchTable launches_;
     Dispatcher dispatcher_;
     OperationFrontEnd front_;
     Memoiser memo_;

@@ -9,7 +9,7 @@
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/sim/dispatch_policy.h"
 #include "gpusched/sim/engine.h"
-#include "gpusched/sim/execution_model.h"
+#include "gpusched/sim/execution/execution_model.h"
 #include "gpusched/sim/observer.h"
 #include "gpusched/workloads/application.h"
 

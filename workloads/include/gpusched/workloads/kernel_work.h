@@ -61,11 +61,11 @@ public:
     /// calibrated by the engine.
     [[nodiscard]] std::optional<CalibrationTarget> calibration_target() const;
     /// The same work with its floor (latency_cycles and its DRAM-transfer part), or for a DRAM-bound
-    /// launch its DRAM bytes, times `scale`, marked calibrated (sim/measured_calibration.h).
+    /// launch its DRAM bytes, times `scale`, marked calibrated (sim/execution/measured_calibration.h).
     [[nodiscard]] std::shared_ptr<const KernelWork> with_calibration(double scale) const;
     /// Every setting, exactly (numbers by their bits): two works with the same identity run alike on
     /// any GPU and describe themselves alike, so the engine calibration of one holds for the other
-    /// (sim/measured_calibration.h remembers calibrations by it). A field added to Settings must be
+    /// (sim/execution/measured_calibration.h remembers calibrations by it). A field added to Settings must be
     /// added to it.
     [[nodiscard]] std::string identity() const;
     explicit KernelWork(Settings settings);

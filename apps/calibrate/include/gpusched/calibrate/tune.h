@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
-#include "gpusched/sim/execution_model.h"
+#include "gpusched/sim/execution/execution_model.h"
 
 namespace gpusched::calibrate {
 

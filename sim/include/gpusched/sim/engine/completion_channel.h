@@ -7,7 +7,7 @@
 
 #include "gpusched/hw/gpu_spec.h"
 #include "gpusched/sim/event_queue.h"
-#include "gpusched/sim/swept_completion_queue.h"
+#include "gpusched/sim/engine/swept_completion_queue.h"
 
 namespace gpusched::sim {
 

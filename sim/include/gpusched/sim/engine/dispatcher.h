@@ -4,25 +4,21 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <deque>
-#include <map>
 #include <memory>
 #include <span>
-#include <tuple>
 #include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
-#include "gpusched/hw/occupancy.h"
 #include "gpusched/sim/dispatch_policy.h"
 #include "gpusched/sim/engine/event_core.h"
 #include "gpusched/sim/engine/launch_state.h"
+#include "gpusched/sim/engine/launch_table.h"
 #include "gpusched/sim/occupancy_table.h"
 #include "gpusched/sim/sm_pool.h"
-#include "gpusched/workloads/application.h"
 
 namespace gpusched::sim {
 
-/// Owns every launch's state and decides which units go where; starting a unit (resources,
+/// Decides which units of the ready launches go where; starting a unit (resources,
 /// start time, completion) is the caller's `dispatch` callback, which must start every
 /// placement it is given (the counts are kept here).
 ///
@@ -57,25 +53,19 @@ namespace gpusched::sim {
 /// one with room returns the placement the pass would have made (identical schedules:
 /// tests/scheduler/refill_fast_path_test.cpp).
 ///
-/// Memory per launch is a LaunchState of a few words: launches with one occupancy request
-/// share a LaunchShape and one occupancy result, launches of one stream share its SM lists,
-/// and a launch's dispatcher lives from its activation until it is done.
+/// The launches' states live in the LaunchTable (built and checked before the Dispatcher); the
+/// Dispatcher makes a launch's KernelDispatcher at activation (DispatchPolicy::start) and frees
+/// it when the launch is done, and holds the policy's per-run state (DispatchPolicy::begin_run)
+/// for the run without looking inside it.
 class Dispatcher final {
 public:
-    /// Makes each launch's state; InputError naming the launch when one cannot launch on the
-    /// GPU or a stream's SM mask is invalid, or when the launches or `resident_slots` exceed
-    /// what an event's payload can name.
-    Dispatcher(const hw::GpuSpec& gpu, const workloads::Application& app, const DispatchPolicy& policy,
-               const SmPool& pool, std::size_t resident_slots);
+    /// Dispatches the launches of `launches` (which must outlive it) under `policy`; the
+    /// policy's run state is made here (one run per Dispatcher).
+    Dispatcher(const hw::GpuSpec& gpu, LaunchTable& launches, const DispatchPolicy& policy);
     ~Dispatcher();
     Dispatcher(const Dispatcher&) = delete;
     Dispatcher& operator=(const Dispatcher&) = delete;
 
-    [[nodiscard]] const OccupancyTable& occupancy() const { return occupancy_; }
-    [[nodiscard]] LaunchState& launch(std::size_t index) { return launches_[index]; }
-    [[nodiscard]] const LaunchState& launch(std::size_t index) const { return launches_[index]; }
-    /// Distinct launch shapes (occupancy requests) made.
-    [[nodiscard]] std::size_t shape_count() const { return shapes_.size(); }
     [[nodiscard]] std::size_t active_count() const { return active_.size(); }
     /// Units handed out so far (repeated launches' units included).
     [[nodiscard]] std::uint64_t units_dispatched() const { return units_dispatched_; }
@@ -137,9 +127,6 @@ public:
         return true;
     }
 
-    /// After the run: InputError naming the first launch that was never fully placed and completed.
-    void check_all_placed() const;
-
 private:
     [[nodiscard]] static SmView view_of(const LaunchState& launch, const SmPool& pool) {
         return SmView(pool, *launch.unit_footprint, launch.allowed());
@@ -155,30 +142,12 @@ private:
     template <class Dispatch>
     [[gnu::noinline]] void run_general_pass(EventCore& core, const SmPool& pool, Dispatch& dispatch);
 
-    /// The shape of `launch` (made, its occupancy computed, on the first launch that asks for it).
-    const LaunchShape& shape_of(std::size_t index, const workloads::KernelLaunch& launch, const SmPool& pool);
-    /// The SM lists of a stream, `listed` in the application or not (nullptr): checked and made
-    /// on the first launch on it; streams without a mask share one.
-    const StreamSms& sms_of(const workloads::StreamConfig* listed, const std::vector<int>& order);
-    /// The SMs of the partition a stream runs in (its own, else the application's), or nullptr.
-    [[nodiscard]] const std::vector<int>* partition_of(const workloads::StreamConfig* listed) const;
-    /// The shared SM lists of partition `index` (made on first use).
-    const StreamSms& partition_sms(int index, const std::vector<int>& order);
-
-    using ShapeKey = std::tuple<int, int, std::int64_t, std::int64_t, int, int, int>;
 
     const hw::GpuSpec& gpu_;
     const DispatchPolicy& policy_;
-    OccupancyTable occupancy_;
-    std::vector<LaunchState> launches_;
-    std::deque<LaunchShape> shapes_;                     ///< never moves: SmPool keeps footprint addresses
-    std::map<ShapeKey, const LaunchShape*> shape_index_;
-    std::deque<StreamSms> stream_sms_;
-    std::map<const workloads::StreamConfig*, const StreamSms*> sms_by_stream_;
-    const StreamSms* unmasked_ = nullptr;                ///< shared by streams without an SM mask
-    std::vector<std::vector<int>> partition_sets_;       ///< SMs of each of the application's partitions
-    std::map<int, const StreamSms*> partition_streams_;  ///< by partition index
-    int app_partition_ = -1;                             ///< the application's partition, -1 = none
+    const OccupancyTable& occupancy_;
+    std::span<LaunchState> launches_;  ///< the LaunchTable's states (it never resizes)
+    std::unique_ptr<PolicyRunState> run_state_;  ///< the policy's, for this run (may be null)
     std::vector<std::size_t> active_;  ///< ready, not fully dispatched launches, in ready order
     Time interval_;                    ///< block_dispatch_interval_ns, 0 = none
     Time free_at_ = 0;
@@ -188,7 +157,6 @@ private:
     std::vector<std::uint8_t> room_changed_;  ///< by SM: in room_changed_list_
     std::vector<int> room_changed_list_;
     std::uint64_t units_dispatched_ = 0;
-    DistributorState distributor_;  ///< shared by the launches' dispatchers (policy `walk`)
 };
 
 template <class Dispatch>

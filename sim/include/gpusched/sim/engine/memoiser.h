@@ -15,7 +15,7 @@ namespace gpusched::sim {
 /// which started the same way and ran undisturbed, its run is that launch's run shifted in
 /// time, so it is not simulated again: observers get on_launch_repeated with the recorded
 /// per-SM totals. The engine does this only when no observer needs every block (timeline and
-/// trace writers do) and never with a policy that keeps distributor state between launches
+/// trace writers do) and never with a policy that keeps state between launches
 /// (DispatchPolicy::keeps_state); results are identical to full simulation
 /// (tests/sim/memoisation_test.cpp).
 ///

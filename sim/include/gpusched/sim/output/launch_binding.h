@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gpusched/sim/observer.h"
-#include "gpusched/sim/shared_execution.h"
+#include "gpusched/sim/execution/shared_execution.h"
 
 namespace gpusched::sim {
 

@@ -1,13 +1,13 @@
-// ClusterPlacement in the engine: clusters inside one GPC group, active clusters as the occupancy calculator says, rollback.
+// ClusterPlacement (scheduler) in the engine: clusters inside one GPC group, active clusters as the occupancy calculator says, rollback.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <map>
 #include <set>
 
+#include "../../scheduler/src/cluster_placement.h"
 #include "gpusched/hw/cluster_occupancy.h"
 #include "gpusched/hw/gpu_overrides.h"
-#include "gpusched/sim/engine/cluster_placement.h"
 #include "gpusched/support/input_error.h"
 #include "support/sim_fixtures.h"
 
@@ -129,10 +129,10 @@ TEST_CASE("cluster placement: the blocks of a 2-D cluster") {
     const hw::ClusterShape shape{2, 2, 1};
     std::vector<std::uint64_t> blocks;
     for (std::uint64_t c = 0; c < 2; ++c)
-        for (int rank = 0; rank < 4; ++rank) blocks.push_back(sim::ClusterPlacement::block_of(grid, shape, c, rank));
+        for (int rank = 0; rank < 4; ++rank) blocks.push_back(scheduler::ClusterPlacement::block_of(grid, shape, c, rank));
     CHECK(blocks == std::vector<std::uint64_t>{0, 1, 4, 5, 2, 3, 6, 7});
     // Grid 2 x 2 x 2, clusters 1 x 1 x 2: cluster k = (x, y) holds z = 0 and 1: x + 2 y and x + 2 y + 4.
-    CHECK(sim::ClusterPlacement::block_of({2, 2, 2}, {1, 1, 2}, 3, 1) == 7);
+    CHECK(scheduler::ClusterPlacement::block_of({2, 2, 2}, {1, 1, 2}, 3, 1) == 7);
 }
 
 TEST_CASE("cluster placement: limits are checked when the simulation starts, naming the key") {

@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
-#include "gpusched/sim/bandwidth_share.h"
-#include "gpusched/sim/execution_model.h"
-#include "gpusched/sim/issue_queue.h"
+#include "gpusched/sim/execution/bandwidth_share.h"
+#include "gpusched/sim/execution/execution_model.h"
+#include "gpusched/sim/execution/issue_queue.h"
 
 namespace gpusched::sim {
 
@@ -79,7 +79,7 @@ struct ExecutionTerms {
 /// full, and as `cap` once it is.
 ///
 /// Issue model (execution.issue_model). `share`, the default, is the rate_b above. `queue`
-/// replaces it by IssueQueue (sim/include/gpusched/sim/issue_queue.h): each of the SM's
+/// replaces it by IssueQueue (sim/include/gpusched/sim/execution/issue_queue.h): each of the SM's
 /// warp_schedulers_per_sm schedulers issues issue_width warp-instructions per cycle, a warp
 /// of block b waits think_b = L_b / W_b - 1 / (issue_width x f) between its instructions, the
 /// warps of each scheduler form a closed queue solved by mean-value analysis, and older

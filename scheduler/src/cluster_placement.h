@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -12,7 +13,7 @@
 #include "gpusched/sim/dispatch_policy.h"
 #include "gpusched/workloads/kernel_launch.h"
 
-namespace gpusched::sim {
+namespace gpusched::scheduler {
 
 /// Places a cluster launch's blocks cluster by cluster, as measured on the H100 and H200
 /// (validation/data/h100/clusters/: the first wave of every timeline and all 60 launches of
@@ -39,14 +40,15 @@ namespace gpusched::sim {
 /// State: clusters planned so far, the pending blocks of the planned cluster (handed out by
 /// next() one by one), each SM's room as the protocol keeps it (set by sm_changed, lowered
 /// by each own placement) and the launch's resident blocks per SM (unit_ended lowers them).
-class ClusterPlacement final : public KernelDispatcher {
+class ClusterPlacement final : public sim::KernelDispatcher {
 public:
-    ClusterPlacement(const LaunchContext& context, const hw::ClusterSpec& spec, const hw::ClusterShape& shape);
+    ClusterPlacement(const sim::LaunchContext& context, const hw::ClusterSpec& spec, const hw::ClusterShape& shape);
 
-    [[nodiscard]] std::optional<Placement> next(const SmView& sms) override;
-    void sm_changed(int sm, const SmView& sms) override { room_[static_cast<std::size_t>(sm)] = sms.room(sm); }
+    [[nodiscard]] std::optional<sim::Placement> next(const sim::SmView& sms) override;
+    void sm_changed(int sm, const sim::SmView& sms) override { room_[static_cast<std::size_t>(sm)] = sms.room(sm); }
     void unit_ended(int sm) override { --resident_[static_cast<std::size_t>(sm)]; }
     [[nodiscard]] bool finished() const override { return next_cluster_ == clusters_ && pending_.empty(); }
+    [[nodiscard]] bool counts_unit_ends() const override { return true; }
 
     /// Linear index (x + y*gx + z*gx*gy) of rank `rank` of cluster `cluster` of `grid` in `shape`;
     /// clusters are numbered like blocks, x fastest.
@@ -76,18 +78,21 @@ private:
     RoundRobin small_, gpcs_;
     std::uint64_t clusters_ = 0;
     std::uint64_t next_cluster_ = 0;
-    std::deque<Placement> pending_;
+    std::deque<sim::Placement> pending_;
     std::vector<int> resident_;               ///< this launch's blocks on each SM
-    std::vector<int> room_;                   ///< each SM's room (KernelDispatcher protocol)
+    std::vector<int> room_;                   ///< each SM's room (sim::KernelDispatcher protocol)
     mutable std::vector<int> taken_;          ///< scratch of plan_in: positions in the group
     std::vector<int> chosen_;                 ///< scratch of plan_next
 };
 
-/// The dispatcher of a cluster launch: clusters of one block on a GPU whose policy places
-/// blocks (not warps) follow the policy's own order, as a launch without clusters does (the
-/// H100 put every block of the measured 1-block-cluster launches where its dispatch walk
-/// does), under clusters.cluster_blocks_per_sm; every other cluster launch ClusterPlacement.
-std::unique_ptr<KernelDispatcher> make_cluster_dispatcher(const LaunchContext& context, const hw::ClusterSpec& spec,
-                                                          const hw::ClusterShape& shape, const DispatchPolicy& policy);
+/// The policy's own dispatcher of a launch, as if it had no clusters (made only when needed).
+using OwnOrder = std::function<std::unique_ptr<sim::KernelDispatcher>()>;
 
-}  // namespace gpusched::sim
+/// The dispatcher of a cluster launch (context.launch->cluster set, on a GPU with clusters):
+/// clusters of one block follow `own_order` when it places blocks (not warps), as a launch
+/// without clusters does (the H100 put every block of the measured 1-block-cluster launches
+/// where its dispatch walk does), under clusters.cluster_blocks_per_sm (CappedPolicyPlacement);
+/// every other cluster launch ClusterPlacement.
+std::unique_ptr<sim::KernelDispatcher> make_cluster_dispatcher(const sim::LaunchContext& context, const OwnOrder& own_order);
+
+}  // namespace gpusched::scheduler

@@ -1,5 +1,5 @@
 // SweptCompletionQueue: the completion channel's queue served visit by visit (hw::CompletionSweep).
-#include "gpusched/sim/swept_completion_queue.h"
+#include "gpusched/sim/engine/swept_completion_queue.h"
 
 #include <cmath>
 

@@ -1,8 +1,8 @@
 // Registry of execution models.
-#include "gpusched/sim/execution_model.h"
+#include "gpusched/sim/execution/execution_model.h"
 
 #include "gpusched/support/key_error.h"
-#include "gpusched/sim/shared_execution.h"
+#include "gpusched/sim/execution/shared_execution.h"
 
 namespace gpusched::sim {
 

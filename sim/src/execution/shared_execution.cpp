@@ -1,5 +1,5 @@
 // The shared issue-slot execution model: per-SM rate recomputation at block start and end, DRAM share.
-#include "gpusched/sim/shared_execution.h"
+#include "gpusched/sim/execution/shared_execution.h"
 
 #include <algorithm>
 #include <cmath>

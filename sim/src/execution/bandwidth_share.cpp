@@ -1,5 +1,5 @@
 // The bandwidth share's virtual clock, ordered ends and completion events.
-#include "gpusched/sim/bandwidth_share.h"
+#include "gpusched/sim/execution/bandwidth_share.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Per-SM warp-scheduler contention: MVA closed queues per sub-partition, older blocks served first.
-#include "gpusched/sim/issue_queue.h"
+#include "gpusched/sim/execution/issue_queue.h"
 
 #include <algorithm>
 #include <bit>

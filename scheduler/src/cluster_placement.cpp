@@ -1,11 +1,11 @@
 // ClusterPlacement: cluster-by-cluster placement in GPC groups, by level and round-robin, reserve with rollback.
-#include "gpusched/sim/engine/cluster_placement.h"
+#include "cluster_placement.h"
 
 #include <algorithm>
 
-#include "gpusched/sim/engine/capped_policy_placement.h"
+#include "capped_policy_placement.h"
 
-namespace gpusched::sim {
+namespace gpusched::scheduler {
 
 std::size_t ClusterPlacement::RoundRobin::first() const {
     for (std::size_t i = 0; i < spec_index.size(); ++i)
@@ -13,7 +13,7 @@ std::size_t ClusterPlacement::RoundRobin::first() const {
     return 0;
 }
 
-ClusterPlacement::ClusterPlacement(const LaunchContext& context, const hw::ClusterSpec& spec,
+ClusterPlacement::ClusterPlacement(const sim::LaunchContext& context, const hw::ClusterSpec& spec,
                                    const hw::ClusterShape& shape)
     : grid_(context.launch->grid),
       shape_(shape),
@@ -95,10 +95,10 @@ bool ClusterPlacement::plan_next() {
     return false;
 }
 
-std::optional<Placement> ClusterPlacement::next(const SmView& sms) {
+std::optional<sim::Placement> ClusterPlacement::next(const sim::SmView& sms) {
     (void)sms;  // the rooms come through sm_changed
     if (pending_.empty() && !plan_next()) return std::nullopt;
-    Placement p = pending_.front();
+    sim::Placement p = pending_.front();
     if (room(p.sm) < 1) return std::nullopt;  // taken meanwhile (a dispatch interval let another launch in)
     pending_.pop_front();
     ++resident_[static_cast<std::size_t>(p.sm)];
@@ -106,14 +106,15 @@ std::optional<Placement> ClusterPlacement::next(const SmView& sms) {
     return p;
 }
 
-std::unique_ptr<KernelDispatcher> make_cluster_dispatcher(const LaunchContext& context, const hw::ClusterSpec& spec,
-                                                          const hw::ClusterShape& shape, const DispatchPolicy& policy) {
+std::unique_ptr<sim::KernelDispatcher> make_cluster_dispatcher(const sim::LaunchContext& context, const OwnOrder& own_order) {
+    const hw::ClusterSpec& spec = *context.gpu->clusters;
+    const hw::ClusterShape& shape = *context.launch->cluster;
     if (shape.size() == 1) {
-        std::unique_ptr<KernelDispatcher> order = policy.start(context);
+        std::unique_ptr<sim::KernelDispatcher> order = own_order();
         if (!order->warp_level())
             return std::make_unique<CappedPolicyPlacement>(std::move(order), spec.max_blocks_per_sm, context);
     }
     return std::make_unique<ClusterPlacement>(context, spec, shape);
 }
 
-}  // namespace gpusched::sim
+}  // namespace gpusched::scheduler

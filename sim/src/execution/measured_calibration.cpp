@@ -1,5 +1,5 @@
 // Engine calibration of measured launches (the secant search on each launch's floor scale).
-#include "gpusched/sim/measured_calibration.h"
+#include "gpusched/sim/execution/measured_calibration.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "gpusched/support/time.h"
-#include "gpusched/sim/execution_model.h"
+#include "gpusched/sim/execution/execution_model.h"
 #include "gpusched/sim/indexed_heap.h"
 
 namespace gpusched::sim {

@@ -1,10 +1,10 @@
 // CappedPolicyPlacement: the wrapped policy's placements, SMs at the per-SM cap hidden from it.
-#include "gpusched/sim/engine/capped_policy_placement.h"
+#include "capped_policy_placement.h"
 
-namespace gpusched::sim {
+namespace gpusched::scheduler {
 
-CappedPolicyPlacement::CappedPolicyPlacement(std::unique_ptr<KernelDispatcher> order, int cap,
-                                             const LaunchContext& context)
+CappedPolicyPlacement::CappedPolicyPlacement(std::unique_ptr<sim::KernelDispatcher> order, int cap,
+                                             const sim::LaunchContext& context)
     : order_(std::move(order)),
       cap_(cap),
       resident_(static_cast<std::size_t>(context.gpu->sm_count), 0),
@@ -19,14 +19,14 @@ bool CappedPolicyPlacement::count(int sm) {
     return true;
 }
 
-std::optional<Placement> CappedPolicyPlacement::next(const SmView& sms) {
-    const SmView capped = sms.restricted_to(under_cap_);
+std::optional<sim::Placement> CappedPolicyPlacement::next(const sim::SmView& sms) {
+    const sim::SmView capped = sms.restricted_to(under_cap_);
     const auto placement = order_->next(capped);
     if (placement && count(placement->sm)) order_->sm_changed(placement->sm, capped);  // now room 0 for it
     return placement;
 }
 
-std::optional<Placement> CappedPolicyPlacement::refill(int sm) {
+std::optional<sim::Placement> CappedPolicyPlacement::refill(int sm) {
     if (under_cap_[static_cast<std::size_t>(sm)] == 0) return std::nullopt;  // the general path: room 0 here
     const auto placement = order_->refill(sm);
     if (placement) (void)count(placement->sm);  // the wrapped dispatcher's room there is 0 after a refill
@@ -38,4 +38,4 @@ void CappedPolicyPlacement::unit_ended(int sm) {
     if (resident_[i]-- == cap_) under_cap_[i] = 1;
 }
 
-}  // namespace gpusched::sim
+}  // namespace gpusched::scheduler
