@@ -17,8 +17,8 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
-#include "gpusched/report/line_chart.h"
-#include "gpusched/report/time_unit.h"
+#include "gpusched/charts/line_chart.h"
+#include "gpusched/charts/time_unit.h"
 #include "gpusched/models/interval_model.h"
 #include "gpusched/scheduler/run_setup.h"
 #include "gpusched/sim/simulation.h"
@@ -171,13 +171,13 @@ void write_csv(std::ostream& out, const std::vector<CurvePoint>& points, bool mo
 }
 
 /// Vertical markers between consecutive points where the launches or the blocks per launch change.
-std::vector<report::VerticalMarker> jump_markers(const std::vector<CurvePoint>& points) {
+std::vector<charts::VerticalMarker> jump_markers(const std::vector<CurvePoint>& points) {
     std::size_t launch_jumps = 0, block_jumps = 0;
     for (std::size_t i = 1; i < points.size(); ++i) {
         launch_jumps += points[i].launches != points[i - 1].launches;
         block_jumps += points[i].blocks != points[i - 1].blocks;
     }
-    std::vector<report::VerticalMarker> markers;
+    std::vector<charts::VerticalMarker> markers;
     for (std::size_t i = 1; i < points.size(); ++i) {
         const CurvePoint& a = points[i - 1];
         const CurvePoint& b = points[i];
@@ -196,13 +196,13 @@ std::vector<report::VerticalMarker> jump_markers(const std::vector<CurvePoint>& 
 std::string curve_svg(const std::vector<CurvePoint>& points, const CurveOptions& o, const hw::GpuSpec& gpu) {
     double top_us = 0;
     for (const CurvePoint& p : points) top_us = std::max(top_us, static_cast<double>(p.makespan) / 1e6);
-    const report::TimeUnit unit = report::readable_time_unit(top_us * 1e3);
+    const charts::TimeUnit unit = charts::readable_time_unit(top_us * 1e3);
     const double scale = 1e3 / unit.nanoseconds;  // us -> the unit
-    report::LineChart chart;
+    charts::LineChart chart;
     chart.title = o.kernel + " on " + gpu.name + " (" + o.policy + ", " + o.execution + ")";
     chart.x_label = "n (matrix size)";
     chart.y_label = "time (" + unit.name + ")";
-    report::LineSeries simulated{"simulated", {}, true, "", 2.5, 6};
+    charts::LineSeries simulated{"simulated", {}, true, "", 2.5, 6};
     for (const CurvePoint& p : points)
         simulated.points.push_back({static_cast<double>(p.n), static_cast<double>(p.makespan) / 1e6 * scale});
     chart.series.push_back(simulated);
@@ -217,14 +217,14 @@ std::string curve_svg(const std::vector<CurvePoint>& points, const CurveOptions&
                      {"Full", &ModelTimes::full, "12 3 2 3", 2},
                      {"Buckets", &ModelTimes::buckets, "4 2", 4}};
         for (const auto& kind : kinds) {
-            report::LineSeries s{kind.name, {}, false, kind.dash, 1.5, kind.colour};
+            charts::LineSeries s{kind.name, {}, false, kind.dash, 1.5, kind.colour};
             for (const CurvePoint& p : points)
                 s.points.push_back({static_cast<double>(p.n), (*p.models).*kind.field * scale});
             chart.series.push_back(s);
         }
     }
     chart.markers = jump_markers(points);
-    return report::render_svg(chart);
+    return charts::render_svg(chart);
 }
 
 void write_file(const std::string& path, const std::string& flag, const std::string& text, const std::string& gpu_file) {

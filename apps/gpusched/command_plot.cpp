@@ -6,9 +6,9 @@
 #include "commands.h"
 #include "output_file.h"
 #include "gpusched/support/input_error.h"
-#include "gpusched/report/heatmap_chart.h"
-#include "gpusched/report/line_chart.h"
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/heatmap_chart.h"
+#include "gpusched/charts/line_chart.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/sweep/plot_data.h"
 #include "gpusched/sweep/results_file.h"
 #include "gpusched/support/text_file.h"
@@ -35,7 +35,7 @@ std::vector<std::string> split_commas(const std::string& text) {
 }
 
 /// What a line chart shows, for the note on stderr: "3 lines, 27 points: makespan (ms) over n".
-std::string line_chart_contents(const report::LineChart& chart) {
+std::string line_chart_contents(const charts::LineChart& chart) {
     std::size_t points = 0;
     for (const auto& line : chart.series) points += line.points.size();
     return std::to_string(chart.series.size()) + (chart.series.size() == 1 ? " line, " : " lines, ") +
@@ -44,7 +44,7 @@ std::string line_chart_contents(const report::LineChart& chart) {
 }
 
 /// What a heatmap shows: "heatmap of makespan (ms) over block x n, 3 x 4 cells, 10 with a value".
-std::string heatmap_contents(const report::HeatmapChart& chart) {
+std::string heatmap_contents(const charts::HeatmapChart& chart) {
     std::size_t filled = 0;
     for (const auto& row : chart.values)
         for (const auto& v : row) filled += v ? 1 : 0;
@@ -67,19 +67,19 @@ void run_plot(PlotOptions o) {
     std::string svg, what;
     if (o.heatmap) {
         if (o.request.value.empty()) throw InputError("--heatmap needs --value COLUMN (the colour)");
-        const report::HeatmapChart chart = sweep::heatmap_from_results(results, o.request);
-        svg = report::render_svg(chart);
+        const charts::HeatmapChart chart = sweep::heatmap_from_results(results, o.request);
+        svg = charts::render_svg(chart);
         what = heatmap_contents(chart);
     } else {
         if (!o.request.value.empty()) throw InputError("--value is for --heatmap; curves plot --y over --x");
-        const report::LineChart chart = sweep::line_chart_from_results(results, o.request);
-        svg = report::render_svg(chart);
+        const charts::LineChart chart = sweep::line_chart_from_results(results, o.request);
+        svg = charts::render_svg(chart);
         what = line_chart_contents(chart);
     }
     OutputFile out(o.out, "--out", {o.results});
     std::ostream& file = out.stream();
     if (html)
-        file << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << report::escape_xml(o.results)
+        file << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << charts::escape_xml(o.results)
              << "</title></head>\n<body>\n" << svg << "\n</body></html>\n";
     else
         file << svg;

@@ -20,8 +20,8 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/support/yaml_fields.h"
-#include "gpusched/report/line_chart.h"
-#include "gpusched/report/time_unit.h"
+#include "gpusched/charts/line_chart.h"
+#include "gpusched/charts/time_unit.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/scheduler/run_setup.h"
 #include "gpusched/sim/execution/execution_model.h"
@@ -133,16 +133,16 @@ void write_outputs(const TuneOptions& o, const std::string& key, const calibrate
         file.commit();
     }
     if (!o.svg.empty()) {
-        report::LineChart chart;
+        charts::LineChart chart;
         chart.title = "gpusched tune: " + o.kernel + " over " + key;
         chart.x_label = key;
         chart.y_from_zero = true;  // candidates compared by height
         double largest_us = 0;
         for (const auto& c : r.candidates)
             if (c.makespan_us) largest_us = std::max(largest_us, *c.makespan_us);
-        const report::TimeUnit unit = report::readable_time_unit(largest_us * 1e3);
+        const charts::TimeUnit unit = charts::readable_time_unit(largest_us * 1e3);
         chart.y_label = "simulated run time (" + unit.name + ")";
-        report::LineSeries s;
+        charts::LineSeries s;
         s.name = "simulated";
         s.markers = true;
         for (const auto& c : r.candidates) {
@@ -153,7 +153,7 @@ void write_outputs(const TuneOptions& o, const std::string& key, const calibrate
         chart.series.push_back(s);
         if (r.best) chart.markers.push_back({s.points[*r.best].x, "best " + r.candidates[*r.best].value});
         OutputFile file(o.svg, "--svg", tune_inputs(o));
-        file.stream() << report::render_svg(chart);
+        file.stream() << charts::render_svg(chart);
         file.commit();
     }
 }

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <map>
 
-#include "gpusched/report/gantt_chart.h"
-#include "gpusched/report/palette.h"
-#include "gpusched/report/svg_canvas.h"
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/gantt_chart.h"
+#include "gpusched/charts/palette.h"
+#include "gpusched/charts/svg_canvas.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/workloads/gpu_bound_work.h"
 
 namespace gpusched::cli {
@@ -33,7 +33,7 @@ void SimulationGantt::on_block_completed(const sim::BlockRecord& b) {
 }
 
 std::string SimulationGantt::svg(const std::string& title) const {
-    report::GanttChart chart;
+    charts::GanttChart chart;
     chart.title = title;
     chart.width = 1280;
     const int sms = sm_count_;
@@ -85,25 +85,25 @@ std::string SimulationGantt::svg(const std::string& title) const {
                     (wave_start.size() > kMaxMarkers ? "; the first " + std::to_string(kMaxMarkers) + " of " +
                                                            std::to_string(wave_start.size()) + ")."
                                                      : ").");
-    return report::render_svg(chart);
+    return charts::render_svg(chart);
 }
 
 std::string account_svg(const sim::TimeAccount& account) {
     constexpr double kWidth = 760, kLeft = 20, kBarWidth = 720, kBarTop = 34, kBarHeight = 28, kLine = 17;
     const Time total = account.total();
     const double height = kBarTop + kBarHeight + 16 + kLine * static_cast<double>(sim::kTimeCategories) + 10;
-    report::SvgCanvas out(kWidth, height, "where the SM-time went");
+    charts::SvgCanvas out(kWidth, height, "where the SM-time went");
     out.text(kWidth / 2, 20, "Where the SM-time went: " + std::to_string(account.sm_count) + " SMs x makespan",
              {14, "middle", true, "#111111", 0});
     double x = kLeft;
     for (std::size_t c = 0; c < sim::kTimeCategories; ++c) {
         const double share = total == 0 ? 0 : static_cast<double>(account.ps[c]) / static_cast<double>(total);
         const std::string name = sim::time_category_name(static_cast<sim::TimeCategory>(c));
-        const std::string percent = report::format_number(share * 100, 1) + "%";
-        if (share > 0) out.rect(x, kBarTop, share * kBarWidth, kBarHeight, report::palette_colour(c), "#ffffff", name + ": " + percent);
+        const std::string percent = charts::format_number(share * 100, 1) + "%";
+        if (share > 0) out.rect(x, kBarTop, share * kBarWidth, kBarHeight, charts::palette_colour(c), "#ffffff", name + ": " + percent);
         x += share * kBarWidth;
         const double y = kBarTop + kBarHeight + 16 + kLine * static_cast<double>(c);
-        out.rect(kLeft, y - 10, 12, 10, report::palette_colour(c));
+        out.rect(kLeft, y - 10, 12, 10, charts::palette_colour(c));
         out.text(kLeft + 18, y, name + (c < 2 ? " (busy)" : " (idle)"), {12, "start", false, "#222222", 0});
         out.text(kLeft + 260, y, percent, {12, "end", false, "#222222", 0});
     }
@@ -116,13 +116,13 @@ std::string SimulationGantt::html(const std::string& title, const std::string& e
                                   const sim::TimeAccount& account) const {
     std::string svg_text = svg(title);
     if (const auto at = svg_text.find("<svg"); at != std::string::npos) svg_text = svg_text.substr(at);
-    return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + report::escape_xml(title) +
+    return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + charts::escape_xml(title) +
            "</title>\n<style>body{font-family:sans-serif;margin:1em;display:flex;gap:1.5em;align-items:flex-start}"
            "#chart{flex:3;overflow:auto;border:1px solid #ccc}#chart svg{width:100%;height:auto}"
            "pre{flex:2;font-size:13px;white-space:pre-wrap}</style></head>\n<body>\n"
            "<div style=\"flex:3\"><label>zoom <input id=\"zoom\" type=\"range\" min=\"100\" max=\"800\" value=\"100\" "
            "oninput=\"document.querySelector('#chart svg').style.width=this.value+'%'\"></label>\n<div id=\"chart\">" +
-           svg_text + "</div>\n<div>" + account_svg(account) + "</div></div>\n<pre>" + report::escape_xml(explanation) + "</pre>\n</body></html>\n";
+           svg_text + "</div>\n<div>" + account_svg(account) + "</div></div>\n<pre>" + charts::escape_xml(explanation) + "</pre>\n</body></html>\n";
 }
 
 }  // namespace gpusched::cli

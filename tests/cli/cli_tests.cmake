@@ -262,11 +262,11 @@ gpusched_cli_test(curve_unknown_gpu 2 stderr "unknown GPU 'h1000'" curve --gpu h
 add_test(NAME cli.curve_csv_and_determinism
          COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/curve_outputs
                  "-DARGS=curve;--gpu;c2075;--kernel;apsp-minplus:block=16;--n;90..100;--models" -DROWS=11
-                 "-DMARK=n=97: blocks 36-&gt;49" -P ${CMAKE_CURRENT_SOURCE_DIR}/report/check_curve.cmake)
+                 "-DMARK=n=97: blocks 36-&gt;49" -P ${CMAKE_CURRENT_SOURCE_DIR}/charts/check_curve.cmake)
 add_test(NAME cli.curve_step_csv
          COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/curve_step
                  "-DARGS=curve;--gpu;gtx780;--kernel;apsp-fw:block=32;--n;50..100;--step;7;--exec;fixed" -DROWS=8
-                 "-DMARK=n=71: launches 64-&gt;71, blocks 4-&gt;9" -P ${CMAKE_CURRENT_SOURCE_DIR}/report/check_curve.cmake)
+                 "-DMARK=n=71: launches 64-&gt;71, blocks 4-&gt;9" -P ${CMAKE_CURRENT_SOURCE_DIR}/charts/check_curve.cmake)
 gpusched_cli_test(validate_report 0 stdout "29 cases.*apsp-minplus +queued +16 +104" validate ${PROJECT_SOURCE_DIR}/validation/data/h100
                   --sections placement,curves,series,spmv --report ${CMAKE_CURRENT_BINARY_DIR}/validation_report.html)
 gpusched_cli_test(validate_report_unwritable 2 stderr "--report: cannot write" validate

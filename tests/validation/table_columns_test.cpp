@@ -47,7 +47,7 @@ TEST_CASE("table columns: the text table takes the columns with a text heading, 
     std::ostringstream out;
     run_columns().print_text(out, kRuns);
     // Widths: case 9 (long-name), blocks 6, error_% 7, waves 5, misplaced 9; two spaces between columns. The
-    // second error cell is -12.345 to 2 decimals as report::fixed writes it (the double just below or above).
+    // second error cell is -12.345 to 2 decimals as charts::fixed writes it (the double just below or above).
     const std::string error = fixed_digits(-12.345, 2);
     CHECK(out.str() == "case       blocks  error_%  waves  misplaced\n"
                        "a             132     0.50    1/1          3\n"

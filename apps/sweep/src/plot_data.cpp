@@ -8,8 +8,8 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
-#include "gpusched/report/svg_format.h"
-#include "gpusched/report/time_unit.h"
+#include "gpusched/charts/svg_format.h"
+#include "gpusched/charts/time_unit.h"
 #include "gpusched/sweep/csv.h"
 #include "gpusched/sweep/results_reader.h"
 
@@ -43,7 +43,7 @@ std::string readable_axis(const std::string& column, const std::vector<double*>&
     double largest = 0;
     for (const double* v : values)
         if (std::isfinite(*v)) largest = std::max(largest, std::abs(*v) * time->nanoseconds);
-    const report::TimeUnit unit = report::readable_time_unit(largest);
+    const charts::TimeUnit unit = charts::readable_time_unit(largest);
     const double scale = time->nanoseconds / unit.nanoseconds;
     for (double* v : values) *v *= scale;
     return time->quantity + " (" + unit.name + ")";
@@ -156,7 +156,7 @@ void check_aggregate(const PlotRequest& request) {
         throw InputError(field(request, "aggregate") + ": expected none, min, mean or max, got '" + aggregate + "'");
 }
 
-report::LineChart line_chart(const ResultsRecordSource& next, const std::string& source, const PlotRequest& request) {
+charts::LineChart line_chart(const ResultsRecordSource& next, const std::string& source, const PlotRequest& request) {
     check_aggregate(request);
     const Table t = load(next, source, request);
     const std::size_t xc = t.column(request.x, field(request, "x")), yc = t.column(request.y, field(request, "y"));
@@ -181,16 +181,16 @@ report::LineChart line_chart(const ResultsRecordSource& next, const std::string&
         cell.first.push_back(number(t, row, yc, request, "y"));
         cell.second.push_back(&row);
     }
-    report::LineChart chart;
+    charts::LineChart chart;
     chart.title = request.title.empty() ? request.y + " over " + request.x : request.title;
     chart.log_y = request.log;
     chart.y_from_zero = true;  // amounts compared between points: bars' rule (a log axis ignores it)
     for (const auto& name : names) {
-        report::LineSeries line;
+        charts::LineSeries line;
         line.name = name;
         line.markers = true;
         for (const auto& [x, cell] : groups[name]) {
-            const std::string where = "x = " + report::format_number(x, 6) + (name.empty() ? "" : " of series '" + name + "'");
+            const std::string where = "x = " + charts::format_number(x, 6) + (name.empty() ? "" : " of series '" + name + "'");
             line.points.push_back({x, combine(cell.first, cell.second, t, request, where)});
         }
         chart.series.push_back(std::move(line));
@@ -203,14 +203,14 @@ report::LineChart line_chart(const ResultsRecordSource& next, const std::string&
     return chart;
 }
 
-report::HeatmapChart heatmap(const ResultsRecordSource& next, const std::string& source, const PlotRequest& request) {
+charts::HeatmapChart heatmap(const ResultsRecordSource& next, const std::string& source, const PlotRequest& request) {
     check_aggregate(request);
     const Table t = load(next, source, request);
     const std::size_t xc = t.column(request.x, field(request, "x")), yc = t.column(request.y, field(request, "y")),
                       vc = t.column(request.value, field(request, "value"));
     if (t.rows.empty()) throw InputError(source + ": no rows to plot (all filtered out by " + field(request, "where") +
                                           " or with errors)");
-    report::HeatmapChart chart;
+    charts::HeatmapChart chart;
     chart.x_labels = ordered_labels(t, xc);
     chart.y_labels = ordered_labels(t, yc);
     if (chart.x_labels.size() > 2000 || chart.y_labels.size() > 2000)
@@ -244,19 +244,19 @@ report::HeatmapChart heatmap(const ResultsRecordSource& next, const std::string&
 
 }  // namespace
 
-report::LineChart line_chart_from_results(const std::string& csv, const std::string& source, const PlotRequest& request) {
+charts::LineChart line_chart_from_results(const std::string& csv, const std::string& source, const PlotRequest& request) {
     return line_chart(results_records(csv, source), source, request);
 }
 
-report::HeatmapChart heatmap_from_results(const std::string& csv, const std::string& source, const PlotRequest& request) {
+charts::HeatmapChart heatmap_from_results(const std::string& csv, const std::string& source, const PlotRequest& request) {
     return heatmap(results_records(csv, source), source, request);
 }
 
-report::LineChart line_chart_from_results(ResultsReader& reader, const PlotRequest& request) {
+charts::LineChart line_chart_from_results(ResultsReader& reader, const PlotRequest& request) {
     return line_chart(reader.source(), reader.path(), request);
 }
 
-report::HeatmapChart heatmap_from_results(ResultsReader& reader, const PlotRequest& request) {
+charts::HeatmapChart heatmap_from_results(ResultsReader& reader, const PlotRequest& request) {
     return heatmap(reader.source(), reader.path(), request);
 }
 

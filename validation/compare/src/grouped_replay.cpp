@@ -7,7 +7,7 @@
 #include "block_recorder.h"
 #include "measured_table.h"
 #include "report_html.h"
-#include "gpusched/report/gantt_chart.h"
+#include "gpusched/charts/gantt_chart.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/timeline_csv.h"
@@ -158,7 +158,7 @@ std::string launch_windows_html(const GroupedReplay& r) {
 
 std::string group_gantt(const std::string& title, const std::vector<MeasuredBlock>& blocks,
                         const std::vector<int>& group_of_sm, const std::vector<std::string>& labels) {
-    report::GanttChart chart;
+    charts::GanttChart chart;
     chart.title = title;
     chart.row_height = 6;
     chart.detail_px = 1000;
@@ -180,7 +180,7 @@ std::string group_gantt(const std::string& title, const std::vector<MeasuredBloc
                  std::to_string(b->sm)});
     }
     chart.caption = "One row per group of SMs, its blocks overlaid. Colour: the launch (modulo 8).";
-    return inline_svg(report::render_svg(chart));
+    return inline_svg(charts::render_svg(chart));
 }
 
 }  // namespace gpusched::validation

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
-#include "gpusched/report/text_table.h"
+#include "gpusched/charts/text_table.h"
 #include "gpusched/validation/table_columns.h"
 #include "gpusched/sim/dispatch_policy.h"
 #include "gpusched/validation/measured_timeline.h"
@@ -162,7 +162,7 @@ std::string replayed_cases_html(const std::string& heading, const std::string& w
                                 const std::vector<Case>& cases) {
     std::string h = "<h2>" + heading + "</h2>\n<p>" + std::to_string(cases.size()) + what + ": " +
                     std::to_string(cases_within_2_percent(cases)) + " within 2% of the measured span (worst " +
-                    report::fixed(worst_error_percent(cases), 2) + "%).</p>\n";
+                    charts::fixed(worst_error_percent(cases), 2) + "%).</p>\n";
     h += columns.html(cases);
     for (const auto& c : cases) h += c.html;
     return h;

@@ -5,13 +5,13 @@
 #include <map>
 #include <set>
 
-#include "gpusched/report/gantt_chart.h"
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/gantt_chart.h"
+#include "gpusched/charts/svg_format.h"
 
 namespace gpusched::validation {
 
 std::string cell(const std::string& text, bool bad) {
-    return std::string(bad ? "<td class=\"bad\">" : "<td>") + report::escape_xml(text) + "</td>";
+    return std::string(bad ? "<td class=\"bad\">" : "<td>") + charts::escape_xml(text) + "</td>";
 }
 
 std::string row(const std::vector<std::string>& cells) {
@@ -22,7 +22,7 @@ std::string row(const std::vector<std::string>& cells) {
 
 std::string header(const std::vector<std::string>& names) {
     std::string h = "<tr>";
-    for (const auto& n : names) h += "<th>" + report::escape_xml(n) + "</th>";
+    for (const auto& n : names) h += "<th>" + charts::escape_xml(n) + "</th>";
     return h + "</tr>\n";
 }
 
@@ -33,7 +33,7 @@ std::string inline_svg(const std::string& svg) {
 
 std::string sm_gantt(const std::string& title, const std::vector<MeasuredBlock>& blocks, const std::vector<int>& sms,
                      GanttColour colour) {
-    report::GanttChart chart;
+    charts::GanttChart chart;
     chart.title = title;
     chart.row_height = sms.size() > 64 ? 4 : 10;
     chart.detail_px = 1000;  // merged per-row paths: the report stays a few MB for thousands of blocks
@@ -59,7 +59,7 @@ std::string sm_gantt(const std::string& title, const std::vector<MeasuredBlock>&
     }
     chart.caption = colour == GanttColour::launch ? "Colour: the launch (0 = Init, 1, 2, ... modulo 8)."
                                                   : "Colour: the block's position on its SM (1st, 2nd, ... modulo 8).";
-    return inline_svg(report::render_svg(chart));
+    return inline_svg(charts::render_svg(chart));
 }
 
 std::vector<int> sms_of(const std::vector<MeasuredBlock>& a, const std::vector<MeasuredBlock>& b) {

@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
-#include "gpusched/report/text_table.h"
+#include "gpusched/charts/text_table.h"
 #include "gpusched/validation/measured_timeline.h"
 
 namespace gpusched::validation {
 
 /// `v` with `digits` decimals.
-using report::fixed;
+using charts::fixed;
 
 /// A table cell, its text escaped; class "bad" (red) on request.
 std::string cell(const std::string& text, bool bad = false);

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/validation/section_registry.h"
 #include "gpusched/validation/table_columns.h"
 #include "report_html.h"
@@ -105,7 +105,7 @@ std::string apsp_timeline_section(const ApspTimelineComparison& s) {
     for (const auto& c : s.cases) {
         if (c.measured_blocks.empty()) continue;
         const std::vector<int> sms = sms_of(c.measured_blocks, c.simulated_blocks);
-        h += "<details><summary>" + report::escape_xml(c.name) + ": " + std::to_string(c.measured.blocks) +
+        h += "<details><summary>" + charts::escape_xml(c.name) + ": " + std::to_string(c.measured.blocks) +
              " blocks in " + std::to_string(c.launches) + " launches, span " + fixed(c.measured.span_us, 1) +
              " us measured, " + fixed(c.simulated.span_us, 1) + " us simulated</summary>\n" +
              sm_gantt(c.name + ": measured", c.measured_blocks, sms, GanttColour::launch) + "\n" +

@@ -12,7 +12,7 @@
 
 #include "gpusched/hw/cluster_occupancy.h"
 #include "gpusched/hw/occupancy.h"
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/support/input_error.h"
 #include "experiments/placement/comparison.h"
@@ -115,7 +115,7 @@ ClusterCase replay_cluster_case(const std::filesystem::path& file, const hw::Gpu
     std::tie(c.first_wave_clusters, c.first_wave_same) =
         first_wave_agreement(r.measured_blocks, r.simulated_blocks, c.cluster_size);
     c.text_windows = launch_windows_text(r);
-    std::string h = "<section id=\"clusters-" + report::escape_xml(name) + "\">\n<h3>" + report::escape_xml(name) +
+    std::string h = "<section id=\"clusters-" + charts::escape_xml(name) + "\">\n<h3>" + charts::escape_xml(name) +
                     "</h3>\n<p>" + std::to_string(c.blocks) + " blocks in clusters of " +
                     std::to_string(c.cluster_size) + "; span " + fixed(c.measured_us, 3) + " us measured, " +
                     fixed(c.simulated_us, 3) + " us simulated (" + fixed(c.error_percent, 2) + "%); " +

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/validation/section_registry.h"
 #include "gpusched/validation/table_columns.h"
 #include "report_html.h"
@@ -122,7 +122,7 @@ std::string ConcurrencyView::report_part() const {
          "5%). Priority: CUDA's number (0 least, -5 greatest on the H100). H100 spread: the largest minus the smallest "
          "over the runner's repetitions.</p>\n";
     for (const auto& c : cases_) {
-        h += "<section>\n<h3>" + report::escape_xml(c.name) + "</h3>\n<p>span " + fixed(c.measured_span_us, 3) +
+        h += "<section>\n<h3>" + charts::escape_xml(c.name) + "</h3>\n<p>span " + fixed(c.measured_span_us, 3) +
              " us measured, " + fixed(c.simulated_span_us, 3) + " us simulated; colour = launch.</p>\n";
         if (c.measured_blocks.empty() && c.simulated_blocks.empty()) {
             h += "<p>(no per-block timelines kept)</p>\n</section>\n";

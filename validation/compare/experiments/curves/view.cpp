@@ -3,8 +3,8 @@
 
 #include <filesystem>
 
-#include "gpusched/report/line_chart.h"
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/line_chart.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/validation/section_registry.h"
 #include "gpusched/validation/table_columns.h"
 #include "report_html.h"
@@ -15,13 +15,13 @@ namespace {
 
 /// Measured and calibrated simulated times over the points with n in [lo, hi]; jump markers on request.
 std::string curve_chart(const CurveComparison& c, const std::string& title, int lo, int hi, bool log_y, bool markers) {
-    report::LineChart chart;
+    charts::LineChart chart;
     chart.title = title;
     chart.x_label = "n";
     chart.y_label = "run time (us)";
     chart.log_y = log_y;
-    report::LineSeries measured{"measured", {}, true, "", 1.5, std::nullopt};
-    report::LineSeries simulated{"simulated x " + fixed(c.factor, 3), {}, true, "6 3", 1.5, std::nullopt};
+    charts::LineSeries measured{"measured", {}, true, "", 1.5, std::nullopt};
+    charts::LineSeries simulated{"simulated x " + fixed(c.factor, 3), {}, true, "6 3", 1.5, std::nullopt};
     for (const auto& p : c.points) {
         if (p.n < lo || p.n > hi) continue;
         measured.points.push_back({static_cast<double>(p.n), p.measured_us});
@@ -32,13 +32,13 @@ std::string curve_chart(const CurveComparison& c, const std::string& title, int 
         for (const auto& j : c.measured_jumps) chart.markers.push_back({j.n - 0.5, "m" + std::to_string(j.n)});
         for (const auto& j : c.simulated_jumps) chart.markers.push_back({j.n - 0.5, "s" + std::to_string(j.n)});
     }
-    return inline_svg(report::render_svg(chart));
+    return inline_svg(charts::render_svg(chart));
 }
 
 std::string curve_section(const CurveComparison& c) {
     const std::string title = c.kernel + ", " + std::to_string(c.block) + "x" + std::to_string(c.block) + " blocks, " +
                               (c.issue == "queued" ? "launches queued first" : "launched by the host while timed");
-    std::string h = "<section id=\"curve-" + c.kernel + "-" + c.issue + "-" + std::to_string(c.block) + "\">\n<h2>" + report::escape_xml(title) + "</h2>\n";
+    std::string h = "<section id=\"curve-" + c.kernel + "-" + c.issue + "-" + std::to_string(c.block) + "\">\n<h2>" + charts::escape_xml(title) + "</h2>\n";
     h += "<p>Calibrated at n = " + std::to_string(c.reference_n) + " (factor " + fixed(c.factor, 3) +
          "): median |error| " + fixed(c.median_abs_error_percent, 1) + "%, max " + fixed(c.max_abs_error_percent, 1) +
          "%. Jumps (step &gt; 4%) measured at";

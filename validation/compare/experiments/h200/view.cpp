@@ -5,7 +5,7 @@
 
 #include "experiments/curves/view.h"
 #include "experiments/series/view.h"
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/validation/section_registry.h"
 #include "gpusched/validation/table_columns.h"
 #include "report_html.h"
@@ -60,7 +60,7 @@ std::string H200View::report_part() const {
     std::ostringstream text;
     print_text(text);
     return "<section id=\"h200\">\n<h2>H200 against the h200 preset, and H200 / H100</h2>\n<pre>" +
-           report::escape_xml(text.str()) + "</pre>\n</section>\n";
+           charts::escape_xml(text.str()) + "</pre>\n</section>\n";
 }
 
 std::string H200Section::description() const {

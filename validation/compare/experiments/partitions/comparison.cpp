@@ -7,7 +7,7 @@
 #include <regex>
 
 #include "gpusched/hw/partition_spec.h"
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/replay_timeline.h"
@@ -66,7 +66,7 @@ PartitionCase replay_partition_case(const std::filesystem::path& file, const hw:
     c.blocks_on_other_sm = r.moved;
     c.largest_sm_difference = r.largest_group_difference;
     c.text_windows = launch_windows_text(r);
-    std::string h = "<section id=\"partitions-" + report::escape_xml(name) + "\">\n<h3>" + report::escape_xml(name) +
+    std::string h = "<section id=\"partitions-" + charts::escape_xml(name) + "\">\n<h3>" + charts::escape_xml(name) +
                     "</h3>\n<p>" + std::to_string(c.blocks) + " blocks in " + std::to_string(c.partitions.size()) +
                     " partition(s) of " + std::to_string(k) + " SMs; span " + fixed(c.measured_us, 3) +
                     " us measured, " + fixed(c.simulated_us, 3) + " us simulated (" + fixed(c.error_percent, 2) +

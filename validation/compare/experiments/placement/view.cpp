@@ -5,7 +5,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/validation/section_registry.h"
 #include "gpusched/validation/table_columns.h"
 #include "report_html.h"
@@ -45,7 +45,7 @@ TableColumns<PlacementComparison> placement_columns(bool walk, bool spread) {
     using P = PlacementComparison;
     return TableColumns<P>{
         text_column<P>({"case", "case", "case"}, &P::name).in_html_markup([](const P& c) {
-            return "<a href=\"#" + report::escape_xml(c.name) + "\">" + report::escape_xml(c.name) + "</a>";
+            return "<a href=\"#" + charts::escape_xml(c.name) + "\">" + charts::escape_xml(c.name) + "</a>";
         }),
         integer_column<P>({"blocks", "blocks", "blocks"}, &P::blocks),
         decimal_column<P>({"measured_us", "measured us", "measured_us"}, &P::measured_us, 3),
@@ -140,7 +140,7 @@ std::string PlacementView::report_part() const {
          "the same count for 10 repetitions of the case in a later run against this measured run, the "
          "hardware's own spread (red: the simulation is beyond its maximum).</p>\n";
     for (const auto& c : cases) {
-        h += "<section id=\"" + report::escape_xml(c.name) + "\">\n<h2>" + report::escape_xml(c.name) + "</h2>\n<p>" +
+        h += "<section id=\"" + charts::escape_xml(c.name) + "\">\n<h2>" + charts::escape_xml(c.name) + "</h2>\n<p>" +
              std::to_string(c.blocks) + " blocks; span " + fixed(c.measured_us, 3) + " us measured, " +
              fixed(c.simulated_us, 3) + " us simulated (" + fixed(c.error_percent, 2) + "%); " +
              std::to_string(c.misplaced) + " blocks on another SM.</p>\n";

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "gpusched/report/line_chart.h"
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/line_chart.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/validation/section_registry.h"
 #include "gpusched/validation/table_columns.h"
 #include "report_html.h"
@@ -45,7 +45,7 @@ void SeriesView::print_text(std::ostream& out) const {
     std::sort(blocks.begin(), blocks.end());
     std::vector<std::string> head{"threads"};
     for (int b : blocks) head.push_back(std::to_string(b));
-    report::TextTable grid(head, std::vector<bool>(head.size(), true));
+    charts::TextTable grid(head, std::vector<bool>(head.size(), true));
     for (std::size_t i = 0; i < s.points.size();) {
         const int threads = s.points[i].threads;
         std::vector<std::string> cells{std::to_string(threads)};
@@ -76,7 +76,7 @@ void SeriesView::add_json(nlohmann::ordered_json& top) const {
 
 std::string SeriesView::report_part() const {
     const SeriesComparison& s = series_;
-    report::LineChart chart;
+    charts::LineChart chart;
     chart.title = "binomial series: run time over blocks, one line per block size";
     chart.x_label = "blocks";
     chart.y_label = "run time (us)";
@@ -87,8 +87,8 @@ std::string SeriesView::report_part() const {
     for (const auto& p : s.points)
         if (std::find(threads.begin(), threads.end(), p.threads) == threads.end()) threads.push_back(p.threads);
     for (std::size_t k = 0; k < threads.size(); ++k) {
-        report::LineSeries measured{std::to_string(threads[k]) + " threads", {}, true, "", 1.5, k};
-        report::LineSeries simulated{"", {}, false, "6 3", 1.5, k};
+        charts::LineSeries measured{std::to_string(threads[k]) + " threads", {}, true, "", 1.5, k};
+        charts::LineSeries simulated{"", {}, false, "6 3", 1.5, k};
         for (const auto& p : s.points) {
             if (p.threads != threads[k]) continue;
             measured.points.push_back({static_cast<double>(p.blocks), p.measured_us});
@@ -102,9 +102,9 @@ std::string SeriesView::report_part() const {
                     " blocks x " + std::to_string(s.reference_threads) + " threads). Median |error| " +
                     fixed(s.median_abs_error_percent, 1) + "%, max " + fixed(s.max_abs_error_percent, 1) + "%.</p>\n";
     if (!s.work_keys.empty())
-        h += "<p>Work keys added to every point, from <code>" + report::escape_xml(s.work_file) + "</code>: <code>" +
-             report::escape_xml(s.work_keys) + "</code>.</p>\n";
-    h += inline_svg(report::render_svg(chart)) + "\n" + point_columns().html(s.points);
+        h += "<p>Work keys added to every point, from <code>" + charts::escape_xml(s.work_file) + "</code>: <code>" +
+             charts::escape_xml(s.work_keys) + "</code>.</p>\n";
+    h += inline_svg(charts::render_svg(chart)) + "\n" + point_columns().html(s.points);
     return h + "</section>\n";
 }
 

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "gpusched/report/line_chart.h"
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/line_chart.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/validation/section_registry.h"
 #include "gpusched/validation/table_columns.h"
 #include "report_html.h"
@@ -19,7 +19,7 @@ namespace {
 const std::vector<std::string> kFormats{"csr", "ell", "coo", "hyb"};
 
 std::string spmv_chart(const SpmvComparison& s) {
-    report::LineChart chart;
+    charts::LineChart chart;
     chart.title = "SpMV, ~40k non-zeros: block span per matrix (1 = Dense ... 8 = Epidemiology)";
     chart.x_label = "matrix (Table IV order)";
     chart.y_label = "span (us)";
@@ -32,8 +32,8 @@ std::string spmv_chart(const SpmvComparison& s) {
             std::find(matrices.begin(), matrices.end(), p.matrix) == matrices.end())
             matrices.push_back(p.matrix);
     for (std::size_t f = 0; f < kFormats.size(); ++f) {
-        report::LineSeries measured{kFormats[f] + " measured", {}, true, "", 1.5, f};
-        report::LineSeries simulated{kFormats[f] + " simulated x " + fixed(s.factor, 2), {}, true, "6 3", 1.5, f};
+        charts::LineSeries measured{kFormats[f] + " measured", {}, true, "", 1.5, f};
+        charts::LineSeries simulated{kFormats[f] + " simulated x " + fixed(s.factor, 2), {}, true, "6 3", 1.5, f};
         for (std::size_t m = 0; m < matrices.size(); ++m)
             for (const auto& p : s.points)
                 if (p.matrix == matrices[m] && p.format == kFormats[f]) {
@@ -43,7 +43,7 @@ std::string spmv_chart(const SpmvComparison& s) {
         chart.series.push_back(measured);
         chart.series.push_back(simulated);
     }
-    return inline_svg(report::render_svg(chart));
+    return inline_svg(charts::render_svg(chart));
 }
 
 /// A row per configuration: text, JSON "points" and the report's table.
@@ -120,7 +120,7 @@ nlohmann::ordered_json spmv_json(const SpmvComparison& s) {
 std::string spmv_section(const SpmvComparison& s) {
     std::string h = "<h1>SpMV</h1>\n<section id=\"spmv\">\n<p>" + std::to_string(s.points.size()) +
                     " measured configurations (matrix x format, 256 threads), each simulated on the same matrix with "
-                    "the <code>shared</code> execution model and calibrated once, at " + report::escape_xml(s.reference_matrix + " " + s.reference_format) +
+                    "the <code>shared</code> execution model and calibrated once, at " + charts::escape_xml(s.reference_matrix + " " + s.reference_format) +
                     " (the median measured span; factor " + fixed(s.factor, 3) + ", applied to each launch's span, not to the "
                     "launch overheads). Block spans (first block start to last block end): median |error| " +
                     fixed(s.median_abs_span_error_percent, 1) + "%, max " + fixed(s.max_abs_span_error_percent, 1) +
@@ -134,7 +134,7 @@ std::string spmv_section(const SpmvComparison& s) {
         if (!p.has_timeline || p.measured_blocks.empty()) continue;
         const std::string name = p.matrix + " " + p.format;
         const std::vector<int> sms = sms_of(p.measured_blocks, p.simulated_blocks);
-        h += "<details><summary>" + report::escape_xml(name) + ": " + std::to_string(p.measured_blocks.size()) +
+        h += "<details><summary>" + charts::escape_xml(name) + ": " + std::to_string(p.measured_blocks.size()) +
              " blocks, span " + fixed(p.timeline_span_us, 2) + " us measured, " + fixed(p.simulated_span_us, 2) +
              " us simulated (uncalibrated), " + std::to_string(p.misplaced) + " blocks on another SM</summary>\n" +
              sm_gantt(name + ": measured", p.measured_blocks, sms) + "\n" +

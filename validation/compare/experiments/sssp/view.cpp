@@ -7,9 +7,9 @@
 #include <map>
 #include <vector>
 
-#include "gpusched/report/gantt_chart.h"
-#include "gpusched/report/line_chart.h"
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/gantt_chart.h"
+#include "gpusched/charts/line_chart.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/validation/section_registry.h"
 #include "gpusched/validation/table_columns.h"
 #include "report_html.h"
@@ -34,7 +34,7 @@ nlohmann::ordered_json config_json(const SsspConfig& c) {
 }
 
 std::string sssp_time_chart(const SsspComparison& s, bool speedup) {
-    report::LineChart chart;
+    charts::LineChart chart;
     chart.title = speedup ? "n x SSSP: speedup from 1 to C streams (T = 256, max-l1)"
                           : "n x SSSP: whole run of 32 sources over streams (T = 256, max-l1)";
     chart.x_label = "log2 C (0 = 1 stream, 5 = 32 streams)";
@@ -44,11 +44,11 @@ std::string sssp_time_chart(const SsspComparison& s, bool speedup) {
     for (const auto& p : s.points)
         if (std::find(graphs.begin(), graphs.end(), p.config.graph) == graphs.end()) graphs.push_back(p.config.graph);
     for (std::size_t g = 0; g < graphs.size(); ++g) {
-        report::LineSeries measured{graphs[g] + " measured (CUDA graph)", {}, true, "", 1.5, g};
-        report::LineSeries simulated{graphs[g] + " simulated" + (speedup ? "" : " x " + fixed(s.factor, 2)), {}, true,
+        charts::LineSeries measured{graphs[g] + " measured (CUDA graph)", {}, true, "", 1.5, g};
+        charts::LineSeries simulated{graphs[g] + " simulated" + (speedup ? "" : " x " + fixed(s.factor, 2)), {}, true,
                                      "6 3", 1.5, g};
-        report::LineSeries direct{graphs[g] + " measured (direct launches)", {}, true, "2 3", 1.0, g};
-        report::LineSeries direct_sim{graphs[g] + " simulated (direct)" +
+        charts::LineSeries direct{graphs[g] + " measured (direct launches)", {}, true, "2 3", 1.0, g};
+        charts::LineSeries direct_sim{graphs[g] + " simulated (direct)" +
                                           (speedup ? "" : " x " + fixed(s.stream_factor, 2)),
                                       {}, true, "8 2 2 2", 1.0, g};
         std::map<int, const SsspPoint*> one;
@@ -76,11 +76,11 @@ std::string sssp_time_chart(const SsspComparison& s, bool speedup) {
         chart.series.push_back(direct);
         chart.series.push_back(direct_sim);
     }
-    return inline_svg(report::render_svg(chart));
+    return inline_svg(charts::render_svg(chart));
 }
 
 std::string stream_gantt(const std::string& title, const std::vector<SsspLaunchSpan>& launches) {
-    report::GanttChart chart;
+    charts::GanttChart chart;
     chart.title = title;
     chart.detail_px = 1000;
     chart.row_height = 12;
@@ -93,7 +93,7 @@ std::string stream_gantt(const std::string& title, const std::vector<SsspLaunchS
         chart.rows[static_cast<std::size_t>(l.stream)].bars.push_back({l.start_us, l.end_us, colour, l.kernel});
     }
     chart.caption = "One bar per launch: its first block start to its last block end.";
-    return inline_svg(report::render_svg(chart));
+    return inline_svg(charts::render_svg(chart));
 }
 
 
@@ -223,12 +223,12 @@ std::string sssp_section(const SsspComparison& s) {
     std::string h = "<h1>n x SSSP</h1>\n<section id=\"sssp\">\n<p><b>Frontier check</b> (the runner's per-iteration "
                     "sets against the CPU reference, a hard check):";
     for (const auto& f : s.frontiers)
-        h += " " + report::escape_xml(f.graph) + ": " + std::to_string(f.sources) + " sources, " +
+        h += " " + charts::escape_xml(f.graph) + ": " + std::to_string(f.sources) + " sources, " +
              std::to_string(f.iterations) + " iterations, " +
              (f.mismatches == 0 ? std::string("identical") : std::to_string(f.mismatches) + " mismatches (first: " +
-                                                                  report::escape_xml(f.first_mismatch) + ")") + ";";
+                                                                  charts::escape_xml(f.first_mismatch) + ")") + ";";
     h += " launch counts " + std::string(s.launches_match ? "identical" : "<b>differ</b>") + ".</p>\n";
-    h += "<p>Calibrated once, at the CUDA-graph run of " + report::escape_xml(config_text(s.reference)) + " (factor " +
+    h += "<p>Calibrated once, at the CUDA-graph run of " + charts::escape_xml(config_text(s.reference)) + " (factor " +
          fixed(s.factor, 3) + "). CUDA-graph runs: median |error| " + fixed(s.median_abs_error_graph_percent, 1) +
          "%, max " + fixed(s.max_abs_error_graph_percent, 1) + "%. Direct launches from one host thread (simulated as " +
          "host calls, calibrated at their own run of the reference, factor " + fixed(s.stream_factor, 3) +
@@ -238,7 +238,7 @@ std::string sssp_section(const SsspComparison& s) {
     h += "<h2>Carveout: t(max-shared) / t(max-l1), CUDA graphs</h2>\n" + carveout_columns().html(s.carveouts);
     h += "<h2>Timelines (uncalibrated)</h2>\n" + timeline_columns().html(s.timelines);
     for (const auto& t : s.timelines)
-        h += "<details><summary>" + report::escape_xml(t.name) + ": launches per stream, measured above simulated (each on its own time axis)</summary>\n" +
+        h += "<details><summary>" + charts::escape_xml(t.name) + ": launches per stream, measured above simulated (each on its own time axis)</summary>\n" +
              stream_gantt(t.name + ": measured", t.measured_launches) + "\n" +
              stream_gantt(t.name + ": simulated", t.simulated_launches) + "\n</details>\n";
     h += "<h2>Every run</h2>\n" + point_columns().html(s.points);

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "gpusched/report/line_chart.h"
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/line_chart.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/validation/section_registry.h"
 #include "gpusched/validation/table_columns.h"
 #include "report_html.h"
@@ -17,7 +17,7 @@ namespace {
 
 /// Run time over log2 R: measured (solid) and simulated x f (dashed), documented keys (dotted).
 std::string streamcluster_chart(const StreamclusterComparison& s) {
-    report::LineChart chart;
+    charts::LineChart chart;
     chart.title = "streamcluster: kernel + D2H copies per call over the rake size R (pinned, pageable host memory)";
     chart.x_label = "log2 R";
     chart.y_label = "time per call (us)";
@@ -41,9 +41,9 @@ std::string streamcluster_chart(const StreamclusterComparison& s) {
          [](const StreamclusterPoint& p) { return p.calibrated_kernel_us; },
          [](const StreamclusterPoint& p) { return p.documented.kernel_us; }}};
     for (std::size_t k = 0; k < lines.size(); ++k) {
-        report::LineSeries measured{lines[k].name + ": measured", {}, true, "", 1.5, k};
-        report::LineSeries calibrated{lines[k].name + ": sim. x " + fixed(s.factor, 2), {}, true, "6 3", 1.5, k};
-        report::LineSeries documented{lines[k].name + ": " + s.documented_keys, {}, false, "2 3", 1.0, k};
+        charts::LineSeries measured{lines[k].name + ": measured", {}, true, "", 1.5, k};
+        charts::LineSeries calibrated{lines[k].name + ": sim. x " + fixed(s.factor, 2), {}, true, "6 3", 1.5, k};
+        charts::LineSeries documented{lines[k].name + ": " + s.documented_keys, {}, false, "2 3", 1.0, k};
         for (const auto& p : s.points) {
             const double x = std::log2(p.rake);
             measured.points.push_back({x, lines[k].measured(p)});
@@ -54,7 +54,7 @@ std::string streamcluster_chart(const StreamclusterComparison& s) {
         chart.series.push_back(calibrated);
         if (!s.documented_keys.empty()) chart.series.push_back(documented);
     }
-    return inline_svg(report::render_svg(chart));
+    return inline_svg(charts::render_svg(chart));
 }
 
 nlohmann::ordered_json simulated_json(const StreamclusterSimulated& x) {
@@ -223,7 +223,7 @@ std::string streamcluster_section(const StreamclusterComparison& s) {
     const auto best = [&](const char* kind, const StreamclusterBest& b) {
         return std::string("<li>") + kind + ": measured R = " + std::to_string(b.measured) + ", simulated " +
                std::to_string(b.simulated) + ", simulated x f " + std::to_string(b.calibrated) +
-               (doc ? ", with " + report::escape_xml(s.documented_keys) + " " + std::to_string(b.documented) : "") + "</li>\n";
+               (doc ? ", with " + charts::escape_xml(s.documented_keys) + " " + std::to_string(b.documented) : "") + "</li>\n";
     };
     std::string h = "<h1>streamcluster</h1>\n<section id=\"streamcluster\">\n<p>" + std::to_string(s.points.size()) +
                     " rake sizes R (pgain over the measured points, 256 threads), each simulated with the generator's "
@@ -234,7 +234,7 @@ std::string streamcluster_section(const StreamclusterComparison& s) {
                     fixed(s.median_abs_kernel_error_percent, 1) + "%, max " + fixed(s.max_abs_kernel_error_percent, 1) +
                     "%. Copies, uncalibrated: pinned median |error| " + fixed(s.median_abs_d2h_pinned_error_percent, 1) +
                     "%, pageable " + fixed(s.median_abs_d2h_pageable_error_percent, 1) + "%." +
-                    (doc ? " Dotted: uncalibrated, with the documented " + report::escape_xml(s.documented_keys) +
+                    (doc ? " Dotted: uncalibrated, with the documented " + charts::escape_xml(s.documented_keys) +
                                " (fitted to the R = 512 row of this data): kernel median |error| " +
                                fixed(s.median_abs_documented_kernel_error_percent, 1) + "%, max " +
                                fixed(s.max_abs_documented_kernel_error_percent, 1) + "%."
@@ -248,7 +248,7 @@ std::string streamcluster_section(const StreamclusterComparison& s) {
         if (!p.has_timeline || p.measured_blocks.empty()) continue;
         const std::string name = "R = " + std::to_string(p.rake);
         const std::vector<int> sms = sms_of(p.measured_blocks, p.simulated_blocks);
-        h += "<details><summary>" + report::escape_xml(name) + ": " + std::to_string(p.timeline_blocks) +
+        h += "<details><summary>" + charts::escape_xml(name) + ": " + std::to_string(p.timeline_blocks) +
              " blocks, span " + fixed(p.timeline_span_us, 1) + " us measured, " + fixed(p.simulated.span_us, 1) +
              " us simulated, " + std::to_string(p.measured_sms) + " / " + std::to_string(p.simulated_sms) +
              " SMs used, " + std::to_string(p.misplaced) + " blocks on another SM</summary>\n" +

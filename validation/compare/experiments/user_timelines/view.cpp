@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "gpusched/report/line_chart.h"
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/line_chart.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/validation/table_columns.h"
 #include "numeric_csv.h"
 #include "report_html.h"
@@ -65,7 +65,7 @@ TableColumns<UserTimelineComparison> file_columns(int sm_count, bool walk) {
     using F = UserTimelineComparison;
     return TableColumns<F>{
         text_column<F>({"file", "file", "file"}, &F::file).in_html_markup([](const F& f) {
-            return "<a href=\"#" + report::escape_xml(f.file) + "\">" + report::escape_xml(f.file) + "</a>";
+            return "<a href=\"#" + charts::escape_xml(f.file) + "\">" + charts::escape_xml(f.file) + "</a>";
         }),
         text_column<F>({"kernel", "kernel", "kernel"}, &F::kernel),
         json_column<F>("device", &F::device),
@@ -194,13 +194,13 @@ void UserTimelinesView::add_json(nlohmann::ordered_json& top) const {
 
 std::string UserTimelinesView::report_part() const {
     const auto& files = timelines_.files;
-    std::string h = "<h2>Timelines</h2>\n<p>" + report::escape_xml(bottom_line(timelines_)) + ".</p>\n<p>" +
-                    report::escape_xml(kMeaning) + "</p>\n";
+    std::string h = "<h2>Timelines</h2>\n<p>" + charts::escape_xml(bottom_line(timelines_)) + ".</p>\n<p>" +
+                    charts::escape_xml(kMeaning) + "</p>\n";
     h += file_columns(sm_count_, false).html(files);
     for (const auto& f : files) {
         const auto& r = f.replay;
-        h += "<section id=\"" + report::escape_xml(f.file) + "\">\n<h2>" + report::escape_xml(f.file) + "</h2>\n<p>" +
-             report::escape_xml(f.kernel + " on " + f.device + ": " + std::to_string(r.blocks) + " blocks of " +
+        h += "<section id=\"" + charts::escape_xml(f.file) + "\">\n<h2>" + charts::escape_xml(f.file) + "</h2>\n<p>" +
+             charts::escape_xml(f.kernel + " on " + f.device + ": " + std::to_string(r.blocks) + " blocks of " +
                                 std::to_string(f.threads) + " threads in " + std::to_string(f.launches) +
                                 " launches; span " + fixed(r.measured_us, 3) + " us measured, " +
                                 fixed(r.simulated_us, 3) + " us simulated (" + fixed(r.error_percent, 2) + "%)") +
@@ -208,14 +208,14 @@ std::string UserTimelinesView::report_part() const {
         if (r.launches.size() > 1) {
             h += launch_columns().html(launch_rows(f));
         }
-        report::LineChart chart;
+        charts::LineChart chart;
         chart.title = f.file + ": blocks per SM";
         chart.x_label = "SM";
         chart.y_label = "blocks";
         chart.y_from_zero = true;
         chart.height = 300;
         for (const auto* which : {&r.measured_per_sm, &r.simulated_per_sm}) {
-            report::LineSeries s;
+            charts::LineSeries s;
             s.name = which == &r.measured_per_sm ? "measured" : "simulated";
             s.markers = true;
             s.steps = true;  // a count per SM: level across each SM, not a slope between neighbours
@@ -225,7 +225,7 @@ std::string UserTimelinesView::report_part() const {
                 s.points.push_back({static_cast<double>(sm), static_cast<double>(counts[sm])});
             chart.series.push_back(std::move(s));
         }
-        h += inline_svg(report::render_svg(chart)) + "\n";
+        h += inline_svg(charts::render_svg(chart)) + "\n";
         if (r.measured_blocks.empty() && r.simulated_blocks.empty()) {
             h += "<p>(no per-block timelines kept)</p>\n</section>\n";
             continue;

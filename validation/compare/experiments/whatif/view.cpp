@@ -6,8 +6,8 @@
 #include <map>
 #include <vector>
 
-#include "gpusched/report/line_chart.h"
-#include "gpusched/report/svg_format.h"
+#include "gpusched/charts/line_chart.h"
+#include "gpusched/charts/svg_format.h"
 #include "gpusched/validation/section_registry.h"
 #include "gpusched/validation/table_columns.h"
 #include "numeric_csv.h"
@@ -138,7 +138,7 @@ void print_what_if(std::ostream& out, const WhatIfComparison& c, const std::stri
         // Per experiment and K (every point is in the JSON and the report).
         std::map<std::pair<std::string, int>, std::vector<double>> groups;
         for (const auto& p : c.own) groups[{p.experiment, p.sms}].push_back(std::abs(p.error_percent));
-        report::TextTable o({"experiment", "K", "points", "median_|err|_%", "max_|err|_%"}, {false, true, true, true, true});
+        charts::TextTable o({"experiment", "K", "points", "median_|err|_%", "max_|err|_%"}, {false, true, true, true, true});
         for (auto it = groups.begin(); it != groups.end(); ++it) {
             const ErrorSummary e = summarise_errors(it->second);
             o.add_row({it->first.first, std::to_string(it->first.second), std::to_string(it->second.size()), fixed(e.median, 1),
@@ -177,15 +177,15 @@ nlohmann::ordered_json what_if_json(const WhatIfComparison& c) {
 }
 
 std::string ratio_chart(const WhatIfComparison& c) {
-    report::LineChart chart;
+    charts::LineChart chart;
     chart.title = "T(K) / T(whole GPU) per profiled iteration: measured (solid) and predicted (dashed)";
     chart.x_label = "SMs (K)";
     chart.y_label = "busy time ratio";
     chart.log_y = true;
     for (std::size_t i = 0; i < c.workloads.size(); ++i) {
         const auto& w = c.workloads[i];
-        report::LineSeries measured{w.name + " measured", {}, true, "", 1.5, i};
-        report::LineSeries predicted{w.name + " predicted", {}, true, "6 3", 1.5, i};
+        charts::LineSeries measured{w.name + " measured", {}, true, "", 1.5, i};
+        charts::LineSeries predicted{w.name + " predicted", {}, true, "6 3", 1.5, i};
         for (const auto& p : w.points) {
             measured.points.push_back({static_cast<double>(p.sms), p.measured_ratio});
             predicted.points.push_back({static_cast<double>(p.sms), p.predicted_ratio});
@@ -193,19 +193,19 @@ std::string ratio_chart(const WhatIfComparison& c) {
         chart.series.push_back(measured);
         chart.series.push_back(predicted);
     }
-    return inline_svg(report::render_svg(chart));
+    return inline_svg(charts::render_svg(chart));
 }
 
 std::string kernel_table(const WhatIfWorkload& w) {
-    return "<details><summary>" + report::escape_xml(w.name) + ": " + std::to_string(w.kernels.size()) +
+    return "<details><summary>" + charts::escape_xml(w.name) + ": " + std::to_string(w.kernels.size()) +
            " kernels (ratio of each kernel's duration to its whole-GPU duration; red: the wave count changes "
            "and the prediction is off by more than 3%)</summary>\n" + kernel_columns(w).html(w.kernels) + "</details>\n";
 }
 
 std::string what_if_section(const WhatIfComparison& c, const std::string& dir) {
     std::string h = "<h1>What-if on fewer SMs</h1>\n<section id=\"whatif\">\n<p>Each workload's whole-GPU trace (" +
-                    report::escape_xml(dir) + ") is imported with its Nsight Compute totals and simulated on the what-if "
-                    "GPU of K SMs (" + report::escape_xml(c.sm_rule) + "); the same workload measured in a green context "
+                    charts::escape_xml(dir) + ") is imported with its Nsight Compute totals and simulated on the what-if "
+                    "GPU of K SMs (" + charts::escape_xml(c.sm_rule) + "); the same workload measured in a green context "
                     "of K SMs gives the measured ratio. Busy time: the union of the profiled iteration's kernel intervals. "
                     "Median |error| of the ratio " + fixed(c.median_abs_busy_error_percent, 1) + "%, max " +
                     fixed(c.max_abs_busy_error_percent, 1) + "% (targets 5% and 10%). On the whole GPU the per-kernel "

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "gpusched/report/heatmap_chart.h"
-#include "gpusched/report/line_chart.h"
+#include "gpusched/charts/heatmap_chart.h"
+#include "gpusched/charts/line_chart.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/sweep/results_reader.h"
 
@@ -32,15 +32,15 @@ struct PlotRequest {
 /// field_names names it) for an unknown column, a non-numeric cell, no rows left, or several
 /// rows on one point with aggregate "none" (the message names the columns that differ among
 /// them, to add to series or where).
-report::LineChart line_chart_from_results(const std::string& csv, const std::string& source, const PlotRequest& request);
+charts::LineChart line_chart_from_results(const std::string& csv, const std::string& source, const PlotRequest& request);
 
 /// A heatmap of `value` over x (columns) and y (rows); labels sorted numerically when all
 /// numeric, else in order of first appearance. Same checks as line_chart_from_results.
-report::HeatmapChart heatmap_from_results(const std::string& csv, const std::string& source, const PlotRequest& request);
+charts::HeatmapChart heatmap_from_results(const std::string& csv, const std::string& source, const PlotRequest& request);
 
 /// The two charts from a results file read record by record: the rows kept (after the filters) stay
 /// within kMaxResultsHeldBytes, an InputError naming the file and line beyond.
-report::LineChart line_chart_from_results(ResultsReader& reader, const PlotRequest& request);
-report::HeatmapChart heatmap_from_results(ResultsReader& reader, const PlotRequest& request);
+charts::LineChart line_chart_from_results(ResultsReader& reader, const PlotRequest& request);
+charts::HeatmapChart heatmap_from_results(ResultsReader& reader, const PlotRequest& request);
 
 }  // namespace gpusched::sweep

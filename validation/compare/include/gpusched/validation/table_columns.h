@@ -118,7 +118,7 @@ public:
         return TableColumns(std::move(columns));
     }
 
-    /// The aligned text table (report::TextTable) of `rows` (rows or pointers to them): the columns of text table `table`.
+    /// The aligned text table (charts::TextTable) of `rows` (rows or pointers to them): the columns of text table `table`.
     template <class Rows>
     void print_text(std::ostream& out, const Rows& rows, int table = 0) const;
     /// One row as a JSON object, its keys in column order.
@@ -136,7 +136,7 @@ private:
 
 // ----- what the templates call: the rendering, row type aside -----
 
-/// `value` with `digits` decimals (report::fixed).
+/// `value` with `digits` decimals (charts::fixed).
 std::string fixed_digits(double value, int digits);
 
 /// A table as its cells: text headings and alignment, and per row the text cells.
