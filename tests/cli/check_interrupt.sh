@@ -9,6 +9,18 @@ trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# wait_for_temporary NAME OUTPUT PID [FIND TESTS...]: waits until the run's temporary output file
+# exists (and passes the extra find tests, e.g. -size +0); fails when the run ends first or after 60 s.
+wait_for_temporary() {
+    local name=$1 output=$2 pid=$3 waited=0; shift 3
+    until [ -n "$(find . -maxdepth 1 -name ".$output.tmp-*" "$@" 2>/dev/null)" ]; do
+        sleep 0.1
+        waited=$((waited + 1))
+        [ "$waited" -lt 600 ] || { kill -9 "$pid"; fail "$name: no temporary output after 60 s"; }
+        kill -0 "$pid" 2>/dev/null || fail "$name: ended before it could be interrupted: $(cat "$name.err")"
+    done
+}
+
 # interrupt NAME OUTPUT ARGS...: runs the command, waits until its temporary output file has
 # content (the run is under way: simulate streams blocks, sweep flushes finished rows), sends
 # SIGINT and checks the outcome.
@@ -17,14 +29,8 @@ interrupt() {
     echo "kept" > "$output"
     "$exe" "$@" >"$name.out" 2>"$name.err" &
     local pid=$! waited=0
-    until [ -n "$(find . -maxdepth 1 -name ".$output.tmp-*" -size +0 2>/dev/null)" ]; do
-        sleep 0.1
-        waited=$((waited + 1))
-        [ "$waited" -lt 600 ] || { kill -9 "$pid"; fail "$name: no temporary output after 60 s"; }
-        kill -0 "$pid" 2>/dev/null || fail "$name: ended before it could be interrupted: $(cat "$name.err")"
-    done
+    wait_for_temporary "$name" "$output" "$pid" -size +0
     kill -INT "$pid"
-    waited=0
     while kill -0 "$pid" 2>/dev/null; do
         sleep 0.1
         waited=$((waited + 1))
@@ -53,13 +59,8 @@ signal_during() {
     local name=$1 signal=$2 expected=$3 output=$4; shift 4
     echo "kept" > "$output"
     "$exe" "$@" >"$name.out" 2>"$name.err" &
-    local pid=$! waited=0
-    until [ -n "$(find . -maxdepth 1 -name ".$output.tmp-*" 2>/dev/null)" ]; do
-        sleep 0.1
-        waited=$((waited + 1))
-        [ "$waited" -lt 600 ] || { kill -9 "$pid"; fail "$name: no temporary output after 60 s"; }
-        kill -0 "$pid" 2>/dev/null || fail "$name: ended before it could be interrupted: $(cat "$name.err")"
-    done
+    local pid=$!
+    wait_for_temporary "$name" "$output" "$pid"
     sleep 0.3
     kill -"$signal" "$pid"
     wait "$pid"
