@@ -156,6 +156,7 @@ SimResult Engine::run() {
     info.policy = policy_.name();
     info.execution = execution_->name();
     info.occupancy = launches_.occupancy();
+    info.launch_sm_counts = launches_.sm_counts();
     for (auto* o : observers_) o->on_begin(info);
     front_.start();
     EventQueue& queue = core_.queue();

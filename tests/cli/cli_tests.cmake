@@ -64,6 +64,11 @@ gpusched_cli_test(simulate_json 0 stdout "\"makespan_ns\":121782.0,.*\"waves\":2
                   simulate --kernel synthetic:blocks=265,threads=1024,duration=60us --json)
 gpusched_cli_test(simulate_policy 0 stdout "static-rr" simulate --policy static-rr --kernel synthetic:blocks=10,threads=64,duration=1us)
 gpusched_cli_test(simulate_workload_file 0 stdout "makespan" simulate --workload ${PROJECT_SOURCE_DIR}/tests/workloads/data/workload_example.yaml)
+# One definition of a wave: the background launch's stream may use 5 SMs (8 blocks each = 40 a wave), so
+# 1024 blocks are ceil(1024 / 40) = 26 waves in the summary and 25 full + 1 partial in --explain.
+gpusched_cli_test(simulate_waves_masked_stream 0 stdout
+                  "background +2 +1024 +256 +8 +26 .*25 full waves of 40 blocks \\(its stream may use 5 of the 132 SMs\\), then a partial wave of 24 blocks"
+                  simulate --workload ${PROJECT_SOURCE_DIR}/tests/workloads/data/workload_example.yaml --explain)
 gpusched_cli_test(list_policies 0 stdout "most-room \\(default\\).*buckets.*sorted.*min" list policies)
 gpusched_cli_test(list_workloads 0 stdout "synthetic" list workloads)
 gpusched_cli_test(simulate_unknown_policy 2 stderr "--policy: unknown policy 'fifo'.*most-room" simulate --policy fifo)

@@ -70,6 +70,13 @@ LaunchTable::LaunchTable(const hw::GpuSpec& gpu, const workloads::Application& a
     }
 }
 
+std::vector<int> LaunchTable::sm_counts() const {
+    std::vector<int> counts;
+    counts.reserve(launches_.size());
+    for (const LaunchState& state : launches_) counts.push_back(static_cast<int>(state.sms->sms_in_order.size()));
+    return counts;
+}
+
 const LaunchShape& LaunchTable::shape_of(std::size_t index, const workloads::KernelLaunch& launch, const SmPool& pool) {
     const hw::OccupancyRequest request = launch.occupancy_request();
     const ShapeKey key{request.threads_per_block,   request.registers_per_thread, request.static_shared_bytes,

@@ -61,11 +61,8 @@ struct KernelKind {
 void explain_kernel(std::ostream& out, const ExplainInput& in, const KernelKind& kind) {
     const workloads::KernelLaunch& launch = in.app.launches[kind.first];
     const hw::OccupancyResult& occ = in.occupancy.at(kind.first);
-    int sms = in.gpu.sm_count;  // the SMs its stream may use
-    for (const auto& stream : in.app.streams)
-        if (stream.id == launch.stream && !stream.sm_mask.empty())
-            sms = static_cast<int>(std::count_if(stream.sm_mask.begin(), stream.sm_mask.end(),
-                                                 [&](int sm) { return sm >= 0 && sm < in.gpu.sm_count; }));
+    // The SMs its stream may use, as the summary's waves count them (one definition: RunInfo).
+    const int sms = in.summary.kernel(kind.first).sms > 0 ? in.summary.kernel(kind.first).sms : in.gpu.sm_count;
     out << "* " << launch.name << " (" << plural(kind.launches, "launch") << ", first launch " << kind.first << "): "
         << launch.blocks() << " blocks of " << launch.threads_per_block() << " threads ("
         << plural(static_cast<std::uint64_t>(occ.warps_per_block), "warp") << ")\n";

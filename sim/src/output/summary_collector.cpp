@@ -83,6 +83,7 @@ KernelSummary RunSummary::kernel(std::size_t i) const {
     k.stream = shape.stream;
     k.threads_per_block = shape.threads_per_block;
     k.blocks_per_sm = shape.blocks_per_sm;
+    k.sms = shape.sms;
     k.ready = reached(t.ready);
     k.start = reached(t.start);
     k.end = reached(t.end);
@@ -133,7 +134,8 @@ void SummaryCollector::on_begin(const RunInfo& info) {
         k.blocks = launches[i].blocks();
         k.threads_per_block = launches[i].threads_per_block();
         k.blocks_per_sm = i < info.occupancy.size() ? info.occupancy[i].blocks_per_sm : 0;
-        k.waves = waves_of(k.blocks, k.blocks_per_sm, summary_.sm_count);
+        k.sms = i < info.launch_sm_counts.size() ? info.launch_sm_counts[i] : summary_.sm_count;
+        k.waves = waves_of(k.blocks, k.blocks_per_sm, k.sms);
         k.terms = bindings_->index_of(i);
         KernelTimes& times = summary_.kernel_times.emplace_back();
         times.shape = shape_index(summary_.kernel_shapes, k);

@@ -20,6 +20,9 @@ struct RunInfo {
     std::string policy;                          ///< dispatch policy name
     std::string execution;                       ///< execution model name
     OccupancyTable occupancy;                    ///< per launch, same order as app->launches
+    /// Per launch (same order): how many SMs its stream may use (its SM mask or partition, else
+    /// every SM; StreamSmMap). A wave is blocks_per_sm x this many blocks, for every output.
+    std::vector<int> launch_sm_counts;
 };
 
 /// One block's life. `slot` is the resident-block slot it occupied on its SM (0-based,

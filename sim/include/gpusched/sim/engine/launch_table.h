@@ -49,6 +49,8 @@ public:
     [[nodiscard]] const LaunchState& operator[](std::size_t index) const { return launches_[index]; }
     [[nodiscard]] std::span<LaunchState> states() { return launches_; }
     [[nodiscard]] const OccupancyTable& occupancy() const { return occupancy_; }
+    /// Per launch: how many SMs its stream may use (the size of its StreamSmMap set).
+    [[nodiscard]] std::vector<int> sm_counts() const;
     /// Distinct launch shapes (occupancy requests) made.
     [[nodiscard]] std::size_t shape_count() const { return shapes_.size(); }
     /// Distinct SM sets of the launches' streams.

@@ -18,11 +18,12 @@ namespace gpusched::sim {
 /// (a million calls of one spec: one), so a launch costs only its KernelTimes.
 struct KernelShape {
     std::uint64_t blocks = 0;
-    std::uint64_t waves = 0;        ///< ceil(blocks / (blocks_per_sm * sm_count)); 0 if blocks_per_sm is 0
+    std::uint64_t waves = 0;        ///< ceil(blocks / (blocks_per_sm * sms)); 0 if blocks_per_sm is 0
     std::uint32_t name_index = 0;   ///< its kernel's name: RunSummary::kernel_names[name_index]
     int stream = 0;
     int threads_per_block = 0;
     int blocks_per_sm = 0;          ///< from RunInfo::occupancy (0 if the engine gave none)
+    int sms = 0;                    ///< the SMs its stream may use (RunInfo::launch_sm_counts)
     std::uint32_t terms = 0;        ///< its static binding: RunSummary::launch_terms[terms]
     bool operator==(const KernelShape&) const = default;
 };
@@ -43,11 +44,12 @@ struct KernelTimes {
 struct KernelSummary {
     std::size_t launch = 0;         ///< index into Application::launches
     std::uint64_t blocks = 0;
-    std::uint64_t waves = 0;        ///< ceil(blocks / (blocks_per_sm * sm_count)); 0 if blocks_per_sm is 0
+    std::uint64_t waves = 0;        ///< ceil(blocks / (blocks_per_sm * sms)); 0 if blocks_per_sm is 0
     std::uint32_t name_index = 0;   ///< its kernel's name: RunSummary::kernel_names[name_index]
     int stream = 0;
     int threads_per_block = 0;
     int blocks_per_sm = 0;          ///< from RunInfo::occupancy (0 if the engine gave none)
+    int sms = 0;                    ///< the SMs its stream may use (RunInfo::launch_sm_counts)
     std::optional<Time> ready;      ///< entered the execution-engine queue (unset if never reached)
     std::optional<Time> start;      ///< first block began executing (unset until the launch completed)
     std::optional<Time> end;        ///< last block finished (unset until the launch completed)
