@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "gpusched/support/csv_records.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/text.h"
 #include "gpusched/support/yaml_fields.h"
@@ -28,34 +29,6 @@ std::string one_line(std::string text) {
     return text;
 }
 
-/// Cells with RFC 4180 quotes on one line, blanks around cells trimmed.
-void split_quoted(const std::string& line, const std::string& where, std::vector<std::string>& cells) {
-    cells.clear();
-    std::string cell;
-    bool quoted = false, was_quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quoted) {
-            if (c != '"') cell += c;
-            else if (i + 1 < line.size() && line[i + 1] == '"') cell += line[++i];
-            else quoted = false;
-        } else if (c == '"' && trim(cell).empty() && !was_quoted) {
-            quoted = was_quoted = true;
-            cell.clear();
-        } else if (c == ',') {
-            cells.push_back(was_quoted ? cell : trim(cell));
-            cell.clear();
-            was_quoted = false;
-        } else if (was_quoted && !blank(c)) {
-            throw InputError(where + ": text after a closing quote in a CSV field");
-        } else if (!was_quoted) {
-            cell += c;
-        }
-    }
-    if (quoted) throw InputError(where + ": unterminated quote in a CSV field");
-    cells.push_back(was_quoted ? cell : trim(cell));
-}
-
 }  // namespace
 
 MetadataLine parse_metadata_line(const std::string& raw, std::uint64_t line) {
@@ -73,7 +46,7 @@ MetadataLine parse_metadata_line(const std::string& raw, std::uint64_t line) {
 void split_csv_cells(const std::string& line, bool quotes, std::size_t max_cells, const std::string& where,
                      std::vector<std::string>& cells) {
     if (quotes && line.find('"') != std::string::npos) {
-        split_quoted(line, where, cells);
+        split_csv_record_line(line, CsvGrammar{true}, where, cells);
         return;
     }
     std::size_t count = 0, start = 0;  // the fast path: reuses the cells' storage

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "gpusched/support/input_error.h"
-#include "gpusched/sweep/csv.h"
+#include "gpusched/support/csv_records.h"
 #include "gpusched/sweep/plot_data.h"
 #include "gpusched/sweep/results_file.h"
 #include "gpusched/sweep/results_reader.h"

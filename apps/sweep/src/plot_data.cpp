@@ -10,7 +10,7 @@
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/charts/svg_format.h"
 #include "gpusched/charts/time_unit.h"
-#include "gpusched/sweep/csv.h"
+#include "gpusched/support/csv_records.h"
 #include "gpusched/sweep/results_reader.h"
 
 namespace gpusched::sweep {

@@ -9,7 +9,7 @@
 
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/yaml_fields.h"
-#include "gpusched/sweep/csv.h"
+#include "gpusched/support/csv_records.h"
 #include "gpusched/sweep/point_runner.h"
 #include "gpusched/sweep/results_reader.h"
 

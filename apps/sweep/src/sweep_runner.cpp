@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "gpusched/sweep/csv.h"
+#include "gpusched/support/csv_records.h"
 #include "gpusched/sweep/point_runner.h"
 #include "gpusched/sweep/point_space.h"
 #include "gpusched/sweep/progress.h"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gpusched/support/text_file.h"
-#include "gpusched/sweep/csv.h"
+#include "gpusched/support/csv_records.h"
 
 namespace gpusched::sweep {
 
