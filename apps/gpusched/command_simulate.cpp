@@ -66,6 +66,7 @@ struct SimulateOptions {
     std::uint64_t trace_limit = sim::ChromeTraceWriter::kDefaultMaxBlockEvents;
     bool explain = false;       ///< --explain: the narrative and the time account
     bool all_launches = false;  ///< --all-launches: one summary row per launch
+    std::string notes = "per-rule";  ///< --notes: each rule once with the launches it covers, or all
     std::string gantt;
     bool gantt_given = false;
     std::string gantt_colour = "kernel";
@@ -140,7 +141,7 @@ void run_simulation(const SimulateOptions& given) {
     const std::vector<std::string> notes = scheduler::run_rule_notes(setup, app, gpu, run.execution());
     for (const auto& note : notes) std::cerr << "gpusched: warning: " << note << "\n";
 
-    sim::SummaryCollector summary;
+    sim::SummaryCollector summary(o.notes == "all" ? workloads::NoteDetail::every_launch : workloads::NoteDetail::per_rule);
     run.observe(summary);
     std::vector<std::string> inputs{o.gpu, o.workload, o.replay};
     inputs.insert(inputs.end(), o.calibrations.begin(), o.calibrations.end());
@@ -264,6 +265,11 @@ void add_simulate_command(CLI::App& app) {
     cmd->add_flag("--all-launches", o->all_launches,
                   "One summary row per launch (by default identical launches share a row with their count and "
                   "min/median/max time)");
+    cmd->add_option("--notes", o->notes,
+                    "How the summary lists the rules results rest on: per-rule (each once, with how many launches "
+                    "and which) or all (every launch's notes one by one)")
+        ->check(CLI::IsMember({"per-rule", "all"}).description(""))
+        ->capture_default_str();
     cmd->add_option("--gantt", o->gantt,
                     "Write the per-SM Gantt chart: FILE.svg, or FILE.html with the explanation beside it")
         ->each([o](const std::string&) { o->gantt_given = true; });

@@ -53,6 +53,17 @@ TEST_CASE("engine calibration: measured launches reproduce their duration on the
     CHECK(us[2] == doctest::Approx(2000).epsilon(1e-3));
 }
 
+TEST_CASE("engine calibration: a long one-wave launch keeps its floor of over 10^6 cycles per issue slot") {
+    // The gemm trace's first cuBLAS kernel (validation/data/h100/torch/gemm_k132.json.gz): 132 blocks, one
+    // per SM, measured 1482.309 us. Its floor is 1482.309 us x 1980 MHz = 2.93 million cycles for one
+    // issue slot per warp; a starved block's creep (10^-6 of a scheduler's rate, one slot per 505 us)
+    // must not speed up a block whose own latency-bound rate is slower: it ran in 505 us before.
+    const auto us = launch_us({"kernel:grid=2x66x1,block=384x1x1,regs=168,smem=188636,measured=1482.309us,measured_gpu=h100"},
+                              hw::resolve_gpu("h100"));
+    REQUIRE(us.size() == 1);
+    CHECK(us[0] == doctest::Approx(1482.309).epsilon(1e-3));
+}
+
 TEST_CASE("engine calibration: nothing to calibrate leaves the application alone") {
     const auto policy = scheduler::make_policy("most-room");
     // Hand-described work and a measured launch with no floor (its issue term takes the wave) are not touched.

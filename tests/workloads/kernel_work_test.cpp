@@ -55,7 +55,7 @@ TEST_CASE("kernel: a measured launch becomes per-warp work on its reference GPU"
                              "term; 1 issue slots, latency 198000 cycles per warp");
     const hw::GpuSpec h100 = hw::resolve_gpu("h100");
     REQUIRE(work.notes(h100, "shared").size() == 1);
-    CHECK(work.notes(h100, "shared")[0].starts_with("duration-only rule (measured 100us on h100"));
+    CHECK(work.notes(h100, "shared")[0].starts_with("duration-only rule (a duration measured on h100"));
 
     // Totals: W = instructions / (blocks x warps) = 1.056e7 / (1056 x 8) = 1250 slots; bytes likewise:
     // DRAM 1.0e9 / 8448 warps, L2 hits (3e9 - 1e9) / 8448.
@@ -90,7 +90,7 @@ TEST_CASE("kernel: in a workload file, and the application's notes once per rule
     REQUIRE(app.launches.size() == 4);
     const auto notes = application_notes(app, hw::resolve_gpu("h100"), "shared");
     REQUIRE(notes.size() == 1);
-    CHECK(notes[0].starts_with("launch 0 (gemm) and 2 more: duration-only rule"));
+    CHECK(notes[0].starts_with("3 launches (0-2): duration-only rule"));
 }
 
 TEST_CASE("kernel: errors name the key") {
@@ -118,4 +118,21 @@ TEST_CASE("kernel: errors name the key") {
     // active_warps is checked against the block's warps on the GPU when a simulation starts.
     CHECK_THROWS_WITH_AS(spec("kernel:blocks=1,threads=32,warp_instr=1,active_warps=2").work->check_block_warps(1),
                          "--kernel: key 'active_warps': 2 exceeds the 1 warps of each block on this GPU", InputError);
+}
+
+TEST_CASE("kernel: a rule's note names the launches it covers as ranges, or every launch with NoteDetail::every_launch") {
+    // Launches 0-2 and 4 are measured (the duration-only rule), launch 3 is described by hand (no note).
+    const Application app = parse_workload(
+        "launches:\n  - {kernel: kernel, name: gemm, blocks: 128, threads: 256, measured: 120us, measured_gpu: h100, repeat: 3}\n"
+        "  - {kernel: kernel, blocks: 8, threads: 64, warp_instr: 100}\n"
+        "  - {kernel: kernel, name: gemm, blocks: 128, threads: 256, measured: 120us, measured_gpu: h100}\n",
+        "w.yaml");
+    const hw::GpuSpec h100 = hw::resolve_gpu("h100");
+    const auto per_rule = application_notes(app, h100, "shared");
+    REQUIRE(per_rule.size() == 1);
+    CHECK(per_rule[0].starts_with("4 launches (0-2, 4): duration-only rule"));
+    const auto every = application_notes(app, h100, "shared", NoteDetail::every_launch);
+    REQUIRE(every.size() == 4);
+    CHECK(every[0].starts_with("launch 0 (gemm): duration-only rule"));
+    CHECK(every[3].starts_with("launch 4 (gemm): duration-only rule"));
 }

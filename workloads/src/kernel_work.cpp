@@ -319,7 +319,7 @@ KernelWork::Settings measured(SpecArgs& args, const KernelLaunch& launch) {
                     (fit.waves == 1 ? "" : "s") + " of " + std::to_string(fit.blocks_per_sm) + " blocks/SM, " +
                     measured_term_name(fit.term) + " term; " + per_warp_text(s.warp, s.latency_cycles);
     if (!m.has_totals())
-        s.notes.push_back("duration-only rule (measured " + format_duration(m.measured) + " on " + reference.name +
+        s.notes.push_back("duration-only rule (a duration measured on " + reference.name +
                           ", no instruction or byte totals): every block's wave time is latency, so the time scales "
                           "with the waves; right for latency-bound and one-block-per-SM kernels, pessimistic for "
                           "bandwidth-bound ones");

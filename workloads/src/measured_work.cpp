@@ -64,7 +64,8 @@ double sm_queue_time(std::uint64_t count, int resident, int warps, int scheduler
         }
         double step = std::numeric_limits<double>::infinity();
         for (std::size_t i = 0; i < alive.size(); ++i) {
-            rate[i] = std::max(rate[i], 1e-6 / service);  // a starved block creeps, as in the engine
+            // A starved block creeps, as in the engine: at 10^-6 of a scheduler's rate, or its own latency-bound rate where slower.
+            rate[i] = std::max(rate[i], think > 0 ? std::min(1e-6 / service, 1 / (think + service)) : 1e-6 / service);
             step = std::min(step, alive[i].remaining / rate[i]);
         }
         now += step;

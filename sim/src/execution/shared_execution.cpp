@@ -102,9 +102,11 @@ double SharedExecution::warp_rate(const Running& r, double share) {
 
 double SharedExecution::issue_rate(std::size_t sm, std::size_t slot, const Running& r, double share) const {
     if (queues_.empty()) return warp_rate(r, share);
-    // Starved blocks creep at 10^-6 of a scheduler's rate: ends stay finite, and are
-    // recomputed when the older blocks leave.
-    return std::max(queues_[sm].rate(static_cast<int>(slot)), 1e-6 / service_ps_);
+    // Starved blocks creep at 10^-6 of a scheduler's rate, or at their own latency-bound rate where that
+    // is slower (a floor of over 10^6 cycles per issue slot: a long measured launch): ends stay finite,
+    // and are recomputed when the older blocks leave.
+    const double creep = 1e-6 / service_ps_;
+    return std::max(queues_[sm].rate(static_cast<int>(slot)), r.latency_rate > 0 ? std::min(creep, r.latency_rate) : creep);
 }
 
 void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {

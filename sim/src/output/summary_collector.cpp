@@ -113,7 +113,7 @@ void SummaryCollector::on_begin(const RunInfo& info) {
     summary_.per_sm_busy.assign(sms, 0);
     if (!info.app) return;
     summary_.application = info.app->description;
-    if (info.gpu) summary_.notes = workloads::application_notes(*info.app, *info.gpu, info.execution);
+    if (info.gpu) summary_.notes = workloads::application_notes(*info.app, *info.gpu, info.execution, note_detail_);
     const auto copies = std::count_if(info.app->operations.begin(), info.app->operations.end(),
                                       [](const workloads::Operation& op) { return op.kind == workloads::Operation::Kind::copy; });
     summary_.copy_times.reserve(static_cast<std::size_t>(copies));  // one record each, no growth slack

@@ -12,19 +12,12 @@
 #include "gpusched/hw/gpu_overrides.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/occupancy.h"
-#include "gpusched/importers/device_preset.h"
 #include "gpusched/importers/imported_application.h"
 #include "gpusched/importers/kineto_reader.h"
-#include "gpusched/importers/ncu_join.h"
-#include "gpusched/importers/ncu_report.h"
-#include "gpusched/importers/imported_workload.h"
-#include "gpusched/scheduler/registry.h"
-#include "gpusched/sim/output/launch_span_recorder.h"
-#include "gpusched/sim/simulation.h"
 #include "gpusched/support/input_error.h"
 #include "experiments/curves/comparison.h"
 #include "experiments/series/comparison.h"
-#include "gpusched/workloads/workload_document.h"
+#include "imported_runs.h"
 #include "numeric_csv.h"
 
 namespace gpusched::validation {
@@ -32,75 +25,6 @@ namespace gpusched::validation {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// One launch's interval of a run, in us.
-struct Interval {
-    std::string name;
-    double start = 0;
-    double end = 0;
-};
-
-/// The union of the intervals' lengths.
-double busy_time(std::vector<Interval> intervals) {
-    std::sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
-    double total = 0, from = 0, to = 0;
-    bool open = false;
-    for (const auto& i : intervals) {
-        if (open && i.start <= to) {
-            to = std::max(to, i.end);
-            continue;
-        }
-        if (open) total += to - from;
-        from = i.start, to = i.end, open = true;
-    }
-    return open ? total + (to - from) : 0;
-}
-
-importers::ImportOptions step_options(int step) {
-    importers::ImportOptions o;
-    o.steps = {false, step, step};
-    return o;
-}
-
-/// The kernels of step `step` of a measured trace, in issue order.
-std::vector<Interval> measured_kernels(const importers::ImportedTrace& trace, const importers::ImportedApplication& app) {
-    std::vector<Interval> out;
-    for (const auto& item : app.items) {
-        if (item.kind != importers::AppItem::Kind::kernel) continue;
-        const auto& op = trace.ops[item.op];
-        out.push_back({trace.names[op.name], static_cast<double>(op.start) * 1e-6,
-                       static_cast<double>(op.start + op.duration) * 1e-6});
-    }
-    return out;
-}
-
-/// The imported workload of the reference trace, joined with its Nsight Compute CSV when there is one.
-workloads::Application import_workload(const importers::ImportedTrace& trace, const importers::ImportedApplication& app,
-                                       const std::string& preset, const std::string& ncu_csv) {
-    importers::ImportSource source;
-    source.tool = "torch";
-    source.trace = trace.path;
-    source.preset = preset;
-    workloads::WorkloadDocument workload = importers::imported_workload(trace, app, source);
-    workload.source = trace.path + " (imported)";
-    std::error_code ec;
-    if (fs::exists(ncu_csv, ec)) importers::join_ncu(workload, ncu_csv, importers::read_ncu_csv(ncu_csv));
-    return workloads::build_application(workload);
-}
-
-std::vector<Interval> simulated_kernels(const workloads::Application& app, const hw::GpuSpec& gpu,
-                                        const std::string& policy_name, const std::string& execution) {
-    const auto policy = scheduler::make_policy(policy_name);
-    sim::Simulation run(gpu, app, *policy, execution);
-    sim::LaunchSpanRecorder spans;
-    run.observe(spans);
-    run.run();
-    std::vector<Interval> out;
-    for (std::size_t i = 0; i < app.launches.size(); ++i)
-        out.push_back({app.launches[i].name, static_cast<double>(spans.spans()[i].first_start) * 1e-6,
-                       static_cast<double>(spans.spans()[i].end) * 1e-6});
-    return out;
-}
 
 /// The workloads of `dir`: (name, {K: trace path}) from `<name>_k<K>.json.gz`.
 std::map<std::string, std::map<int, std::string>> find_traces(const std::string& dir) {
@@ -123,11 +47,7 @@ WhatIfWorkload compare_workload(const std::string& name, const std::map<int, std
     const std::string& last = traces.rbegin()->second;
     const importers::ImportedTrace reference = importers::read_kineto_trace(last);
     const importers::ImportedApplication reference_app = importers::build_application(reference, step_options(step));
-    const auto device = std::find_if(reference.devices.begin(), reference.devices.end(),
-                                     [&](const auto& d) { return d.id == reference_app.device; });
-    if (device == reference.devices.end()) throw InputError(last + ": no deviceProperties for the device of its kernels");
-    const std::string preset = importers::preset_for_device(*device);
-    if (preset.empty()) throw InputError(last + ": device '" + device->name + "' matches no GPU preset");
+    const std::string preset = trace_preset(reference, reference_app);
     const hw::GpuSpec gpu = hw::resolve_gpu(preset);
     gpu_out = gpu;
     if (traces.rbegin()->first != gpu.sm_count)
@@ -290,11 +210,11 @@ hw::GpuSpec what_if_gpu(const hw::GpuSpec& gpu, int sms) {
 }
 
 WhatIfComparison validate_what_if(const std::string& torch_dir, const std::string& green_dir, const std::string& policy,
-                                  const std::string& execution, int step) {
+                                  const std::string& execution, int step, bool join_ncu) {
     WhatIfComparison c;
     hw::GpuSpec gpu;
     for (const auto& [name, traces] : find_traces(torch_dir)) {
-        const std::string ncu = (fs::path(torch_dir) / "ncu" / (name + ".csv.gz")).string();
+        const std::string ncu = join_ncu ? (fs::path(torch_dir) / "ncu" / (name + ".csv.gz")).string() : "";
         c.workloads.push_back(compare_workload(name, traces, ncu, policy, execution, step, gpu));
     }
     c.sm_rule = "at K = 16: " + hw::sm_count_rule(gpu, 16);

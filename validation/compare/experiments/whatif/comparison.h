@@ -91,8 +91,9 @@ hw::GpuSpec what_if_gpu(const hw::GpuSpec& gpu, int sms);
 /// count) is imported in process (as the torch import with step STEP, then the ncu import do),
 /// simulated with `policy` and `execution` on what_if_gpu(trace GPU, K) for every K measured, and
 /// step STEP of each measured trace gives the measured busy time and kernel durations. InputError
-/// naming the file for missing or malformed data.
+/// naming the file for missing or malformed data. `join_ncu` false: the traces alone (no ncu/ join),
+/// as a user without Nsight Compute imports them.
 WhatIfComparison validate_what_if(const std::string& torch_dir, const std::string& green_dir, const std::string& policy,
-                                  const std::string& execution = "auto", int step = 3);
+                                  const std::string& execution = "auto", int step = 3, bool join_ncu = true);
 
 }  // namespace gpusched::validation

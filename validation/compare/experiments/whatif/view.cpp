@@ -151,6 +151,42 @@ void print_what_if(std::ostream& out, const WhatIfComparison& c, const std::stri
     }
 }
 
+std::string kernel_table(const WhatIfWorkload& w) {
+    return "<details><summary>" + charts::escape_xml(w.name) + ": " + std::to_string(w.kernels.size()) +
+           " kernels (ratio of each kernel's duration to its whole-GPU duration; red: the wave count changes "
+           "and the prediction is off by more than 3%)</summary>\n" + kernel_columns(w).html(w.kernels) + "</details>\n";
+}
+
+std::string what_if_section(const WhatIfComparison& c, const std::string& dir) {
+    std::string h = "<h1>What-if on fewer SMs</h1>\n<section id=\"whatif\">\n<p>Each workload's whole-GPU trace (" +
+                    charts::escape_xml(dir) + ") is imported with its Nsight Compute totals and simulated on the what-if "
+                    "GPU of K SMs (" + charts::escape_xml(c.sm_rule) + "); the same workload measured in a green context "
+                    "of K SMs gives the measured ratio. Busy time: the union of the profiled iteration's kernel intervals. "
+                    "Median |error| of the ratio " + fixed(c.median_abs_busy_error_percent, 1) + "%, max " +
+                    fixed(c.max_abs_busy_error_percent, 1) + "% (targets 5% and 10%). On the whole GPU the per-kernel "
+                    "durations reproduce the trace with median |error| " + fixed(c.reference_kernel_median_abs_error_percent, 2) +
+                    "%, max " + fixed(c.reference_kernel_max_abs_error_percent, 2) + "% (calibration on the same measurement). "
+                    "Kernels whose wave count changes with K: " + std::to_string(c.wave_change_within_3_percent) + " of " +
+                    std::to_string(c.wave_change_kernels) + " within 3%" +
+                    (c.wave_change_step_comparisons > 0
+                         ? " (the measurement itself: another profiled step of the same runs gives their ratio within 3% in " +
+                               std::to_string(c.wave_change_steps_within_3_percent) + " of " +
+                               std::to_string(c.wave_change_step_comparisons) + " comparisons)"
+                         : std::string()) +
+                    ".</p>\n" + ratio_chart(c) + "\n" + point_columns().html(point_rows(c));
+    h += "<h2>Per kernel</h2>\n";
+    for (const auto& w : c.workloads) h += kernel_table(w);
+    if (!c.own.empty()) {
+        h += "<h2>The project's own kernels in green contexts</h2>\n<p>" + std::to_string(c.own.size()) +
+             " points (APSP queued curves, the series): median |error| of T(K)/T " + fixed(c.own_median_abs_error_percent, 1) +
+             "%, max " + fixed(c.own_max_abs_error_percent, 1) + "%.</p>\n<details><summary>every point</summary>\n" + own_columns().html(c.own);
+        h += "</details>\n";
+    }
+    return h + "</section>\n";
+}
+
+}  // namespace
+
 nlohmann::ordered_json what_if_json(const WhatIfComparison& c) {
     nlohmann::ordered_json j{{"sm_rule", c.sm_rule},
                              {"median_abs_busy_error_percent", c.median_abs_busy_error_percent},
@@ -196,41 +232,12 @@ std::string ratio_chart(const WhatIfComparison& c) {
     return inline_svg(charts::render_svg(chart));
 }
 
-std::string kernel_table(const WhatIfWorkload& w) {
-    return "<details><summary>" + charts::escape_xml(w.name) + ": " + std::to_string(w.kernels.size()) +
-           " kernels (ratio of each kernel's duration to its whole-GPU duration; red: the wave count changes "
-           "and the prediction is off by more than 3%)</summary>\n" + kernel_columns(w).html(w.kernels) + "</details>\n";
+void print_what_if_points(std::ostream& out, const WhatIfComparison& c) {
+    point_columns().print_text(out, point_rows(c));
+    workload_columns().print_text(out, c.workloads);
 }
 
-std::string what_if_section(const WhatIfComparison& c, const std::string& dir) {
-    std::string h = "<h1>What-if on fewer SMs</h1>\n<section id=\"whatif\">\n<p>Each workload's whole-GPU trace (" +
-                    charts::escape_xml(dir) + ") is imported with its Nsight Compute totals and simulated on the what-if "
-                    "GPU of K SMs (" + charts::escape_xml(c.sm_rule) + "); the same workload measured in a green context "
-                    "of K SMs gives the measured ratio. Busy time: the union of the profiled iteration's kernel intervals. "
-                    "Median |error| of the ratio " + fixed(c.median_abs_busy_error_percent, 1) + "%, max " +
-                    fixed(c.max_abs_busy_error_percent, 1) + "% (targets 5% and 10%). On the whole GPU the per-kernel "
-                    "durations reproduce the trace with median |error| " + fixed(c.reference_kernel_median_abs_error_percent, 2) +
-                    "%, max " + fixed(c.reference_kernel_max_abs_error_percent, 2) + "% (calibration on the same measurement). "
-                    "Kernels whose wave count changes with K: " + std::to_string(c.wave_change_within_3_percent) + " of " +
-                    std::to_string(c.wave_change_kernels) + " within 3%" +
-                    (c.wave_change_step_comparisons > 0
-                         ? " (the measurement itself: another profiled step of the same runs gives their ratio within 3% in " +
-                               std::to_string(c.wave_change_steps_within_3_percent) + " of " +
-                               std::to_string(c.wave_change_step_comparisons) + " comparisons)"
-                         : std::string()) +
-                    ".</p>\n" + ratio_chart(c) + "\n" + point_columns().html(point_rows(c));
-    h += "<h2>Per kernel</h2>\n";
-    for (const auto& w : c.workloads) h += kernel_table(w);
-    if (!c.own.empty()) {
-        h += "<h2>The project's own kernels in green contexts</h2>\n<p>" + std::to_string(c.own.size()) +
-             " points (APSP queued curves, the series): median |error| of T(K)/T " + fixed(c.own_median_abs_error_percent, 1) +
-             "%, max " + fixed(c.own_max_abs_error_percent, 1) + "%.</p>\n<details><summary>every point</summary>\n" + own_columns().html(c.own);
-        h += "</details>\n";
-    }
-    return h + "</section>\n";
-}
-
-}  // namespace
+std::string what_if_points_html(const WhatIfComparison& c) { return ratio_chart(c) + "\n" + point_columns().html(point_rows(c)); }
 
 WhatIfView::WhatIfView(WhatIfComparison comparison, std::string dir) : comparison_(std::move(comparison)), dir_(std::move(dir)) {}
 

@@ -23,6 +23,15 @@ private:
     std::string dir_;
 };
 
+/// The comparison as JSON (the "whatif" key's value).
+nlohmann::ordered_json what_if_json(const WhatIfComparison& c);
+/// The chart of measured and predicted T(K)/T (inline SVG).
+std::string ratio_chart(const WhatIfComparison& c);
+/// The ratio table (a row per workload and K) and the workload table, as text.
+void print_what_if_points(std::ostream& out, const WhatIfComparison& c);
+/// The ratio chart and the ratio table, as HTML.
+std::string what_if_points_html(const WhatIfComparison& c);
+
 /// Compares torch/ (and green/ when present) by validate_what_if, skipped without torch/.
 class WhatIfSection final : public ValidationSection {
 public:

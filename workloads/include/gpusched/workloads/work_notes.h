@@ -19,8 +19,17 @@ public:
     [[nodiscard]] virtual std::vector<std::string> notes(const hw::GpuSpec& gpu, const std::string& execution) const = 0;
 };
 
-/// Every note of `app`'s launches, each once, prefixed with the first launch that gave it:
-/// "launch 3 (gemm): ..." or "launch 3 (gemm) and 9 more: ...". Empty when no work model has notes.
-std::vector<std::string> application_notes(const Application& app, const hw::GpuSpec& gpu, const std::string& execution);
+/// How application_notes lists a note that several launches give.
+enum class NoteDetail {
+    per_rule,      ///< once, with the launches it covers: "61 launches (0-16, 18-29, ...): ..."
+    every_launch,  ///< once per launch, in launch order: "launch 3 (gemm): ..."
+};
+
+/// Every note of `app`'s launches. per_rule: each note once, prefixed with the launch that gave it
+/// ("launch 3 (gemm): ...") or with how many did and which ("12 launches (3-9, 11, 20-23): ...", at
+/// most six ranges, then "..."), in the order of first appearance. every_launch: each launch's
+/// notes in launch order. Empty when no work model has notes.
+std::vector<std::string> application_notes(const Application& app, const hw::GpuSpec& gpu, const std::string& execution,
+                                           NoteDetail detail = NoteDetail::per_rule);
 
 }  // namespace gpusched::workloads

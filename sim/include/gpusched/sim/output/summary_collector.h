@@ -1,6 +1,8 @@
 // RunSummary and SummaryCollector: per-launch and per-SM totals of a run, and their text and JSON views.
 #pragma once
 
+#include "gpusched/workloads/work_notes.h"
+
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -136,6 +138,8 @@ const char* copy_direction_name(workloads::CopyDirection direction);
 /// when an SM's busy time (blocks on its slots overlap) would reach 2^63 ps.
 class SummaryCollector : public SimObserver {
 public:
+    /// `notes`: how the summary lists the work models' rule notes (workloads::application_notes).
+    explicit SummaryCollector(workloads::NoteDetail notes = workloads::NoteDetail::per_rule) : note_detail_(notes) {}
     void on_begin(const RunInfo& info) override;
     void on_kernel_ready(std::size_t launch, Time when) override;
     void on_block_completed(const BlockRecord& block) override;
@@ -153,6 +157,7 @@ private:
     static std::string busy_name(std::size_t sm);
 
     RunSummary summary_;
+    workloads::NoteDetail note_detail_;
 };
 
 /// Readable aligned table. Times are microseconds with three decimals (rounded to the

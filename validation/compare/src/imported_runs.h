@@ -1,0 +1,43 @@
+// A profiled step of a Kineto trace as measured and as simulated: kernel intervals, busy time, the imported workload.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpusched/hw/gpu_spec.h"
+#include "gpusched/importers/imported_application.h"
+#include "gpusched/importers/imported_trace.h"
+#include "gpusched/workloads/application.h"
+
+namespace gpusched::validation {
+
+/// One launch's interval of a run, in us.
+struct Interval {
+    std::string name;
+    double start = 0;
+    double end = 0;
+};
+
+/// The union of the intervals' lengths (the GPU's busy time), in us.
+double busy_time(std::vector<Interval> intervals);
+
+/// Import options that take profiled step `step` only.
+importers::ImportOptions step_options(int step);
+
+/// The kernels of the imported step of a measured trace, in issue order.
+std::vector<Interval> measured_kernels(const importers::ImportedTrace& trace, const importers::ImportedApplication& app);
+
+/// The imported workload of a trace (as `gpusched import torch` writes it, measured on `preset`),
+/// joined with the Nsight Compute CSV `ncu_csv` when that names an existing file ("" = trace only).
+workloads::Application import_workload(const importers::ImportedTrace& trace, const importers::ImportedApplication& app,
+                                       const std::string& preset, const std::string& ncu_csv);
+
+/// Every launch of `app` simulated on `gpu` with the named policy and execution model, in launch order.
+std::vector<Interval> simulated_kernels(const workloads::Application& app, const hw::GpuSpec& gpu,
+                                        const std::string& policy_name, const std::string& execution);
+
+/// The GPU preset of the device that ran the imported step's kernels; InputError naming `trace.path`
+/// when the trace has no deviceProperties for it or no preset matches.
+std::string trace_preset(const importers::ImportedTrace& trace, const importers::ImportedApplication& app);
+
+}  // namespace gpusched::validation
