@@ -22,7 +22,7 @@ TEST_CASE("section registry: every experiment's section, registered by its view,
         CHECK(validation::find_section(s->name()) == s.get());
     }
     CHECK(names == std::vector<std::string>{"placement", "concurrency", "curves", "series", "spmv", "sssp",
-                                            "streamcluster", "apsp-timelines", "whatif", "h200", "clusters",
+                                            "streamcluster", "apsp-timelines", "whatif", "trace-only", "h200", "clusters",
                                             "partitions"});
     CHECK(std::set<std::string>(names.begin(), names.end()).size() == names.size());
     CHECK(validation::find_section("all") == nullptr);  // "all" is the command's word, not a section
