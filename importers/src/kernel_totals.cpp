@@ -45,7 +45,7 @@ public:
                 families += (families.empty() ? "" : ", ") + family + " " + std::to_string(count);
             }
             out.push_back(std::to_string(n) + (n == 1 ? " kernel" : " kernels") + " without totals from shapes: " + key.first + " (" +
-                          families + (key.second ? "); duration only" : "); the trace rules apply"));
+                          families + (key.second ? "); duration only" : "); the bandwidth or duration rule applies"));
         }
         return out;
     }
