@@ -16,8 +16,8 @@ namespace gpusched::importers {
 /// The rules' settings (docs/importing.md "Work from the trace").
 struct TotalsRules {
     /// The bandwidth rule applies to memory-family kernels at least this long: 10 us, a kernel of
-    /// several waves (the validation traces' memory kernels of 1.5 waves or more on the H100 run 8 us
-    /// and longer; the one- or two-block kernels 1-4 us).
+    /// several waves (validation/data/h100/torch at 132 SMs: every memory kernel under one wave runs
+    /// 1.3-5.3 us, every one of 10 waves or more 31 us or longer; docs/importing.md).
     TraceTime bandwidth_rule_min = 10'000'000;
 };
 
