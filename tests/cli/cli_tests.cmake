@@ -503,7 +503,7 @@ gpusched_cli_test(predict_measured_inf 2 stderr "--measured: expected a positive
                   predict --gpu c2075 --kernel apsp-minplus:n=81,block=8 --measured inf --at 81)
 gpusched_cli_test(predict_measured_huge 2 stderr "--measured: expected a positive, finite time"
                   predict --gpu c2075 --kernel apsp-minplus:n=81,block=8 --measured 1e308 --at 81)
-gpusched_cli_test(list_unknown 2 stderr "gpusched list: unknown subcommand 'nope' \\(expected gpus, policies, workloads\\)"
+gpusched_cli_test(list_unknown 2 stderr "gpusched list: unknown subcommand 'nope' \\(expected gpus, policies, workloads, kernel-families\\)"
                   list nope)
 gpusched_cli_test(show_unknown_subcommand 2 stderr "gpusched show: unknown subcommand 'cpu' \\(did you mean gpu\\?\\) \\(expected gpu, work\\)" show cpu h100)
 gpusched_cli_test(validate_named_section_without_data 2 stderr "--sections curves: no measurements at '.*curves'"
