@@ -15,6 +15,8 @@ namespace gpusched::importers {
 
 namespace {
 
+constexpr double kMaxTotal = 1e18;  // the workload keys' cap on flops and bytes (docs/workloads.md)
+
 /// Where one kernel's work comes from before it is shared out.
 struct Source {
     int work_op = -1;  ///< the operator whose bytes or FLOPs it shares; -1 none
@@ -96,6 +98,11 @@ ImportTotals estimate_kernel_totals(const ImportedTrace& trace, const ImportedAp
                 if (bytes.inconsistent) totals.by_op[item.op]->work_from = "inconsistent";
                 continue;
             }
+            if (!(*bytes.value <= kMaxTotal)) {
+                problems.add(k.family, "more than 10^18 bytes", true);
+                totals.by_op[item.op]->work_from = "inconsistent";
+                continue;
+            }
             s = {cpu, false, *bytes.value, ""};
         } else {
             // The innermost operator with the profiler's FLOPs; else the innermost whose shapes give them.
@@ -114,8 +121,8 @@ ImportTotals estimate_kernel_totals(const ImportedTrace& trace, const ImportedAp
                 if (first_problem.inconsistent) totals.by_op[item.op]->work_from = "inconsistent";
                 continue;
             }
-            if (s.amount <= 0) {
-                problems.add(k.family, "zero FLOPs", true);
+            if (s.amount <= 0 || s.amount > kMaxTotal) {
+                problems.add(k.family, s.amount <= 0 ? "zero FLOPs" : "more than 10^18 FLOPs", true);
                 totals.by_op[item.op]->work_from = "inconsistent";
                 s.work_op = -1;
                 continue;

@@ -104,14 +104,22 @@ private:
         const auto it = object.find(key);
         if (it == object.end() || !it->is_number()) return std::nullopt;
         if (it->is_number_integer()) return it->get<std::int64_t>();
-        return static_cast<std::int64_t>(it->get<double>());
+        const double v = it->get<double>();
+        if (!(v > -9e18 && v < 9e18)) return std::nullopt;
+        return static_cast<std::int64_t>(v);
     }
 
     static std::string text_of(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
+    /// A string field, "" when absent or of another type (the first pass has checked what it uses).
+    static std::string string_field(const json& object, const char* key) {
+        const auto it = object.find(key);
+        return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+    }
+
     void take(const json& e, std::uint64_t index) {
-        if (!e.is_object() || e.value("ph", std::string()) != "X") return;
-        const std::string cat = e.value("cat", std::string());
+        if (!e.is_object() || string_field(e, "ph") != "X") return;
+        const std::string cat = string_field(e, "cat");
         const json empty = json::object();
         const json& args = e.contains("args") && e["args"].is_object() ? e["args"] : empty;
         if (cat == "kernel") {
@@ -131,7 +139,7 @@ private:
     void take_op(const json& e, const json& args) {
         if (!e.contains("ts") || !e["ts"].is_number() || !e.contains("dur") || !e["dur"].is_number()) return;
         CpuOp op;
-        op.name = e.value("name", std::string());
+        op.name = string_field(e, "name");
         op.thread = thread_of(e);
         op.start_us = e["ts"].get<double>();
         op.end_us = op.start_us + e["dur"].get<double>();

@@ -209,10 +209,12 @@ OpEstimate op_flops(const CpuOp& op) {
         if ((name == "convolution" || name == "_convolution") && input(op, 6) && input(op, 6)->concrete == "True")
             return {std::nullopt, "a transposed convolution (its FLOPs are not counted from shapes)", false};
         for (std::size_t s = 0; s < spatial; ++s) {
-            const std::int64_t extent = (*x)[2 + s] + 2 * at(padding, s, 0) - at(dilation, s, 1) * ((*w)[2 + s] - 1) - 1;
+            // In double: the profiler's integers may be anything, and the extent must not overflow.
+            const double extent = static_cast<double>((*x)[2 + s]) + 2.0 * static_cast<double>(at(padding, s, 0)) -
+                                  static_cast<double>(at(dilation, s, 1)) * static_cast<double>((*w)[2 + s] - 1) - 1;
             const std::int64_t stride_s = at(stride, s, 1);
-            if (stride_s <= 0 || extent < 0) return bad(name + " stride, padding or dilation that give no output");
-            out.push_back(extent / stride_s + 1);
+            if (stride_s <= 0 || extent < 0 || extent > 1e15) return bad(name + " stride, padding or dilation that give no output");
+            out.push_back(static_cast<std::int64_t>(extent) / stride_s + 1);
         }
     }
     double flops = 2 * static_cast<double>((*x)[0]) * static_cast<double>((*w)[0]) * numel(out) * numel(std::vector<std::int64_t>(w->begin() + 1, w->end()));

@@ -169,3 +169,25 @@ TEST_CASE("op_bytes and op_flops by the documented rules") {
     CHECK(workload_dtype("long int").empty());
     CHECK(dtype_bytes("c10::complex<float>") == 0);
 }
+
+TEST_CASE("absurd shapes and fields of other types give notes, never a crash or an infinite total") {
+    const std::string trace = R"json({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3", "computeMajor": 9, "computeMinor": 0, "numSms": 132}],
+"traceEvents": [
+{"ph": 5, "cat": ["cpu_op"], "args": {"Input Dims": 3}},
+{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 1, "dur": 10, "args": {"External id": 1, "Input Dims": [[4000000000, 4000000000, 4000000000], [1]], "Input type": ["float", "float"], "flops": 1e300}},
+{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 20, "dur": 10, "args": {"External id": 2, "Input Dims": [[8, 4], "x"], "Input type": ["float", 3], "flops": 1e300}},
+{"ph": "X", "cat": "kernel", "name": "void at::native::vectorized_elementwise_kernel<4>(int)", "ts": 2, "dur": 1, "args": {"External id": 1, "stream": 7, "grid": [1, 1, 1], "block": [32, 1, 1]}},
+{"ph": "X", "cat": "kernel", "name": "nvjet_sm90_tst_64x8", "ts": 22, "dur": 1, "args": {"External id": 2, "External id": 1e300, "stream": 7, "grid": [1, 1, 1], "block": [32, 1, 1]}}
+]})json";
+    const std::string path = gpusched::test::temp_file("absurd_shapes.json", trace);
+    const ImportedTrace t = read_kineto_trace(path);
+    const ImportedApplication app = build_application(t, {});
+    const ImportTotals totals = estimate_kernel_totals(t, app, read_op_shapes(path), gpusched::hw::resolve_gpu("h100"));
+    for (const auto& k : totals.by_op) {
+        if (!k) continue;
+        CHECK(k->work_from == "duration");
+        CHECK(!k->dram_bytes);
+        CHECK(!k->flops);
+    }
+    CHECK(!totals.notes.empty());
+}
