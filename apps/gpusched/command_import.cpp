@@ -6,13 +6,16 @@
 
 #include "commands.h"
 #include "output_file.h"
+#include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/presets.h"
 #include "gpusched/importers/device_preset.h"
 #include "gpusched/importers/imported_application.h"
 #include "gpusched/importers/kernel_name.h"
+#include "gpusched/importers/kernel_totals.h"
 #include "gpusched/importers/kineto_reader.h"
 #include "gpusched/importers/ncu_join.h"
 #include "gpusched/importers/ncu_report.h"
+#include "gpusched/importers/op_shapes.h"
 #include "gpusched/importers/imported_workload.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
@@ -101,8 +104,10 @@ void run_trace_import(const TraceImportOptions& o) {
     source.tool = o.tool;
     source.trace = o.trace;
     source.preset = pick_preset(o, trace, app.device, source);
+    const importers::ImportTotals totals = importers::estimate_kernel_totals(
+        trace, app, importers::read_op_shapes(o.trace), hw::resolve_gpu(source.preset));
     OutputFile out(o.out, "--out", {o.trace});
-    workloads::write_workload(out.stream(), importers::imported_workload(trace, app, source));
+    workloads::write_workload(out.stream(), importers::imported_workload(trace, app, source, &totals));
     std::unique_ptr<OutputFile> timeline;
     if (!o.timeline.empty()) {
         timeline = std::make_unique<OutputFile>(o.timeline, "--timeline", std::vector<std::string>{o.trace},
@@ -116,6 +121,8 @@ void run_trace_import(const TraceImportOptions& o) {
               << app.delays << " host gaps, " << app.cross_stream_waits << " cross-stream waits, " << app.host_syncs
               << " host syncs on " << app.stream_handles.size() << " streams (GPU preset " << source.preset << ", steps "
               << app.steps_text << ") into " << o.out << (o.timeline.empty() ? "" : " and " + o.timeline) << "\n";
+    for (const auto& line : importers::family_summary_lines(totals)) std::cout << "  " << line << "\n";
+    for (const auto& note : totals.notes) std::cerr << "gpusched: note: " << note << "\n";
 }
 
 void run_ncu_import(const NcuImportOptions& o) {

@@ -1,7 +1,8 @@
-// `gpusched list policies` and `gpusched list workloads`: the named registries with their descriptions.
+// `gpusched list policies`, `list workloads` and `list kernel-families`: the named registries with their descriptions.
 #include <iostream>
 
 #include "commands.h"
+#include "gpusched/importers/kernel_family.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/workloads/generator_registry.h"
 #include "table.h"
@@ -26,6 +27,17 @@ void list_workloads() {
     for (const auto& k : workloads::generic_spec_keys()) std::cout << "    " << k.name << "=" << k.syntax << "  " << k.help << "\n";
 }
 
+void list_kernel_families() {
+    TextTable table({"row", "family", "name contains (lower case; ^ = starts with)", "grid", "description"});
+    const auto& rules = importers::family_rules();
+    for (std::size_t r = 0; r < rules.size(); ++r)
+        table.add_row({std::to_string(r + 1), std::string(rules[r].family), std::string(rules[r].patterns),
+                       rules[r].max_blocks == 0 ? "any" : "<= " + std::to_string(rules[r].max_blocks) + " blocks",
+                       std::string(rules[r].description)});
+    table.add_row({"-", "other", "(no row matches)", "any", "the fallback: duration only"});
+    table.print(std::cout);
+}
+
 }  // namespace
 
 void add_registry_lists(CLI::App& list) {
@@ -35,6 +47,9 @@ void add_registry_lists(CLI::App& list) {
     list.add_subcommand("workloads", "Kernel generators for --kernel and workload files")
         ->callback(list_workloads)
         ->footer("Examples:\n  gpusched list workloads\n  gpusched show work apsp-minplus:n=1000,block=16 --gpu h100");
+    list.add_subcommand("kernel-families", "The ordered rule table that puts imported kernels in families (docs/importing.md)")
+        ->callback(list_kernel_families)
+        ->footer("Examples:\n  gpusched list kernel-families\n  gpusched import torch trace.json.gz --out model.yaml");
 }
 
 }  // namespace gpusched::cli

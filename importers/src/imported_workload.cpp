@@ -1,6 +1,7 @@
 // The workload of an import (data for the workload writer) and its measured timeline CSV, deterministic from the ImportedApplication.
 #include "gpusched/importers/imported_workload.h"
 
+#include <cstdio>
 #include <filesystem>
 
 #include "gpusched/hw/gpu_spec_io.h"
@@ -49,6 +50,24 @@ WorkloadItem kernel_item(const ImportedTrace& trace, const GpuOp& op, int stream
     key("measured", format_us(op.duration));
     key("measured_gpu", source.preset);
     return item;
+}
+
+/// A count as the workload writes it: a whole number.
+std::string whole(double value) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.0f", value);
+    return text;
+}
+
+/// The work keys of a kernel item (docs/importing.md "Work from the trace").
+void add_totals(WorkloadItem& item, const KernelTotals& k) {
+    const auto key = [&](const std::string& name, const std::string& value) { item.keys.push_back({name, value, false, ""}); };
+    key("family", k.family);
+    key("work_from", k.work_from);
+    if (k.flops) key("flops", whole(*k.flops));
+    if (!k.dtype.empty()) key("dtype", k.dtype);
+    if (k.dram_bytes) key("dram_bytes", whole(*k.dram_bytes));
+    if (k.l2_bytes) key("l2_bytes", whole(*k.l2_bytes));
 }
 
 /// A copy, delay, record or wait item on `stream`.
@@ -117,10 +136,15 @@ std::string format_us(TraceTime ps) {
     return "-" + workloads::exact_microseconds(static_cast<Time>(-(ps + 1)) + 1);
 }
 
-workloads::WorkloadDocument imported_workload(const ImportedTrace& trace, const ImportedApplication& app, const ImportSource& source) {
+workloads::WorkloadDocument imported_workload(const ImportedTrace& trace, const ImportedApplication& app, const ImportSource& source,
+                                              const ImportTotals* totals) {
     check_kernels_launch(trace, app, source);
     workloads::WorkloadDocument document;
     document.notes = header_notes(trace, app, source);
+    if (totals != nullptr) {
+        for (const auto& line : family_summary_lines(*totals)) document.notes.push_back(line);
+        for (const auto& note : totals->notes) document.notes.push_back("note: " + note);
+    }
     document.description = "imported from " + base_name(source.trace) + " (" + source.tool + ", steps " + app.steps_text + ")";
     for (std::size_t s = 0; s < app.priority.size(); ++s) {
         if (!app.priority[s]) continue;
@@ -133,6 +157,7 @@ workloads::WorkloadDocument imported_workload(const ImportedTrace& trace, const 
         switch (item.kind) {
             case AppItem::Kind::kernel:
                 document.items.push_back(kernel_item(trace, trace.ops[item.op], item.stream, source));
+                if (totals != nullptr && totals->by_op[item.op]) add_totals(document.items.back(), *totals->by_op[item.op]);
                 break;
             case AppItem::Kind::copy: {
                 const GpuOp& op = trace.ops[item.op];

@@ -118,6 +118,10 @@ void join_ncu(workloads::WorkloadDocument& workload, const std::string& csv_path
         std::erase_if(item.keys, is_metric_key);
         std::erase_if(item.notes, is_ncu_note);
         if (const std::string note = ncu_note(row); !note.empty()) item.notes.push_back(note);
+        // The totals are Nsight Compute's now: work_from says so, in place when the import wrote it.
+        const auto from = std::find_if(item.keys.begin(), item.keys.end(), [](const KernelKey& k) { return k.key == "work_from"; });
+        if (from != item.keys.end()) from->value = "ncu";
+        else item.keys.push_back({"work_from", "ncu", false, ""});
         item.keys.push_back({"instructions", std::to_string(row.instructions), false, ""});
         item.keys.push_back({"dram_bytes", std::to_string(row.dram_bytes), false, ""});
         item.keys.push_back({"l2_bytes", std::to_string(row.l2_bytes > row.dram_bytes ? row.l2_bytes - row.dram_bytes : 0), false, ""});

@@ -503,7 +503,7 @@ gpusched_cli_test(predict_measured_inf 2 stderr "--measured: expected a positive
                   predict --gpu c2075 --kernel apsp-minplus:n=81,block=8 --measured inf --at 81)
 gpusched_cli_test(predict_measured_huge 2 stderr "--measured: expected a positive, finite time"
                   predict --gpu c2075 --kernel apsp-minplus:n=81,block=8 --measured 1e308 --at 81)
-gpusched_cli_test(list_unknown 2 stderr "gpusched list: unknown subcommand 'nope' \\(expected gpus, policies, workloads\\)"
+gpusched_cli_test(list_unknown 2 stderr "gpusched list: unknown subcommand 'nope' \\(expected gpus, policies, workloads, kernel-families\\)"
                   list nope)
 gpusched_cli_test(show_unknown_subcommand 2 stderr "gpusched show: unknown subcommand 'cpu' \\(did you mean gpu\\?\\) \\(expected gpu, work\\)" show cpu h100)
 gpusched_cli_test(validate_named_section_without_data 2 stderr "--sections curves: no measurements at '.*curves'"
@@ -601,6 +601,13 @@ gpusched_cli_test(simulate_kernel_notes_json 0 stdout "\"notes\":\\[\"launch 0 \
                   simulate --json --kernel kernel:blocks=128,threads=256,smem=200000,measured=120us,measured_gpu=h100)
 gpusched_cli_test(simulate_kernel_hand 0 stdout "execution  shared.*makespan"
                   simulate --kernel kernel:blocks=264,threads=128,warp_instr=5000,warp_latency_cycles=2000)
+# The labels an import writes (docs/importing.md "Work from the trace"): a bad value is exit 2 naming the key.
+gpusched_cli_test(simulate_kernel_bad_family 2 stderr "key 'family'.*expected one of gemm, conv.*got 'matmul'"
+                  simulate --kernel kernel:blocks=128,threads=256,measured=20us,measured_gpu=h100,family=matmul)
+gpusched_cli_test(simulate_kernel_bad_dtype 2 stderr "key 'dtype'.*got 'float32'"
+                  simulate --kernel kernel:blocks=128,threads=256,measured=20us,measured_gpu=h100,dtype=float32)
+gpusched_cli_test(simulate_kernel_negative_flops 2 stderr "key 'flops'"
+                  simulate --kernel kernel:blocks=128,threads=256,measured=20us,measured_gpu=h100,flops=-5)
 gpusched_cli_test(simulate_kernel_no_work 2 stderr "^gpusched: --kernel: kernel 'kernel': give each warp's work"
                   simulate --kernel kernel:blocks=4,threads=32)
 

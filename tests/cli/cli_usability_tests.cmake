@@ -69,7 +69,7 @@ gpusched_cli_test(unknown_flag_far 2 stderr "^gpusched curve: unknown flag --fro
                   curve --frobnicate --kernel apsp-minplus --n 50..60)
 gpusched_cli_test(unknown_command_suggests 2 stderr "^gpusched: unknown command 'simulat' \\(did you mean simulate\\?\\) \\(commands: simulate,"
                   simulat)
-gpusched_cli_test(unknown_subcommand_suggests 2 stderr "^gpusched list: unknown subcommand 'gpu' \\(did you mean gpus\\?\\) \\(expected gpus, policies, workloads\\)"
+gpusched_cli_test(unknown_subcommand_suggests 2 stderr "^gpusched list: unknown subcommand 'gpu' \\(did you mean gpus\\?\\) \\(expected gpus, policies, workloads, kernel-families\\)"
                   list gpu)
 
 # Preset names in any case; outputs name the preset as its file does.

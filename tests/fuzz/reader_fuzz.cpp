@@ -16,6 +16,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/importers/imported_application.h"
 #include "gpusched/importers/imported_workload.h"
+#include "gpusched/importers/kernel_totals.h"
 #include "gpusched/importers/kineto_reader.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
@@ -194,7 +195,9 @@ bool fuzz_kineto_trace(std::string_view bytes) {
             if (std::string(e.what()).find(path + ":") == std::string::npos) broken(std::string("a device refusal without the path: ") + e.what());
             throw InputError(e.detail());
         }
-        yaml = workloads::workload_yaml(importers::imported_workload(trace, app, {"torch", path, "h100", "fuzz", 132}));
+        const importers::ImportTotals totals =
+            importers::estimate_kernel_totals(trace, app, importers::read_op_shapes(path, limits), hw::resolve_gpu("h100"));
+        yaml = workloads::workload_yaml(importers::imported_workload(trace, app, {"torch", path, "h100", "fuzz", 132}, &totals));
     });
     if (!imported) return false;
     const bool have_kernel = workloads::find_kernel_generator("kernel") != nullptr;

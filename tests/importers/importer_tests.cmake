@@ -68,3 +68,14 @@ gpusched_cli_test(import_ncu 0 stdout "joined 6 Nsight Compute rows"
 add_test(NAME importers.round_trip
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/importers/round_trip.sh $<TARGET_FILE:gpusched> ${PROJECT_SOURCE_DIR}
                  ${CMAKE_CURRENT_BINARY_DIR}/importers/round_trip)
+
+# Kernel families and work totals (docs/importing.md "Kernel families", "Work from the trace"): the summary
+# lines per family, the counted notes of bad shapes, and the rule table.
+gpusched_cli_test(import_shapes_families 0 stdout
+                  "family conv: 1 kernel, 0.005 ms; from data 1 \\(0.005 ms\\) \\[shapes 1, profiler-flops 0\\], on a rule 0"
+                  import torch ${IMPORT_DATA}/shapes.json --out ${IMPORT_OUT}/cli_shapes.yaml)
+gpusched_cli_test(import_shapes_notes 0 stderr "note: 1 kernel without totals from shapes: zero elements \\(elementwise 1\\); duration only"
+                  import torch ${IMPORT_DATA}/shapes.json --out ${IMPORT_OUT}/cli_shapes_notes.yaml)
+gpusched_cli_test(import_no_shapes_bandwidth 0 stdout "family copy: 2 kernels.*on a rule 2 \\(0.040 ms\\) \\[bandwidth-rule 2, duration 0\\]"
+                  import torch ${IMPORT_DATA}/no_shapes.json --out ${IMPORT_OUT}/cli_no_shapes.yaml)
+gpusched_cli_test(list_kernel_families 0 stdout "nchwtonhwc.*copy.*elementwise" list kernel-families)

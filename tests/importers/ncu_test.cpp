@@ -73,6 +73,7 @@ TEST_CASE("the ncu rows join the imported kernels in order and fill instructions
     CHECK(joined.find("    notes: [\"void gemm_kernel<128, 64>(float const*, float*, int)\", "
                       "\"ncu: achieved occupancy 12.41%, 96651 cycles, 48.83us\"]\n") != std::string::npos);
     CHECK(joined.find("    measured_gpu: h100\n"
+                      "    work_from: ncu\n"
                       "    instructions: 4194304\n"
                       "    dram_bytes: 12580000\n"
                       "    l2_bytes: 27530000\n") != std::string::npos);
@@ -144,8 +145,11 @@ TEST_CASE("joining a hand-edited workload: keys go after the item's own keys; fl
         return joined_yaml(gpusched::workloads::read_workload_document(yaml, "w.yaml"), "one.csv", rows);
     };
     CHECK(join(block_style).find("    after: [x, y]\n    name: \"gemm_kernel[128+64]\"\n    grid: 128x1x1\n    block: 256\n"
-                                 "    instructions: 7\n    dram_bytes: 10\n    l2_bytes: 20\n  - {delay: 1us, stream: 0}\n") !=
+                                 "    work_from: ncu\n    instructions: 7\n    dram_bytes: 10\n    l2_bytes: 20\n  - {delay: 1us, stream: 0}\n") !=
           std::string::npos);
+    // An imported kernel's work_from (the rule its totals came from) becomes ncu in place; its flops stay.
+    CHECK(join("launches:\n  - {kernel: kernel, name: gemm_kernel, grid: 128, block: 256, family: gemm, work_from: duration, flops: 5}\n")
+              .find("    family: gemm\n    work_from: ncu\n    flops: 5\n    instructions: 7\n") != std::string::npos);
     CHECK(join("launches:\n  - {kernel: kernel, name: gemm_kernel, grid: 128, block: 256}\n").find("    l2_bytes: 20\n") !=
           std::string::npos);
     const auto error = [&](const std::string& yaml) {

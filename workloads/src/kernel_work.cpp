@@ -242,7 +242,17 @@ std::string per_warp_text(const WarpWork& w, double latency_cycles) {
 
 const char* const kHandKeys[] = {"warp_instr",      "warp_latency",       "warp_latency_cycles", "warp_dram_bytes",
                                  "warp_l2_bytes",   "warp_l1_wavefronts", "active_warps",        "ns_per_instr"};
-const char* const kMeasuredKeys[] = {"measured_gpu", "instructions", "dram_bytes", "l2_bytes"};
+const char* const kMeasuredKeys[] = {"measured_gpu", "instructions", "dram_bytes", "l2_bytes", "flops", "dtype", "family", "work_from"};
+
+/// A label key's value, one of `names`, or an InputError naming the key and listing them.
+std::string label_key(SpecArgs& args, const std::string& key, const std::vector<std::string>& names) {
+    const std::string value = args.text(key);
+    for (const auto& name : names)
+        if (name == value) return value;
+    std::string list;
+    for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
+    args.fail(key, "expected one of " + list + ", got '" + value + "'");
+}
 
 Time duration_key(SpecArgs& args, const std::string& key) {
     return parse_duration(args.text(key), args.where(key) + ": key '" + args.key_path(key) + "'");
@@ -288,6 +298,11 @@ KernelWork::Settings measured(SpecArgs& args, const KernelLaunch& launch) {
     if (args.has("instructions")) m.instructions = spec_number(args, "instructions", 1, kMaxCount, 0);
     if (args.has("dram_bytes")) m.dram_bytes = spec_number(args, "dram_bytes", 0, kMaxCount, 0);
     if (args.has("l2_bytes")) m.l2_bytes = spec_number(args, "l2_bytes", 0, kMaxCount, 0);
+    // Labels the importer writes (docs/importing.md): parsed and carried, not used by the fit.
+    if (args.has("flops")) m.flops = spec_number(args, "flops", 0, kMaxCount, 0);
+    if (args.has("dtype")) m.dtype = label_key(args, "dtype", measured_dtype_names());
+    if (args.has("family")) m.family = label_key(args, "family", kernel_family_names());
+    if (args.has("work_from")) m.work_from = label_key(args, "work_from", work_from_names());
     const hw::GpuSpec& reference = reference_gpu(args);
     const MeasuredWorkFit fit =
         fit_measured_work(m, reference, launch, args.where("measured_gpu") + ": key '" + args.key_path("measured_gpu") + "'");
@@ -357,6 +372,10 @@ KernelGeneratorInfo kernel_generator() {
         {"instructions", "N", "measured: warp-instructions the launch executed (Nsight Compute), 1..10^18"},
         {"dram_bytes", "B", "measured: device-memory bytes the launch moved (Nsight Compute), 0..10^18"},
         {"l2_bytes", "B", "measured: bytes through L2, hits and misses (Nsight Compute), 0..10^18"},
+        {"flops", "N", "measured: floating-point operations of the launch (profiler or shapes), 0..10^18"},
+        {"dtype", "T", "measured: the data type of its flops: fp64, fp32, tf32, fp16, bf16, fp8, int8"},
+        {"family", "F", "measured: the importer's kernel family (gpusched list kernel-families)"},
+        {"work_from", "S", "measured: where the totals came from: ncu, shapes, profiler-flops, bandwidth-rule, duration"},
     };
     info.example = "kernel:blocks=128,threads=256,smem=200000,measured=120us,measured_gpu=h100";
     info.build = build_kernel;

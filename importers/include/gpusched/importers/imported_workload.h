@@ -6,6 +6,7 @@
 
 #include "gpusched/importers/imported_application.h"
 #include "gpusched/importers/imported_trace.h"
+#include "gpusched/importers/kernel_totals.h"
 #include "gpusched/workloads/workload_document.h"
 
 namespace gpusched::importers {
@@ -30,8 +31,11 @@ std::string format_us(TraceTime ps);
 /// measured_gpu; copies as `copy` noting their measured time; memsets and device-to-device copies
 /// as `delay` of their measured time; host gaps as `delay`; syncs as `record` / `wait`.
 /// Deterministic: the same trace and options give the same document. InputError
-/// "TRACE: traceEvents[I]: ..." for a kernel whose shape cannot launch on the preset.
-workloads::WorkloadDocument imported_workload(const ImportedTrace& trace, const ImportedApplication& app, const ImportSource& source);
+/// "TRACE: traceEvents[I]: ..." for a kernel whose shape cannot launch on the preset. With `totals`
+/// each kernel also gets `family`, `work_from` and, when known, `flops`, `dtype`, `dram_bytes` and
+/// `l2_bytes`, and the top-level notes one line per family and the counted shape notes.
+workloads::WorkloadDocument imported_workload(const ImportedTrace& trace, const ImportedApplication& app, const ImportSource& source,
+                                              const ImportTotals* totals = nullptr);
 
 /// The measured timeline: one row per kernel launch, in the workload's launch order:
 /// kernel,launch,stream,start_ns,end_ns,duration_ns,grid,block with times from the first

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
 #include "gpusched/support/time.h"
@@ -17,8 +18,19 @@ struct MeasuredLaunch {
     std::optional<double> instructions;  ///< warp-instructions executed by the whole launch (smsp__inst_executed.sum)
     std::optional<double> dram_bytes;    ///< bytes read and written in device memory (dram__bytes.sum)
     std::optional<double> l2_bytes;      ///< bytes through L2, hits and misses (lts__t_bytes.sum)
+    std::optional<double> flops;         ///< floating-point operations of the whole launch (from the profiler or shapes)
+    std::string dtype;                   ///< the data type of its flops (measured_dtype_names()), "" unknown
+    std::string family;                  ///< the importer's kernel family (kernel_family_names()), "" unknown
+    std::string work_from;               ///< where the totals came from (work_from_names()), "" unknown
     [[nodiscard]] bool has_totals() const { return instructions || dram_bytes || l2_bytes; }
 };
+
+/// The kernel families an importer labels launches with, in the order of docs/importing.md "Kernel families".
+const std::vector<std::string>& kernel_family_names();
+/// The values of `work_from`: ncu, shapes, profiler-flops, bandwidth-rule, duration.
+const std::vector<std::string>& work_from_names();
+/// The values of `dtype`: fp64, fp32, tf32, fp16, bf16, fp8, int8.
+const std::vector<std::string>& measured_dtype_names();
 
 /// Which term of the `shared` model explains the reference wave time.
 enum class MeasuredTerm { latency, issue, dram, l2 };
