@@ -81,11 +81,14 @@ std::string pick_preset(const TraceImportOptions& o, const importers::ImportedTr
         throw InputError(trace.path + ": no deviceProperties entry for device " + std::to_string(device) +
                          ", so the GPU is unknown; give --gpu PRESET (gpusched list gpus)");
     const std::string preset = importers::preset_for_device(*info);
-    if (preset.empty())
+    if (preset.empty()) {
+        std::string list;
+        for (const auto& n : hw::preset_names()) list += (list.empty() ? "" : ", ") + n;
         throw InputError(trace.path + ": deviceProperties[" + std::to_string(info->event_index) + "]: device '" + importers::printable(info->name) +
                          "' (cc " + std::to_string(info->cc_major) + "." + std::to_string(info->cc_minor) + ", " +
                          std::to_string(info->sm_count) + " SMs) matches no GPU preset; give --gpu PRESET to import it as one "
-                         "(gpusched list gpus)");
+                         "(presets: " + list + "; gpusched list gpus)");
+    }
     return preset;
 }
 

@@ -173,6 +173,31 @@ std::string without_location(const std::string& message, const std::string& labe
     return message.substr(at);
 }
 
+/// Sets KEY, SECTION.KEY or SECTION.MAP.KEY (a mapping inside a section, such as
+/// execution.tensor_flops_per_sm_cycle.bf16) of `root` to `value`, creating what is missing.
+void set_key(YAML::Node& root, const std::string& path, const std::string& value) {
+    std::vector<std::string> parts;
+    for (std::size_t from = 0;;) {
+        const auto dot = path.find('.', from);
+        parts.push_back(path.substr(from, dot == std::string::npos ? std::string::npos : dot - from));
+        if (dot == std::string::npos) break;
+        from = dot + 1;
+    }
+    if (parts.size() > 3 || std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); }))
+        throw InputError("GPU key '" + path + "': expected KEY, SECTION.KEY or SECTION.MAP.KEY (docs/gpu-spec.md)");
+    YAML::Node node = root;
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+        YAML::Node next = node[parts[i]];
+        if (next && !next.IsMap()) {
+            std::string prefix = parts[0];
+            for (std::size_t j = 1; j <= i; ++j) prefix += "." + parts[j];
+            throw InputError("GPU key '" + path + "': '" + prefix + "' is not a " + (i == 0 ? "section" : "mapping"));
+        }
+        node.reset(next);
+    }
+    node[parts.back()] = value;
+}
+
 }  // namespace
 
 std::optional<std::string> find_gpu_key(const std::string& name) {
@@ -243,18 +268,7 @@ GpuSpec gpu_with_overrides(const std::string& base_yaml, const std::string& labe
     if (!root.IsMap()) return parse_gpu_spec(base_yaml, label);
     std::set<std::string> set_paths;
     for (const auto& [path, value] : overrides) {
-        const auto dot = path.find('.');
-        if (dot == std::string::npos) {
-            root[path] = value;
-        } else {
-            const std::string section = path.substr(0, dot);
-            const std::string key = path.substr(dot + 1);
-            if (key.empty() || key.find('.') != std::string::npos || section.empty())
-                throw InputError("GPU key '" + path + "': expected KEY or SECTION.KEY (docs/gpu-spec.md)");
-            if (root[section] && !root[section].IsMap())
-                throw InputError("GPU key '" + path + "': '" + section + "' is not a section");
-            root[section][key] = value;
-        }
+        set_key(root, path, value);
         set_paths.insert(path);
     }
     const char* const topology_keys[] = {"sm_order", "partition_order", "dispatch_walk", "completion_sweep"};

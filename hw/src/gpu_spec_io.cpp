@@ -11,6 +11,7 @@
 #include "cluster_spec_io.h"
 #include "stream_priority_range_io.h"
 #include "partition_spec_io.h"
+#include "roofline_io.h"
 #include "yaml_quoted.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
@@ -44,6 +45,7 @@ void parse_identity(YamlFields& top, GpuSpec& spec) {
     spec.cc_major = as_int(*major);
     spec.cc_minor = as_int(*minor);
     spec.sm_count = as_int(top.integer("sm_count", 1, 100000));
+    parse_device_names(top, spec);
 }
 
 /// A list of SM-id lists (dispatch_walk.rows / groups), each entry checked like integer_list.
@@ -203,6 +205,7 @@ void parse_execution(YamlFields& top, GpuSpec& spec) {
     if (auto v = f.optional_integer("issue_fair_warps", 1, 1024)) spec.issue_fair_warps = static_cast<double>(*v);
     if (auto v = f.optional_integer("fp32_lanes_per_sm", 1, 1 << 16)) spec.fp32_lanes_per_sm = as_int(*v);
     spec.clock_mhz = f.optional_number("clock_mhz", 1, 1e5);
+    parse_roofline(f, spec);
     spec.l1_wavefronts_per_cycle = f.optional_number("l1_wavefronts_per_cycle", 1e-3, 1024);
     if (f.has("l1_model"))
         spec.l1_model = f.choice("l1_model", {"cap", "queue"}) == "queue" ? GpuSpec::L1Model::queue : GpuSpec::L1Model::cap;
@@ -389,6 +392,7 @@ std::string to_yaml(const GpuSpec& s) {
     y << "full_name: " << yaml_quoted(s.full_name) << "\n";
     y << "compute_capability: \"" << s.compute_capability() << "\"\n";
     y << "sm_count: " << s.sm_count << "\n";
+    write_device_names(y, s);
     if (s.sms_per_tpc || s.tpcs_per_gpc || !s.sm_order.empty() || !s.partition_order.empty() || s.dispatch_walk ||
         s.completion_sweep) {
         y << "topology:\n";
@@ -447,6 +451,7 @@ std::string to_yaml(const GpuSpec& s) {
     opt_num("  issue_fair_warps", s.issue_fair_warps);
     opt_int("  fp32_lanes_per_sm", s.fp32_lanes_per_sm);
     opt_num("  clock_mhz", s.clock_mhz);
+    write_roofline(y, s);
     opt_num("  l1_wavefronts_per_cycle", s.l1_wavefronts_per_cycle);
     if (s.l1_model == GpuSpec::L1Model::queue) y << "  l1_model: queue\n";
     opt_num("  alu_latency_cycles", s.alu_latency_cycles);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "yaml_quoted.h"
+#include "gpusched/hw/roofline.h"
 #include "gpusched/support/input_error.h"
 
 namespace gpusched::hw {
@@ -18,6 +19,7 @@ const std::vector<std::pair<std::string_view, NumberField>>& number_fields() {
     static const std::vector<std::pair<std::string_view, NumberField>> fields = {
         {"execution.clock_mhz", &GpuSpec::clock_mhz},
         {"execution.issue_fair_warps", &GpuSpec::issue_fair_warps},
+        {"execution.fma_flops_per_sm_cycle", &GpuSpec::fma_flops_per_sm_cycle},
         {"execution.l1_wavefronts_per_cycle", &GpuSpec::l1_wavefronts_per_cycle},
         {"execution.alu_latency_cycles", &GpuSpec::alu_latency_cycles},
         {"execution.fma_latency_cycles", &GpuSpec::fma_latency_cycles},
@@ -49,6 +51,23 @@ const std::vector<std::pair<std::string_view, NumberField>>& number_fields() {
     return fields;
 }
 
+/// "execution.tensor_flops_per_sm_cycle.DTYPE" for each of tensor_dtypes(), in their order.
+const std::vector<std::string>& tensor_keys() {
+    static const std::vector<std::string> keys = [] {
+        std::vector<std::string> out;
+        for (const auto dtype : tensor_dtypes()) out.push_back("execution.tensor_flops_per_sm_cycle." + std::string(dtype));
+        return out;
+    }();
+    return keys;
+}
+
+/// The dtype of a tensor key ("execution.tensor_flops_per_sm_cycle.bf16" -> "bf16"), or nullopt.
+std::optional<std::string_view> tensor_key_dtype(std::string_view key) {
+    for (std::size_t i = 0; i < tensor_keys().size(); ++i)
+        if (key == tensor_keys()[i]) return tensor_dtypes()[i];
+    return std::nullopt;
+}
+
 constexpr std::string_view kDefaultPolicyKey = "defaults.policy";
 constexpr std::string_view kDefaultExecutionKey = "defaults.execution";
 constexpr std::string_view kIssueModelKey = "execution.issue_model";
@@ -59,6 +78,7 @@ bool spec_gives(const GpuSpec& spec, std::string_view key) {
     if (key == kDefaultPolicyKey) return !spec.default_policy.empty();
     if (key == kDefaultExecutionKey) return !spec.default_execution.empty();
     if (key == kIssueModelKey || key == kL1ModelKey) return true;
+    if (const auto dtype = tensor_key_dtype(key)) return tensor_flops_per_sm_cycle(spec, *dtype).has_value();
     for (const auto& [path, field] : number_fields())
         if (path == key) return (spec.*field).has_value();
     return false;
@@ -78,6 +98,7 @@ const std::vector<std::string_view>& gpu_number_keys() {
     static const std::vector<std::string_view> keys = [] {
         std::vector<std::string_view> out;
         for (const auto& [path, field] : number_fields()) out.push_back(path);
+        for (const auto& path : tensor_keys()) out.push_back(path);
         return out;
     }();
     return keys;
@@ -86,6 +107,7 @@ const std::vector<std::string_view>& gpu_number_keys() {
 std::optional<double> gpu_number(const GpuSpec& gpu, std::string_view key) {
     for (const auto& [path, field] : number_fields())
         if (path == key) return gpu.*field;
+    if (const auto dtype = tensor_key_dtype(key)) return tensor_flops_per_sm_cycle(gpu, *dtype);
     throw std::out_of_range("gpu_number: '" + std::string(key) + "' is not a GPU number key");
 }
 

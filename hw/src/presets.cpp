@@ -12,8 +12,10 @@ extern const std::vector<std::pair<std::string_view, std::string_view>> embedded
 
 namespace {
 /// Display order: by architecture age, then anything else alphabetically.
-const std::vector<std::string> kPreferredOrder = {"c1060", "c2050", "c2075", "gtx480", "gtx680", "gtx780",
-                                                  "k20",   "v100",  "a100",  "h100",   "h200"};
+const std::vector<std::string> kPreferredOrder = {"c1060",   "c2050",     "c2075", "gtx480", "gtx680",    "gtx780", "k20",
+                                                  "v100",    "t4",        "a100",  "a100-40gb", "a100-pcie", "l4",
+                                                  "l40s",    "rtx4090",   "h100",  "h100-pcie", "h200",      "gh200",
+                                                  "b200"};
 }  // namespace
 
 const std::vector<std::string>& preset_names() {

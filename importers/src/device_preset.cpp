@@ -1,6 +1,7 @@
 // Matching a trace's deviceProperties entry to a built-in GPU preset.
 #include "gpusched/importers/device_preset.h"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -23,15 +24,22 @@ std::set<std::string> words(const std::string& text) {
     }
     return out;
 }
+
+bool same_device(const hw::GpuSpec& spec, const TraceDevice& device) {
+    return spec.cc_major == device.cc_major && spec.cc_minor == device.cc_minor && spec.sm_count == device.sm_count;
+}
 }  // namespace
 
 std::string preset_for_device(const TraceDevice& device) {
+    for (const std::string& name : hw::preset_names()) {
+        const hw::GpuSpec spec = hw::resolve_gpu(name);
+        const bool listed = std::find(spec.device_names.begin(), spec.device_names.end(), device.name) != spec.device_names.end();
+        if (listed && same_device(spec, device)) return name;
+    }
     const std::set<std::string> device_words = words(device.name);
     for (const std::string& name : hw::preset_names()) {
         if (device_words.count(name) == 0) continue;
-        const hw::GpuSpec spec = hw::resolve_gpu(name);
-        if (spec.cc_major == device.cc_major && spec.cc_minor == device.cc_minor && spec.sm_count == device.sm_count)
-            return name;
+        if (same_device(hw::resolve_gpu(name), device)) return name;
     }
     return "";
 }

@@ -14,6 +14,17 @@ gpusched_cli_test(help 0 stdout "occupancy" --help)
 gpusched_cli_test(occupancy_help 0 stdout "--carveout" occupancy --help)
 gpusched_cli_test(list_gpus 0 stdout "h100.*132" list gpus)
 gpusched_cli_test(show_gpu 0 stdout "sm_count: 132" show gpu h100)
+# The roofline: list gpus' FP32 and tensor peaks and ruled-key counts; show gpu's peaks in comments; --set of a tensor dtype.
+gpusched_cli_test(list_gpus_roofline 0 stdout "h100 .* 66.9  1070.5 bf16 +3\n.*b200 .*NVIDIA B200 .* 2250.2 bf16 +33" list gpus)
+gpusched_cli_test(show_gpu_roofline 0 stdout "tensor_flops_per_sm_cycle:\n    fp64: 256.*# Roofline .*bf16 1070.5.*ridge point bf16 / DRAM 357" show gpu h100)
+gpusched_cli_test(set_tensor_rate 0 stdout "h100 \\(execution.tensor_flops_per_sm_cycle.bf16=8192\\)"
+                  occupancy --gpu h100 --threads 256 --set execution.tensor_flops_per_sm_cycle.bf16=8192)
+gpusched_cli_test(set_tensor_rate_negative 2 stderr
+                  "--set execution.tensor_flops_per_sm_cycle.bf16=-1: key 'execution.tensor_flops_per_sm_cycle.bf16': expected a number"
+                  occupancy --gpu h100 --threads 256 --set execution.tensor_flops_per_sm_cycle.bf16=-1)
+gpusched_cli_test(set_tensor_rate_unknown_dtype 2 stderr
+                  "--set execution.tensor_flops_per_sm_cycle.fp4=1: unknown key 'execution.tensor_flops_per_sm_cycle.fp4' \\(known keys here: bf16"
+                  occupancy --gpu h100 --threads 256 --set execution.tensor_flops_per_sm_cycle.fp4=1)
 gpusched_cli_test(show_gpu_file 0 stdout "name: tiny" show gpu ./tiny_gpu.yaml)
 gpusched_cli_test(occupancy_text 0 stdout "Blocks per SM  8" occupancy --gpu h100 --threads 256 --regs 32)
 gpusched_cli_test(occupancy_json 0 stdout "\"blocks_per_sm\": 8,.*\"limited_by\": \\[[^]]*\"warps\""

@@ -25,11 +25,14 @@ gpusched_cli_test(import_torch_gz_steps 0 stdout "imported 3 kernels.*steps 2-2 
 gpusched_cli_test(import_cupti 0 stdout "imported 3 kernels"
                   import cupti ${IMPORT_DATA}/cupti_recording.json --out ${IMPORT_OUT}/cli_cupti.yaml)
 gpusched_cli_test(import_unknown_device_as_preset 0 stdout "GPU preset h100"
-                  import torch ${IMPORT_DATA}/unknown_device.json --gpu h100 --out ${IMPORT_OUT}/cli_pcie.yaml)
+                  import torch ${IMPORT_DATA}/unknown_device.json --gpu h100 --out ${IMPORT_OUT}/cli_unknown.yaml)
+# h100_pcie_device.json: two_streams' events on an "NVIDIA H100 PCIe" (114 SMs), a name of the h100-pcie preset.
+gpusched_cli_test(import_device_name 0 stdout "GPU preset h100-pcie"
+                  import torch ${IMPORT_DATA}/h100_pcie_device.json --out ${IMPORT_OUT}/cli_pcie.yaml)
 
 # --- bad input: exit 2 naming the file and the event, line or flag ---
 gpusched_cli_test(import_unknown_device 2 stderr
-                  "unknown_device.json: deviceProperties\\[0\\]: device 'NVIDIA H100 PCIe' \\(cc 9.0, 114 SMs\\) matches no GPU preset; give --gpu PRESET"
+                  "unknown_device.json: deviceProperties\\[0\\]: device 'NVIDIA RTX PRO 6000 Blackwell Server Edition' \\(cc 12.0, 188 SMs\\) matches no GPU preset; give --gpu PRESET to import it as one \\(presets: c1060, .*h100, .*b200; gpusched list gpus\\)"
                   import torch ${IMPORT_DATA}/unknown_device.json --out ${IMPORT_OUT}/never.yaml)
 gpusched_cli_test(import_truncated_gzip 2 stderr "truncated.json.gz: truncated gzip stream \\(the file ends after 1000 bytes"
                   import torch ${IMPORT_DATA}/truncated.json.gz --out ${IMPORT_OUT}/never.yaml)

@@ -10,8 +10,9 @@
 
 namespace gpusched::hw {
 
-/// (key path, value) pairs, e.g. {"limits.max_blocks_per_sm", "24"}: the path is KEY (top level)
-/// or SECTION.KEY, as in a GPU file (docs/gpu-spec.md).
+/// (key path, value) pairs, e.g. {"limits.max_blocks_per_sm", "24"}: the path is KEY (top level),
+/// SECTION.KEY or SECTION.MAP.KEY ("execution.tensor_flops_per_sm_cycle.bf16"), as in a GPU file
+/// (docs/gpu-spec.md).
 using GpuOverrides = std::vector<std::pair<std::string, std::string>>;
 
 /// The dotted path of a bare GPU key ("sm_count" -> "sm_count", "max_blocks_per_sm" ->

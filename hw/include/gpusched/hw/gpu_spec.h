@@ -30,6 +30,9 @@ struct GpuSpec {
     int cc_major = 0;          ///< compute capability
     int cc_minor = 0;
     int sm_count = 0;
+    /// The names cudaGetDeviceProperties (and so Kineto's deviceProperties) report for this GPU,
+    /// e.g. "NVIDIA H100 80GB HBM3"; the importers match a trace's device on them first.
+    std::vector<std::string> device_names;
 
     // --- topology ---
     std::optional<int> sms_per_tpc;
@@ -91,6 +94,11 @@ struct GpuSpec {
     std::optional<double> issue_fair_warps;
     std::optional<int> fp32_lanes_per_sm;
     std::optional<double> clock_mhz;                   ///< boost clock
+    /// FP32 non-tensor FLOPs per SM per cycle (an FMA counts 2: 2 x FP32 lanes); roofline.h
+    std::optional<double> fma_flops_per_sm_cycle;
+    /// Dense tensor-core FLOPs (int8: operations) per SM per cycle by dtype (fp64, tf32, fp16, bf16,
+    /// fp8, int8; only those the tensor cores have; empty without tensor cores); roofline.h
+    std::map<std::string, double> tensor_flops_per_sm_cycle;
     /// 128-byte L1/shared-memory accesses (wavefronts) an SM serves per cycle; shared-memory and
     /// global loads through L1 use the same data path (the `shared` model's per-SM L1 limit)
     std::optional<double> l1_wavefronts_per_cycle;

@@ -13,7 +13,8 @@
 namespace gpusched::hw {
 
 /// The latency, throughput and overhead keys a spec may give, by their YAML path
-/// ("execution.alu_latency_cycles", "memory.dram_latency_cycles", "overheads.kernel_launch_ns", ...).
+/// ("execution.alu_latency_cycles", "memory.dram_latency_cycles", "overheads.kernel_launch_ns", ...),
+/// the roofline's included ("execution.fma_flops_per_sm_cycle", "execution.tensor_flops_per_sm_cycle.bf16").
 const std::vector<std::string_view>& gpu_number_keys();
 
 /// The value of one of gpu_number_keys() in `gpu` (nullopt: the spec leaves it out). Throws
