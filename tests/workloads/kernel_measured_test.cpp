@@ -177,3 +177,23 @@ TEST_CASE("what-if: the no-overlap rule rescales the DRAM part of a measured flo
     CHECK(static_cast<double>(faster->warp_work(0)->latency_bound) ==
           doctest::Approx(floor_ps - 50e6 + 9.45e6 / 144e-3 / 8).epsilon(1e-6));
 }
+
+TEST_CASE("what-if: a launch's bf16 FLOPs run at the simulated GPU's tensor rate, the rest of its floor at its clock") {
+    // 132 blocks, one per SM, measured 100 us on the h100. F = 132 x 60 us x 4096 bf16 FLOPs per SM per cycle x 1980 MHz
+    // = 6.4228e13: on the busiest SM one block's FLOPs take 60 us at the h100's rate, so L_flop = 60 us of the ~100 us floor.
+    const double flops = 132 * 60e-6 * 4096 * 1980e6;
+    const std::string gemm = "kernel:blocks=132,threads=256,measured=100us,measured_gpu=h100,family=gemm,work_from=shapes,"
+                             "flops=" + std::to_string(flops) + ",dtype=bf16";
+    const double reference = launch_us(gemm, h100());
+    CHECK(reference == doctest::Approx(100).epsilon(0.01));
+    // Twice the bf16 rate: the compute part halves, 100 - 30 = 70 us; the other 40 us stay.
+    hw::GpuSpec twice = h100();
+    twice.tensor_flops_per_sm_cycle["bf16"] = 8192;
+    CHECK(launch_us(gemm, twice) == doctest::Approx(70).epsilon(0.02));
+    // Another dtype's rate does not matter; fewer SMs keep the per-SM rate: at 66 SMs two blocks share each SM (8 fit
+    // per SM), so the compute part doubles (60 -> 120 us) and the other 40 us stay: 160 us.
+    hw::GpuSpec fp8 = h100();
+    fp8.tensor_flops_per_sm_cycle["fp8"] = 20000;
+    CHECK(launch_us(gemm, fp8) == doctest::Approx(reference).epsilon(0.001));
+    CHECK(launch_us(gemm, hw::with_sm_count(h100(), 66)) == doctest::Approx(160).epsilon(0.03));
+}

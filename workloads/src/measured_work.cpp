@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpusched/hw/occupancy.h"
+#include "gpusched/hw/roofline.h"
 #include "gpusched/support/input_error.h"
 
 namespace gpusched::workloads {
@@ -199,7 +200,20 @@ MeasuredWorkFit fit_measured_work(const MeasuredLaunch& m, const hw::GpuSpec& g,
     }
     fit.latency_cycles = latency * f * 1e-6;
     fit.memory_floor_ps = std::min(dram, latency);
+    if (m.flops && *m.flops > 0 && !m.dtype.empty()) {
+        if (const auto rate = flops_per_sm_cycle(g, m.dtype); rate && *rate > 0) {
+            const double busiest_sm_flops = std::ceil(blocks / sms) * (*m.flops / blocks);
+            const double compute = busiest_sm_flops / (*rate * f * 1e-6) / waves;  // ps per wave
+            fit.compute_floor_ps = std::max(0.0, std::min(compute, latency - fit.memory_floor_ps));
+            fit.reference_flops_per_sm_cycle = *rate;
+        }
+    }
     return fit;
+}
+
+std::optional<double> flops_per_sm_cycle(const hw::GpuSpec& gpu, const std::string& dtype) {
+    if (dtype == "fp32") return gpu.fma_flops_per_sm_cycle;
+    return hw::tensor_flops_per_sm_cycle(gpu, dtype);
 }
 
 double launch_dram_time_ps(const hw::GpuSpec& gpu, std::uint64_t blocks, int warps_per_block, double dram_bytes_per_warp) {

@@ -152,16 +152,34 @@ void explain_streams(std::ostream& out, const ExplainInput& in) {
 void explain_binds(std::ostream& out, const ExplainInput& in) {
     const RunSummary& s = in.summary;
     std::map<std::tuple<std::uint32_t, int>, std::uint64_t> count;  // (terms, binding) -> launches
+    // binding -> family -> (launches, launches whose work rests on a rule); imported kernels only
+    std::map<int, std::map<std::string, std::pair<std::uint64_t, std::uint64_t>>> families;
     for (std::size_t i = 0; i < s.kernel_count(); ++i) {
         const KernelSummary k = s.kernel(i);
-        if (k.end) ++count[{k.terms, static_cast<int>(k.binds)}];
+        if (!k.end) continue;
+        ++count[{k.terms, static_cast<int>(k.binds)}];
+        if (i >= in.app.launches.size() || in.app.launches[i].family.empty()) continue;
+        const workloads::KernelLaunch& launch = in.app.launches[i];
+        auto& f = families[static_cast<int>(k.binds)][launch.family];
+        ++f.first;
+        if (launch.work_from == "bandwidth-rule" || launch.work_from == "duration" || launch.work_from.empty()) ++f.second;
     }
     std::map<int, std::uint64_t> per_binding;
     for (const auto& [key, n] : count) per_binding[std::get<1>(key)] += n;
     out << "What bound the launches:\n";
-    for (const auto& [binding, n] : per_binding)
-        out << "* " << binding_name(static_cast<Binding>(binding)) << ": " << plural(n, "launch") << ", "
-            << binding_meaning(static_cast<Binding>(binding)) << ".\n";
+    for (const auto& [binding, n] : per_binding) {
+        out << "* " << binding_name(static_cast<Binding>(binding)) << ": " << plural(n, "launch");
+        if (const auto f = families.find(binding); f != families.end()) {
+            std::string list;
+            std::uint64_t on_rule = 0;
+            for (const auto& [family, c] : f->second) {
+                list += (list.empty() ? "" : ", ") + family + " " + std::to_string(c.first);
+                on_rule += c.second;
+            }
+            out << " (kernel families: " << list << "; " << on_rule << " of them with work from a rule, not data)";
+        }
+        out << ", " << binding_meaning(static_cast<Binding>(binding)) << ".\n";
+    }
     std::size_t shown = 0;
     for (const auto& [key, n] : count) {
         const LaunchTerms& t = s.launch_terms.at(std::get<0>(key));

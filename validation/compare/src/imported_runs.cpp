@@ -5,7 +5,10 @@
 #include <filesystem>
 
 #include "gpusched/importers/device_preset.h"
+#include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/importers/imported_workload.h"
+#include "gpusched/importers/kernel_totals.h"
+#include "gpusched/importers/op_shapes.h"
 #include "gpusched/importers/ncu_join.h"
 #include "gpusched/importers/ncu_report.h"
 #include "gpusched/scheduler/registry.h"
@@ -54,7 +57,9 @@ workloads::Application import_workload(const importers::ImportedTrace& trace, co
     source.tool = "torch";
     source.trace = trace.path;
     source.preset = preset;
-    workloads::WorkloadDocument workload = importers::imported_workload(trace, app, source);
+    const importers::ImportTotals totals =
+        importers::estimate_kernel_totals(trace, app, importers::read_op_shapes(trace.path), hw::resolve_gpu(preset));
+    workloads::WorkloadDocument workload = importers::imported_workload(trace, app, source, &totals);
     workload.source = trace.path + " (imported)";
     std::error_code ec;
     if (!ncu_csv.empty() && std::filesystem::exists(ncu_csv, ec))

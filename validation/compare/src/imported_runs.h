@@ -27,7 +27,8 @@ importers::ImportOptions step_options(int step);
 /// The kernels of the imported step of a measured trace, in issue order.
 std::vector<Interval> measured_kernels(const importers::ImportedTrace& trace, const importers::ImportedApplication& app);
 
-/// The imported workload of a trace (as `gpusched import torch` writes it, measured on `preset`),
+/// The imported workload of a trace (as `gpusched import torch` writes it, measured on `preset`: kernel
+/// families and their work from the trace's shapes or the documented rules),
 /// joined with the Nsight Compute CSV `ncu_csv` when that names an existing file ("" = trace only).
 workloads::Application import_workload(const importers::ImportedTrace& trace, const importers::ImportedApplication& app,
                                        const std::string& preset, const std::string& ncu_csv);

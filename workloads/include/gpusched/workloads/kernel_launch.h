@@ -64,6 +64,8 @@ public:
 /// One kernel launch: shape, resources, stream, and work.
 struct KernelLaunch {
     std::string name;               ///< e.g. "synthetic", "apsp-minplus"
+    std::string family;             ///< an imported kernel's family (workloads::kernel_family_names()), "" none
+    std::string work_from;          ///< where an imported kernel's work came from (work_from_names()), "" none
     Dim3 grid;
     Dim3 block;                     ///< threads per block = block.count()
     int registers_per_thread = 0;

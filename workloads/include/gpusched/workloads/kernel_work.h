@@ -47,6 +47,13 @@ public:
         std::uint64_t launch_blocks = 0;    ///< the launch's grid (for its DRAM time on another GPU)
         int launch_warps_per_block = 0;
         std::string reference_gpu_name;     ///< the GPU the transfer was measured on (for derivation())
+        /// The compute part of the floor (measured launches with flops of a known dtype): compute_floor_cycles
+        /// of latency_cycles at the reference clock are its FLOPs at reference_flops_per_sm_cycle; bound to a
+        /// GPU they run at that GPU's rate for compute_dtype (compute_rate_on) and clock.
+        double compute_floor_cycles = 0;
+        double reference_flops_per_sm_cycle = 0;
+        double compute_blocks_per_sm = 0;  ///< ceil(B / S) / waves on the reference GPU: blocks sharing an SM's rate
+        std::string compute_dtype;
         Time calibration_target = 0;        ///< a measured launch with a floor: its measured duration (else 0)
         std::string calibration_gpu;        ///< the preset it was measured on
         bool calibrate_bytes = false;       ///< a DRAM-term launch (no floor): calibration scales its DRAM bytes
@@ -85,6 +92,14 @@ private:
     [[nodiscard]] bool pooled_on(const hw::GpuSpec& gpu) const;
     /// The memory part of the floor on `context.gpu` in ps (the no-overlap rule), `pooled`: one wave.
     [[nodiscard]] double memory_floor_on(const GpuContext& context, bool pooled) const;
+    /// The FLOPs per SM per cycle the compute part of the floor runs at on `gpu`: its tensor (or FP32 FMA)
+    /// rate for compute_dtype; a GPU without that rate runs it on its FP32 FMA units (`rule` says so),
+    /// a GPU with neither at the reference's rate.
+    [[nodiscard]] double compute_rate_on(const hw::GpuSpec& gpu, std::string* rule = nullptr) const;
+    /// The compute part of the floor bound to `context`, in its cycles: compute_floor_cycles x the blocks that
+    /// share an SM's FLOP rate there (ceil(B / S') / waves', or the resident blocks per SM of a pooled launch)
+    /// over the reference's x (reference rate / its rate for compute_dtype), x `share` (a pooled block's work).
+    [[nodiscard]] double compute_cycles_on(const GpuContext& context, bool pooled, double share) const;
     Settings s_;
 };
 

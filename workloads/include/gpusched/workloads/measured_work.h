@@ -51,7 +51,16 @@ struct MeasuredWorkFit {
     /// (memory_floor_on), the rest of the floor by its clock: the two add up (no-overlap rule).
     double memory_floor_ps = 0;
     double reference_dram_ps = 0;  ///< the whole launch's DRAM time on the reference GPU (dram x waves)
+    /// The part of the floor that is the launch's FLOPs (flops of a dtype the reference GPU has a rate
+    /// for): min(compute, L - L_mem) in ps on the reference GPU, where compute is the busiest SM's FLOPs
+    /// (ceil(B / S) blocks) at the reference's flops_per_sm_cycle per wave. 0 without flops or floor.
+    double compute_floor_ps = 0;
+    double reference_flops_per_sm_cycle = 0;  ///< that rate (0: no compute part)
 };
+
+/// FLOPs per SM per cycle of `gpu` for `dtype`: "fp32" its FP32 FMA rate (execution.fma_flops_per_sm_cycle),
+/// any other its dense tensor-core rate (execution.tensor_flops_per_sm_cycle); nullopt when the spec has none.
+std::optional<double> flops_per_sm_cycle(const hw::GpuSpec& gpu, const std::string& dtype);
 
 /// The whole launch's DRAM time on `gpu`, in ps: max(B w bytes / B_dram, ceil(B / S) w bytes / B_SM),
 /// the GPU's bandwidth or the busiest SM's at the per-SM cap (memory.sm_dram_bandwidth_gbps, when the
@@ -69,8 +78,11 @@ double launch_dram_time_ps(const hw::GpuSpec& gpu, std::uint64_t blocks, int war
 ///   L         = 0 when max(issue, dram, l2) >= t_wave, else the floor that makes a scheduler's
 ///               ceil(o1 w / schedulers) warps (mean-value analysis of the `queue` issue model, or
 ///               the `share` model's min) finish W slots in t_wave
-///   L_mem     = min(dram, L): the part of the floor that moves the launch's DRAM bytes; the rest,
-///               L - L_mem, is time no bandwidth changes (docs/workloads.md, the no-overlap rule)
+///   L_mem     = min(dram, L): the part of the floor that moves the launch's DRAM bytes
+///   L_flop    = min(ceil(B / S) F_block / (R f) / waves, L - L_mem): the part that does the launch's F
+///               FLOPs at the reference's rate R for their dtype (flops_per_sm_cycle); the rest,
+///               L - L_mem - L_flop, is time no bandwidth or FLOP rate changes (docs/workloads.md, the
+///               no-overlap rule)
 ///
 /// (a, b: sm_block_launch_ns and sm_warp_launch_ns; D: block_dispatch_latency_ns; c:
 /// block_completion_interval_ns; C: issue slots per cycle; f: clock.) Calibration on the same
