@@ -124,7 +124,7 @@ void check_kernels_launch(const ImportedTrace& trace, const ImportedApplication&
         try {
             (void)hw::compute_occupancy(gpu, request);
         } catch (const InputError& e) {
-            throw InputError(where + ": cannot launch on " + gpu.name + ": " + e.what());
+            throw InputError(where + ": " + e.what());
         }
     }
 }

@@ -1,11 +1,11 @@
 // Binding a launch's work to the GPU it runs on.
 #include "gpusched/workloads/gpu_bound_work.h"
 
+#include <algorithm>
 #include <map>
 
-#include <algorithm>
-
 #include "gpusched/hw/occupancy.h"
+#include "gpusched/support/input_error.h"
 
 namespace gpusched::workloads {
 
@@ -33,7 +33,13 @@ std::vector<std::shared_ptr<const BlockWork>> works_as_run(const LaunchList& lau
     std::map<const BlockWork*, std::shared_ptr<const BlockWork>> bound;
     for (const KernelLaunch& launch : launches) {
         auto [it, fresh] = bound.try_emplace(launch.work.get());
-        if (fresh) it->second = work_as_run(launch, gpu, execution);
+        if (fresh) {
+            try {
+                it->second = work_as_run(launch, gpu, execution);
+            } catch (const InputError& e) {  // e.g. the launch does not fit this GPU: say which launch
+                throw InputError("launch " + std::to_string(out.size()) + " (" + launch.name + "): " + e.what());
+            }
+        }
         out.push_back(it->second);
     }
     return out;

@@ -28,7 +28,7 @@ const char* binding_meaning(Binding binding) {
     switch (binding) {
         case Binding::duration: return "its blocks run the durations the work model gives (fixed model): no GPU resource changes them";
         case Binding::issue: return "the SMs' issue slots: more SMs or a faster clock help, more bandwidth does not";
-        case Binding::latency: return "the warps' latency floor with the SMs full of warps: lower latencies help, more bandwidth or issue slots do not";
+        case Binding::latency: return "the warps' latency floor (their dependent instructions and memory latencies), not issue slots or bandwidth: lower latencies help, more bandwidth or issue slots do not";
         case Binding::occupancy: return "the warps' latency floor while blocks wait for room: more resident blocks per SM (or more SMs) help, more bandwidth does not";
         case Binding::l1: return "the SMs' L1 data path: more L1 wavefronts per cycle help";
         case Binding::l2: return "the L2 bandwidth: more L2 bandwidth helps";
