@@ -67,6 +67,7 @@ struct SimulateOptions {
     bool explain = false;       ///< --explain: the narrative and the time account
     bool all_launches = false;  ///< --all-launches: one summary row per launch
     std::string notes = "per-rule";  ///< --notes: each rule once with the launches it covers, or all
+    bool quiet = false;              ///< --quiet: no notes on stderr
     std::string gantt;
     bool gantt_given = false;
     std::string gantt_colour = "kernel";
@@ -138,8 +139,14 @@ void run_simulation(const SimulateOptions& given) {
         throw InputError("--threads " + std::to_string(*o.threads) + ": more than the " +
                          std::to_string(gpu.max_threads_per_block) + " threads per block of " + gpu.name);
     sim::Simulation run(gpu, app, *policy, setup.execution);
-    const std::vector<std::string> notes = scheduler::run_rule_notes(setup, app, gpu, run.execution());
-    for (const auto& note : notes) std::cerr << "gpusched: warning: " << note << "\n";
+    const scheduler::RunNotes rule_notes = scheduler::run_rule_note_kinds(setup, app, gpu, run.execution());
+    std::vector<std::string> notes = rule_notes.what_if;  // what the summary prints: all with --json or --notes all
+    if (o.json || o.notes == "all") notes.insert(notes.end(), rule_notes.gpu_rules.begin(), rule_notes.gpu_rules.end());
+    else if (!rule_notes.gpu_rules.empty()) notes.push_back(rule_notes.gpu_rules_line(gpu));
+    if (!o.quiet) {
+        for (const auto& note : rule_notes.what_if) std::cerr << "gpusched: note: " << note << "\n";
+        if (!rule_notes.gpu_rules.empty()) std::cerr << "gpusched: note: " << rule_notes.gpu_rules_line(gpu) << "\n";
+    }
 
     sim::SummaryCollector summary(o.notes == "all" ? workloads::NoteDetail::every_launch : workloads::NoteDetail::per_rule);
     run.observe(summary);
@@ -266,10 +273,12 @@ void add_simulate_command(CLI::App& app) {
                   "One summary row per launch (by default identical launches share a row with their count and "
                   "min/median/max time)");
     cmd->add_option("--notes", o->notes,
-                    "How the summary lists the rules results rest on: per-rule (each once, with how many launches "
-                    "and which) or all (every launch's notes one by one)")
+                    "How the summary lists the rules results rest on: per-rule (each work rule once, with how many "
+                    "launches and which, and the GPU's ruled numbers as one line) or all (every launch's notes one by "
+                    "one, every ruled GPU number)")
         ->check(CLI::IsMember({"per-rule", "all"}).description(""))
         ->capture_default_str();
+    cmd->add_flag("--quiet", o->quiet, "No notes on stderr (the summary still lists the rules its result rests on)");
     cmd->add_option("--gantt", o->gantt,
                     "Write the per-SM Gantt chart: FILE.svg, or FILE.html with the explanation beside it")
         ->each([o](const std::string&) { o->gantt_given = true; });

@@ -111,8 +111,8 @@ gpusched_cli_test(simulate_bad_workload 2 stderr "empty_gpu.yaml" simulate --wor
 gpusched_cli_test(simulate_priority_out_of_range 2 stderr
                   "stream 1: key 'priority': -6 is not a stream priority of GPU h100 \\(streams.priority_range: 0 \\(least\\) down to -5 \\(greatest\\)\\); expected normal, high or an integer from 0 down to -5"
                   simulate --gpu h100 --workload priority_out_of_range.yaml)
-gpusched_cli_test(simulate_priority_rule_note 0 stderr "GPU 'k20' uses a rule, not data: streams.priority_range 0 \\(least\\) down to -1"
-                  simulate --gpu k20 --workload priority_levels.yaml)
+gpusched_cli_test(simulate_priority_rule_note 0 stdout "GPU 'k20' uses a rule, not data: streams.priority_range 0 \\(least\\) down to -1"
+                  simulate --gpu k20 --notes all --workload priority_levels.yaml)
 gpusched_cli_test(simulate_sssp 0 stdout "sssp-update" simulate --exec shared
                   --kernel sssp:graph=${PROJECT_SOURCE_DIR}/tests/workloads/data/sssp/tiny.gr,sources=2,streams=2)
 gpusched_cli_test(simulate_sssp_bad_graph 2 stderr "truncated.gr:3: the file ends after 2 of the 3 arcs"
@@ -578,12 +578,16 @@ gpusched_cli_test(show_work_binomial_chain 0 stdout "per term: I2F k .*-> 32 cyc
                   show work binomial-series:blocks=132,threads=32 --gpu h100)
 gpusched_cli_test(show_work_given_key 0 stdout "latency floor = terms x term_latency_cycles \\(given\\) = 59000 cycles"
                   show work binomial-series:blocks=132,threads=32,term_latency_cycles=59 --gpu k20)
-gpusched_cli_test(simulate_ruled_numbers_warn 0 stderr "warning: GPU 'k20' uses a rule, not data: overheads\\.kernel_launch_ns 1418.*\\(R10 "
+# The GPU's ruled numbers: one line on stderr (none with --quiet), each in the summary with --notes all.
+gpusched_cli_test(simulate_ruled_numbers_warn 0 stderr "^gpusched: note: GPU 'k20': 4 notes on numbers or defaults this run takes from documented rules, not data \\(docs/latency-sources.md explains each rule; --notes all lists them\\)\n$"
                   simulate --gpu k20 --kernel binomial-series:blocks=26,threads=128)
+gpusched_cli_test(simulate_ruled_numbers_quiet 0 stderr "^$" simulate --gpu k20 --quiet --kernel binomial-series:blocks=26,threads=128)
+gpusched_cli_test(simulate_ruled_numbers_all 0 stdout "note       GPU 'k20' uses a rule, not data: overheads\\.kernel_launch_ns 1418.*\\(R10 "
+                  simulate --gpu k20 --notes all --kernel binomial-series:blocks=26,threads=128)
 gpusched_cli_test(simulate_ruled_default_policy_note 0 stdout "\"notes\":\\[\"GPU 'h200' default policy most-room is a rule, not data \\(R15 "
                   simulate --gpu h200 --json --kernel binomial-series:blocks=132,threads=128)
 gpusched_cli_test(simulate_ruled_note_text 0 stdout "  note       GPU 'c1060' uses a rule, not data: .*execution\\.sfu_latency_cycles 48"
-                  simulate --gpu c1060 --kernel binomial-series:blocks=30,threads=128)
+                  simulate --gpu c1060 --notes all --kernel binomial-series:blocks=30,threads=128)
 # --- what-if GPUs (--sms, --set) and the generic `kernel` generator ---
 # 265 blocks of 1024 threads, 2 per SM: 64 SMs take 128 a wave, 3 waves of 50 us under the walk kept on SMs 0..63.
 gpusched_cli_test(simulate_sms_walk 0 stdout "gpu +h100 \\(sm_count=64\\) \\(NVIDIA H100 SXM5 80GB\\), cc 9.0, 64 SMs.*waves.*     0  synthetic       0     265     1024          2      3"

@@ -1,9 +1,6 @@
 #!/usr/bin/env bash
 # Import round trip: the golden workload, byte-identical repeats, gzip = plain JSON, and import -> simulate --workload.
 #   tests/importers/round_trip.sh GPUSCHED SOURCE_DIR WORK_DIR
-# Until the `kernel` generator is registered (gpusched list workloads), each `kernel: kernel` item is
-# simulated as a synthetic kernel of its measured duration: the copies, delays, records and waits the
-# importer writes are checked by the simulator either way.
 set -euo pipefail
 gpusched=$1 src=$2 work=$3
 data=$src/tests/importers/data
@@ -21,14 +18,8 @@ sed -e 's/two_streams\.json\.gz/two_streams.json/g' z.yaml | cmp - a.yaml || fai
 "$gpusched" import ncu "$data/two_streams_ncu.csv" --workload a.yaml --out n.yaml >/dev/null
 "$gpusched" import cupti "$data/cupti_recording.json" --out c.yaml >/dev/null
 
-runnable() {  # runnable IN OUT: OUT is IN, or IN with synthetic stand-ins while `kernel` is not a generator
-  if "$gpusched" list workloads | grep -q '^kernel:'; then cp "$1" "$2"
-  else sed -e 's/^  - kernel: kernel$/  - kernel: synthetic/' -e 's/^    measured: /    duration: /' \
-           -e '/^    measured_gpu: /d' -e '/^    instructions: /d' -e '/^    dram_bytes: /d' -e '/^    l2_bytes: /d' "$1" > "$2"; fi
-}
 for w in a n c; do
-  runnable $w.yaml run_$w.yaml
-  "$gpusched" simulate --gpu h100 --workload run_$w.yaml > sim_$w.txt || fail "simulate --workload of the import $w.yaml failed"
+  "$gpusched" simulate --gpu h100 --workload $w.yaml > sim_$w.txt || fail "simulate --workload of the import $w.yaml failed"
   grep -q makespan sim_$w.txt || fail "no makespan in the simulation of $w.yaml"
 done
 echo "round trip: golden, deterministic, gzip = JSON, ncu join and cupti import simulate"

@@ -31,6 +31,18 @@ struct RunSetup {
     /// In this order: which SMs a changed sm_count keeps; the GPU default policy, then execution
     /// model, the run takes when `gpu.rules` gives it by a rule (workloads::ruled_default_note).
     std::vector<std::string> notes;
+    /// How many of `notes` (at their end) are the GPU's ruled defaults.
+    std::size_t ruled_defaults = 0;
+};
+
+/// A run's rule notes in two kinds: what the what-ifs changed (which SMs a changed sm_count keeps),
+/// and the GPU's numbers and defaults that rest on a documented rule rather than data.
+struct RunNotes {
+    std::vector<std::string> what_if;
+    std::vector<std::string> gpu_rules;
+    /// One line for the GPU rules: "GPU 'c2075': 7 of the numbers and defaults this run uses are rules,
+    /// not data (see docs/latency-sources.md)"; "" when there are none.
+    [[nodiscard]] std::string gpu_rules_line(const hw::GpuSpec& gpu) const;
 };
 
 /// The set-up of a run on `gpu`. An unknown asked policy is the registry's KeyError about key
@@ -42,5 +54,9 @@ RunSetup resolve_run_setup(const hw::GpuSpec& gpu, const RunRequest& request);
 /// resolved execution model `execution` (sim::Simulation::execution()).
 std::vector<std::string> run_rule_notes(const RunSetup& setup, const workloads::Application& app,
                                         const hw::GpuSpec& gpu, std::string_view execution);
+
+/// The same notes, by kind.
+RunNotes run_rule_note_kinds(const RunSetup& setup, const workloads::Application& app, const hw::GpuSpec& gpu,
+                             std::string_view execution);
 
 }  // namespace gpusched::scheduler
