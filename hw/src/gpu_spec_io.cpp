@@ -261,12 +261,6 @@ void parse_optional_sections(YamlFields& top, GpuSpec& spec) {
 }
 
 
-std::string number_text(double v) {
-    char buf[64];
-    auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
-    (void)ec;
-    return std::string(buf, ptr);
-}
 
 }  // namespace
 

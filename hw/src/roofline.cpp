@@ -17,14 +17,14 @@ constexpr double kMinFlops = 1e-3;
 constexpr double kMaxFlops = 1e7;  // per SM per cycle: far beyond any GPU, catches unit mix-ups (TFLOPS)
 constexpr std::string_view kTensorKey = "tensor_flops_per_sm_cycle";
 
+}  // namespace
+
 std::string number_text(double v) {
     char buf[64];
     auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
     (void)ec;
     return std::string(buf, ptr);
 }
-
-}  // namespace
 
 const std::vector<std::string_view>& tensor_dtypes() {
     static const std::vector<std::string_view> dtypes = {"fp64", "tf32", "fp16", "bf16", "fp8", "int8"};

@@ -8,6 +8,9 @@
 
 namespace gpusched::hw {
 
+/// The shortest text that reads back as `v` (std::to_chars), as GPU YAML is written.
+std::string number_text(double v);
+
 /// `execution.fma_flops_per_sm_cycle` and the mapping `execution.tensor_flops_per_sm_cycle`
 /// (DTYPE: number, DTYPE one of tensor_dtypes()); `f` is the execution section. InputError at
 /// FILE:LINE naming the key ("execution.tensor_flops_per_sm_cycle.bf16") for a bad value or dtype.
