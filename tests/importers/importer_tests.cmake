@@ -17,8 +17,10 @@ gpusched_cli_test(import_help 0 stdout "torch.*cupti.*ncu" import --help)
 gpusched_cli_test(import_torch_help 0 stdout "--steps.*gpusched import torch trace.json.gz" import torch --help)
 # two_streams.json: 6 kernels, an HtoD and a DtoH copy, a memset, 4 host gaps, one cuda_sync stream wait,
 # a stream and a device synchronisation (tests/importers/imported_application_test.cpp walks through it).
-gpusched_cli_test(import_torch 0 stdout "imported 6 kernels, 2 copies, 1 memsets/device copies, 4 host gaps, 1 cross-stream waits, 2 host syncs on 2 streams \\(GPU preset h100, steps all\\)"
+gpusched_cli_test(import_torch 0 stdout "imported 6 kernels, 2 copies, 1 memsets/device copies, 1 host threads, 1 cross-stream waits, 2 host syncs on 2 streams \\(GPU preset h100, steps all\\)"
                   import torch ${IMPORT_DATA}/two_streams.json --out ${IMPORT_OUT}/cli_two_streams.yaml)
+gpusched_cli_test(import_torch_frozen 0 stdout "imported 6 kernels, 2 copies, 1 memsets/device copies, 4 host gaps, 1 cross-stream waits, 2 host syncs on 2 streams"
+                  import torch ${IMPORT_DATA}/two_streams.json --frozen-gaps --out ${IMPORT_OUT}/cli_two_streams_frozen.yaml)
 gpusched_cli_test(import_torch_gz_steps 0 stdout "imported 3 kernels.*steps 2-2 of ProfilerStep#1..#2"
                   import torch ${IMPORT_DATA}/two_streams.json.gz --steps 2 --out ${IMPORT_OUT}/cli_step2.yaml
                   --timeline ${IMPORT_OUT}/cli_step2.csv)

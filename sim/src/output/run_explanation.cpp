@@ -136,6 +136,7 @@ void explain_streams(std::ostream& out, const ExplainInput& in) {
         w.last_end = std::max(w.last_end, *k.end);
     }
     const bool host = in.app.host_issue == workloads::HostIssue::calls;
+    const bool timeline = !in.app.host.empty();
     out << "Streams (what their launches waited for):\n";
     for (const auto& [id, w] : streams) {
         std::string priority = "normal";
@@ -143,7 +144,9 @@ void explain_streams(std::ostream& out, const ExplainInput& in) {
             if (c.id == id && c.priority == workloads::StreamPriority::high) priority = "high";
         out << "* stream " << id << " (" << priority << " priority, " << plural(w.launches, "launch") << "): ran "
             << us(w.ran) << "; waited " << us(w.overhead) << " in launch overhead, " << us(w.before) << " for "
-            << (host ? "the host to issue them (host calls)" : "events, copies and other streams (dependencies)")
+            << (host       ? "the host to issue them (host calls)"
+                : timeline ? "the host to issue them (its calls, gaps and syncs) and their dependencies"
+                           : "events, copies and other streams (dependencies)")
             << ", and " << us(w.queued)
             << " ready but queued for SMs (dispatch latency, and SMs held by other launches: leftover or priority).\n";
     }
