@@ -99,7 +99,14 @@ private:
             const HostCall& c = trace_.calls[i];
             if (c.correlation < 0) continue;
             auto [it, added] = call_of_.try_emplace(c.correlation, i);
-            if (!added && c.start < trace_.calls[it->second].start) it->second = i;  // the outermost call of nested ones
+            if (added) continue;
+            const HostCall& o = trace_.calls[it->second];
+            const bool nested = (c.start <= o.start && o.end <= c.end) || (o.start <= c.start && c.end <= o.end);
+            if (!nested)
+                throw InputError(trace_.path + ": traceEvents[" + std::to_string(c.event_index) + "] and traceEvents[" +
+                                 std::to_string(o.event_index) + "]: two host calls that do not nest share correlation id " +
+                                 std::to_string(c.correlation) + " (a correlation id names one call and its GPU work)");
+            if (c.start < o.start) it->second = i;  // the outermost call of nested ones
         }
         for (std::uint32_t i = 0; i < trace_.syncs.size(); ++i)
             if (trace_.syncs[i].correlation >= 0 && trace_.syncs[i].device == app_.device) sync_of_.emplace(trace_.syncs[i].correlation, i);
@@ -250,6 +257,17 @@ private:
             if ((c.kind == HostCall::Kind::launch || c.kind == HostCall::Kind::async_copy) && in_window(c.start) &&
                 (c.correlation < 0 || correlations.count(c.correlation) == 0))
                 ++without_op, cpu += c.end - c.start;
+        std::size_t early = 0;
+        TraceTime most_early = 0;
+        for (const std::uint32_t i : selected_)
+            if (const auto call = call_for(trace_.ops[i].correlation); call && trace_.ops[i].start < trace_.calls[*call].start) {
+                ++early;
+                most_early = std::max(most_early, trace_.calls[*call].start - trace_.ops[i].start);
+            }
+        if (early > 0)
+            app_.notes.push_back(std::to_string(early) + " GPU operations start before their host call (the clocks disagree by up to " +
+                                 std::to_string(most_early / 1'000'000) + "." + std::to_string(most_early % 1'000'000 / 100'000) +
+                                 " us): they are issued at their call's start");
         if (without_call > 0)
             app_.notes.push_back(std::to_string(without_call) + " GPU operations without their host call (no runtime event of their "
                                  "correlation id): no call launches them, they start when their stream reaches them");

@@ -29,6 +29,14 @@ gpusched_cli_test(import_cupti 0 stdout "imported 3 kernels"
 gpusched_cli_test(import_unknown_device_as_preset 0 stdout "GPU preset h100"
                   import torch ${IMPORT_DATA}/unknown_device.json --gpu h100 --out ${IMPORT_OUT}/cli_pcie.yaml)
 
+# host_bad_calls.json: kernel k1 starts 2 us before its call (clocks), call 2 (107 us) overlaps call 1 (105..109 us)
+# by 2 us, call 3 has no kernel (3 us), kernel k4 has no call: imported, each noted on standard error.
+gpusched_cli_test(import_host_notes 0 stderr "1 GPU operations start before their host call \\(the clocks disagree by up to 2.0 us\\).*1 GPU operations without their host call.*1 launch or copy calls without a GPU operation on device 0 \\(3 us of CPU time"
+                  import torch ${IMPORT_DATA}/host_bad_calls.json --gpu h100 --out ${IMPORT_OUT}/cli_host_notes.yaml)
+gpusched_cli_test(import_host_overlap 0 stderr "1 host calls start before the previous call of their thread ended \\(traceEvents\\[3\\] starts before traceEvents\\[1\\] of host thread 5 ended, ...; 2.0 us in all\\)"
+                  import torch ${IMPORT_DATA}/host_bad_calls.json --gpu h100 --out ${IMPORT_OUT}/cli_host_overlap.yaml)
+gpusched_cli_test(import_shared_correlation 2 stderr "host_shared_correlation.json: traceEvents\\[2\\] and traceEvents\\[0\\]: two host calls that do not nest share correlation id 1"
+                  import torch ${IMPORT_DATA}/host_shared_correlation.json --gpu h100 --out ${IMPORT_OUT}/never.yaml)
 # --- bad input: exit 2 naming the file and the event, line or flag ---
 gpusched_cli_test(import_unknown_device 2 stderr
                   "unknown_device.json: deviceProperties\\[0\\]: device 'NVIDIA H100 PCIe' \\(cc 9.0, 114 SMs\\) matches no GPU preset; give --gpu PRESET"
