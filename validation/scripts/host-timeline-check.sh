@@ -11,7 +11,9 @@
 # durations as measured (no --sms: the trace's deviceProperties say 132 SMs, so its kernels keep
 # their measured times; the reference check), and the simulation of the k132 trace at `--sms K`
 # (the what-if), each with its error; then the span ratios to K = 132 (measured and what-if).
-# Imports with the host timeline (default) and, for comparison, `--frozen-gaps` (what-if only).
+# Imports with the host timeline (default) and, for comparison, `--frozen-gaps` (what-if only);
+# the what-if imports join DATA/ncu/<workload>.csv.gz (`import ncu`, the whole GPU's metrics)
+# when it exists, as the validate section `whatif` does.
 set -euo pipefail
 bin=${1:-build/apps/gpusched}
 data=${2:-validation/data/h100/torch}
@@ -37,6 +39,12 @@ for w in $workloads; do
     for s in $steps; do
         "$bin" import torch "$data/${w}_k132.json.gz" --steps "$s" --out "$tmp/ref.yaml" --timeline "$tmp/ref.csv" >/dev/null 2>&1
         "$bin" import torch "$data/${w}_k132.json.gz" --steps "$s" --frozen-gaps --out "$tmp/frozen.yaml" >/dev/null 2>&1
+        if [ -f "$data/ncu/$w.csv.gz" ]; then
+            for f in ref frozen; do
+                "$bin" import ncu "$data/ncu/$w.csv.gz" --workload "$tmp/$f.yaml" --out "$tmp/$f-ncu.yaml" >/dev/null 2>&1
+                mv "$tmp/$f-ncu.yaml" "$tmp/$f.yaml"
+            done
+        fi
         base=$(span_measured "$tmp/ref.csv")
         base_sim=$(span_simulated "$tmp/ref.yaml" 132)
         base_frozen=$(span_simulated "$tmp/frozen.yaml" 132)
