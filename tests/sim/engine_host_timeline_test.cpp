@@ -132,6 +132,29 @@ TEST_CASE("host timeline: a full launch queue blocks the next launch until the o
     CHECK(host.queue_wait() == 28 * kUs);
 }
 
+TEST_CASE("host timeline: a graph launch takes one queue entry for all its operations") {
+    // depth 1: the graph call issues ops 0 and 1 at 0 (one entry, held by op 0); the next launch
+    // at 0 + 2 + 1 = 3 us blocks until op 0 starts (at 5 us), not op 1.
+    workloads::HostCall graph = launch(0, 0, 2 * kUs);
+    graph.ops = {0, 1};
+    const auto app = app_of(3, {graph, launch(2, 1 * kUs, 1 * kUs)});
+    FakeEvents ev;
+    sim::HostTimeline host(app, 3, 1, 3, ev, ev);
+    host.start();
+    std::vector<std::size_t> issued;
+    host.on_event(0, issued);
+    CHECK(issued == std::vector<std::size_t>{0, 1});
+    ev.time = 3 * kUs;
+    host.on_event(0, issued);
+    CHECK(issued.size() == 2);  // blocked
+    ev.time = 5 * kUs;
+    host.op_started(1);  // holds no entry: nothing scheduled
+    CHECK(ev.scheduled.size() == 2);
+    host.op_started(0);
+    REQUIRE(ev.scheduled.size() == 3);
+    CHECK(std::get<0>(ev.scheduled.back()) == 5 * kUs);
+}
+
 TEST_CASE("host timeline: operations no call launches are not held") {
     const auto app = app_of(3, {launch(1, 0, 1 * kUs)});
     FakeEvents ev;

@@ -83,4 +83,16 @@ TEST_CASE("host timeline run: host threads and issue: host-calls are not given t
     CHECK_THROWS_WITH_AS(test::run(gpu, app, "most-room"), doctest::Contains("host threads (`host`) and `issue: host-calls`"), InputError);
 }
 
+TEST_CASE("host timeline run: a sync that can never end is an error naming the thread and the call") {
+    // Thread b launches kernel 1 at once; kernel 1 waits for kernel 0 (its stream), which thread a
+    // launches only after its sync on stream 0, which waits for kernel 1: no order of the calls works.
+    auto app = app_with(2, 0, {sync(0, 1 * kUs, 0), launch(0, 0, 0)});
+    app.host[0].calls[0].where = "w.yaml:9";
+    app.host.push_back({"b", {launch(1, 0, 0)}, ""});
+    CHECK_THROWS_WITH_AS(test::run(timeline_gpu(), app, "most-room"),
+                         "host thread 'main' never finished its call at w.yaml:9: the sync waits for work that waits, through its "
+                         "stream, for a later call of the same thread",
+                         InputError);
+}
+
 }  // namespace gpusched

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "gpusched/support/checked_time.h"
+#include "gpusched/support/input_error.h"
 
 namespace gpusched::sim {
 
@@ -98,6 +99,17 @@ void HostTimeline::op_started(std::size_t op) {
         const workloads::HostCall& call = threads_data_[t].calls[threads_[t].next];
         if (queue_of(call.ops.front()) == queue)
             events_.schedule(clock_.now(), Phase::operation, payload_base_ + static_cast<std::uint32_t>(t));
+    }
+}
+
+void HostTimeline::check_done() const {
+    for (std::size_t t = 0; t < threads_.size(); ++t) {
+        if (threads_[t].state == State::done) continue;
+        const workloads::HostCall& call = threads_data_[t].calls[threads_[t].next];
+        throw InputError("host thread '" + threads_data_[t].name + "' never finished its call at " + call.where +
+                         (threads_[t].state == State::sync_blocked
+                              ? ": the sync waits for work that waits, through its stream, for a later call of the same thread"
+                              : ": its launch waits for a queue entry that never frees"));
     }
 }
 

@@ -51,6 +51,10 @@ public:
     /// Operation `op` finished at now.
     void op_finished(std::size_t op);
 
+    /// At the end of a run: InputError naming the first thread still blocked (a sync waiting for
+    /// work that waits for a later call of the same thread, through another thread's launch).
+    void check_done() const;
+
     /// Time the threads spent blocked on synchronisations and on full launch queues, summed.
     [[nodiscard]] Time sync_wait() const { return sync_wait_; }
     [[nodiscard]] Time queue_wait() const { return queue_wait_; }
