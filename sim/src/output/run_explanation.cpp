@@ -140,7 +140,8 @@ void explain_gpu_idle(std::ostream& out, const ExplainInput& in, Time overhead) 
         << "; GPU idle " << us(launch) << " in launch overhead and " << us(host)
         << " with no launch on its way (host-bound: the host's calls, gaps and syncs had not issued the next kernel)"
         << (s.makespan > frontier ? ", " + us(s.makespan - frontier) + " after the last kernel (copies, delays)" : std::string())
-        << ".\n";
+        << ". The host threads waited " << us(s.host_sync_wait) << " in synchronisations (the GPU busy with the work they named) and "
+        << us(s.host_queue_wait) << " for room in full launch queues.\n";
 }
 
 void explain_streams(std::ostream& out, const ExplainInput& in) {
