@@ -1,8 +1,10 @@
 // The workload file's `host` section: launches and syncs read, mapped to operations, refused with their line and key.
 #include <doctest/doctest.h>
 
+#include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/workload_file.h"
+#include "gpusched/workloads/ruled_numbers.h"
 #include "gpusched/workloads/workload_writer.h"
 
 using namespace gpusched;
@@ -64,4 +66,19 @@ TEST_CASE("host section errors name the line and key") {
     check_error(head + "      - {wait: 1}\n", "w.yaml:9: key 'host[0].calls[0]': expected a call");
     check_error(head + "      - {launch: 0, gap: soon}\n", "key 'host[0].calls[0].gap'");
     check_error("host: []\n", "key 'host': expected a non-empty list of threads");
+}
+
+TEST_CASE("a host timeline on a GPU without launch_queue_depth: the run's notes say the queues are unbounded") {
+    const std::string host = "host:\n  - thread: main\n    calls:\n      - {launch: 0}\n";
+    const Application app = parse_workload(items + host, "w.yaml");
+    hw::GpuSpec gpu = hw::resolve_gpu("h100");
+    CHECK(gpu.launch_queue_depth == 1021);  // hw/presets/h100.yaml [DEV launch_queue/]
+    const auto has_note = [&] {
+        for (const auto& note : ruled_number_notes(app, gpu, false))
+            if (note.find("has no overheads.launch_queue_depth: the host's launch queues are unbounded") != std::string::npos) return true;
+        return false;
+    };
+    CHECK_FALSE(has_note());
+    gpu.launch_queue_depth.reset();
+    CHECK(has_note());
 }
