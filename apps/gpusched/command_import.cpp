@@ -36,6 +36,7 @@ struct TraceImportOptions {
     std::string gpu;
     std::optional<std::int64_t> device;
     std::string min_delay = "1us";
+    bool frozen_gaps = false;
 };
 
 struct NcuImportOptions {
@@ -100,6 +101,7 @@ void run_trace_import(const TraceImportOptions& o) {
     options.steps = parse_steps(o.steps);
     options.device = o.device;
     options.min_delay = parse_duration(o.min_delay, "--min-delay");
+    options.frozen_gaps = o.frozen_gaps;
     const importers::ImportedTrace trace = importers::read_kineto_trace(o.trace);
     const importers::ImportedApplication app =
         naming_keys({{"steps", "--steps"}, {"device", "--device"}}, [&] { return importers::build_application(trace, options); });
@@ -121,7 +123,8 @@ void run_trace_import(const TraceImportOptions& o) {
     if (timeline) timeline->commit();
     for (const auto& note : app.notes) std::cerr << "gpusched: note: " << note << "\n";
     std::cout << "imported " << app.kernels << " kernels, " << app.copies << " copies, " << app.device_ops << " memsets/device copies, "
-              << app.delays << " host gaps, " << app.cross_stream_waits << " cross-stream waits, " << app.host_syncs
+              << (o.frozen_gaps ? std::to_string(app.delays) + " host gaps" : std::to_string(app.host.size()) + " host threads") << ", "
+              << app.cross_stream_waits << " cross-stream waits, " << app.host_syncs
               << " host syncs on " << app.stream_handles.size() << " streams (GPU preset " << source.preset << ", steps "
               << app.steps_text << ") into " << o.out << (o.timeline.empty() ? "" : " and " + o.timeline) << "\n";
     for (const auto& line : importers::family_summary_lines(totals)) std::cout << "  " << line << "\n";
@@ -150,7 +153,8 @@ void add_trace_import(CLI::App& import, const std::string& tool, const std::stri
     cmd->add_option("--steps", o->steps, "ProfilerStep#N markers to import: all, N or A-B")->capture_default_str();
     cmd->add_option("--gpu", o->gpu, "GPU preset of the measured durations (default: from deviceProperties)");
     cmd->add_option("--device", o->device, "Device to import when the trace has GPU work on several (0, 1, ...)")->type_name("N")->check(CLI::NonNegativeNumber.description(""));
-    cmd->add_option("--min-delay", o->min_delay, "Host gaps shorter than this are not written as delays")->capture_default_str();
+    cmd->add_option("--min-delay", o->min_delay, "With --frozen-gaps: host gaps shorter than this are not written as delays")->capture_default_str();
+    cmd->add_flag("--frozen-gaps", o->frozen_gaps, "Write host gaps as GPU-side delays and syncs as records/waits (the old import) instead of a host timeline");
     cmd->callback([o] { run_trace_import(*o); });
 }
 

@@ -252,6 +252,7 @@ void parse_optional_sections(YamlFields& top, GpuSpec& spec) {
         spec.graph_kernel_launch_ns = f.optional_number("graph_kernel_launch_ns", 0, 1e12);
         spec.graph_launch_per_pending_kernel_ns = f.optional_number("graph_launch_per_pending_kernel_ns", 0, 1e9);
         spec.kernel_start_interval_ns = f.optional_number("kernel_start_interval_ns", 0, 1e9);
+        if (auto v = f.optional_integer("launch_queue_depth", 1, 1'000'000'000)) spec.launch_queue_depth = as_int(*v);
         f.finish();
     }
 }
@@ -476,7 +477,7 @@ std::string to_yaml(const GpuSpec& s) {
     }
     if (s.kernel_launch_ns || s.block_dispatch_latency_ns || s.block_dispatch_interval_ns || s.sm_block_launch_ns ||
         s.sm_warp_launch_ns || s.block_completion_interval_ns || s.host_launch_interval_ns || s.graph_kernel_launch_ns ||
-        s.graph_launch_per_pending_kernel_ns || s.kernel_start_interval_ns) {
+        s.graph_launch_per_pending_kernel_ns || s.kernel_start_interval_ns || s.launch_queue_depth) {
         y << "overheads:\n";
         opt_num("  kernel_launch_ns", s.kernel_launch_ns);
         opt_num("  block_dispatch_latency_ns", s.block_dispatch_latency_ns);
@@ -488,6 +489,7 @@ std::string to_yaml(const GpuSpec& s) {
         opt_num("  graph_kernel_launch_ns", s.graph_kernel_launch_ns);
         opt_num("  graph_launch_per_pending_kernel_ns", s.graph_launch_per_pending_kernel_ns);
         opt_num("  kernel_start_interval_ns", s.kernel_start_interval_ns);
+        opt_int("  launch_queue_depth", s.launch_queue_depth);
     }
     if (s.clusters) write_cluster_spec(y, *s.clusters);
     if (s.stream_priority_range) write_stream_priority_range(y, *s.stream_priority_range);

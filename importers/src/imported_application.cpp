@@ -9,6 +9,7 @@
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/workloads/workload_file.h"
+#include "host_threads.h"
 
 namespace gpusched::importers {
 
@@ -82,7 +83,13 @@ public:
         std::sort(entries_.begin(), entries_.end());
         app_.origin = entries_.front().ts;
         for (const std::uint32_t i : selected_) app_.origin = std::min(app_.origin, trace_.ops[i].start);
+        if (!options_.frozen_gaps) host_.emplace(trace_.path, app_.origin);
         for (const Entry& e : entries_) walk(e);
+        if (host_) {
+            app_.host = host_->threads();
+            for (auto& note : host_->notes()) app_.notes.push_back(std::move(note));
+            note_unissued();
+        }
         return std::move(app_);
     }
 
@@ -92,7 +99,14 @@ private:
             const HostCall& c = trace_.calls[i];
             if (c.correlation < 0) continue;
             auto [it, added] = call_of_.try_emplace(c.correlation, i);
-            if (!added && c.start < trace_.calls[it->second].start) it->second = i;  // the outermost call of nested ones
+            if (added) continue;
+            const HostCall& o = trace_.calls[it->second];
+            const bool nested = (c.start <= o.start && o.end <= c.end) || (o.start <= c.start && c.end <= o.end);
+            if (!nested)
+                throw InputError(trace_.path + ": traceEvents[" + std::to_string(c.event_index) + "] and traceEvents[" +
+                                 std::to_string(o.event_index) + "]: two host calls that do not nest share correlation id " +
+                                 std::to_string(c.correlation) + " (a correlation id names one call and its GPU work)");
+            if (c.start < o.start) it->second = i;  // the outermost call of nested ones
         }
         for (std::uint32_t i = 0; i < trace_.syncs.size(); ++i)
             if (trace_.syncs[i].correlation >= 0 && trace_.syncs[i].device == app_.device) sync_of_.emplace(trace_.syncs[i].correlation, i);
@@ -227,10 +241,44 @@ private:
             else if (s.kind == SyncEvent::Kind::stream_sync && s.stream >= 0) scope = {SyncScope::Kind::stream, s.stream};
             else if (s.kind == SyncEvent::Kind::event_sync && s.wait_on_stream >= 0) scope = {SyncScope::Kind::stream, s.wait_on_stream};
         }
-        host_sync(scope, c.end);
+        host_sync(scope, e.ref);
     }
 
-    void host_sync(const SyncScope& scope, TraceTime returned) {
+    /// Host mode: operations without their host call, and launch calls without their operation.
+    void note_unissued() {
+        std::size_t without_call = 0, without_op = 0;
+        TraceTime cpu = 0;
+        std::set<std::int64_t> correlations;
+        for (const std::uint32_t i : selected_) {
+            correlations.insert(trace_.ops[i].correlation);
+            if (!call_for(trace_.ops[i].correlation)) ++without_call;
+        }
+        for (const HostCall& c : trace_.calls)
+            if ((c.kind == HostCall::Kind::launch || c.kind == HostCall::Kind::async_copy) && in_window(c.start) &&
+                (c.correlation < 0 || correlations.count(c.correlation) == 0))
+                ++without_op, cpu += c.end - c.start;
+        std::size_t early = 0;
+        TraceTime most_early = 0;
+        for (const std::uint32_t i : selected_)
+            if (const auto call = call_for(trace_.ops[i].correlation); call && trace_.ops[i].start < trace_.calls[*call].start) {
+                ++early;
+                most_early = std::max(most_early, trace_.calls[*call].start - trace_.ops[i].start);
+            }
+        if (early > 0)
+            app_.notes.push_back(std::to_string(early) + " GPU operations start before their host call (the clocks disagree by up to " +
+                                 std::to_string(most_early / 1'000'000) + "." + std::to_string(most_early % 1'000'000 / 100'000) +
+                                 " us): they are issued at their call's start");
+        if (without_call > 0)
+            app_.notes.push_back(std::to_string(without_call) + " GPU operations without their host call (no runtime event of their "
+                                 "correlation id): no call launches them, they start when their stream reaches them");
+        if (without_op > 0)
+            app_.notes.push_back(std::to_string(without_op) + " launch or copy calls without a GPU operation on device " +
+                                 std::to_string(app_.device) + " (" + std::to_string(cpu / 1'000'000) +
+                                 " us of CPU time, kept in the gaps between calls)");
+    }
+
+    void host_sync(const SyncScope& scope, std::uint32_t call_index) {
+        const TraceTime returned = trace_.calls[call_index].end;
         std::vector<int> synced;
         if (scope.kind == SyncScope::Kind::all) {
             for (int s = 0; s < static_cast<int>(streams_.size()); ++s) synced.push_back(s);
@@ -239,6 +287,15 @@ private:
             if (it != stream_ids_.end()) synced.push_back(it->second);
         } else if (last_stream_ >= 0) {
             synced.push_back(last_stream_);
+        }
+        if (host_) {
+            if (synced.empty()) return;
+            TraceTime done = 0;
+            for (const int s : synced) done = std::max(done, streams_[s].last_end.value_or(0));
+            const int stream = scope.kind == SyncScope::Kind::all ? -1 : synced.front();
+            host_->sync(trace_.calls[call_index], call_index, stream, done);
+            ++app_.host_syncs;
+            return;
         }
         for (const int s : synced) {
             if (!streams_[s].dirty) continue;
@@ -259,13 +316,13 @@ private:
                              "') starts on the GPU before traceEvents[" + std::to_string(*st.last_index) +
                              "], which its host issued earlier on the same stream " + std::to_string(op.stream) + ": events out of order");
         st.waited.resize(streams_.size(), 0);
-        for (int s = 0; s < static_cast<int>(streams_.size()); ++s) {
+        for (int s = 0; s < static_cast<int>(streams_.size()) && !host_; ++s) {
             if (s == t || streams_[s].record_seq <= st.waited[s]) continue;
             emit({AppItem::Kind::wait, t, 0, 0, "hostsync-s" + std::to_string(s)});
             st.waited[s] = streams_[s].record_seq;
         }
         const TraceTime reference = std::max(st.last_end.value_or(app_.origin), last_sync_return_.value_or(app_.origin));
-        if (e.ts > reference && e.ts - reference >= std::max<TraceTime>(options_.min_delay, 1)) {
+        if (!host_ && e.ts > reference && e.ts - reference >= std::max<TraceTime>(options_.min_delay, 1)) {
             emit({AppItem::Kind::delay, t, 0, e.ts - reference, ""});
             ++app_.delays;
         }
@@ -280,14 +337,14 @@ private:
             priority = std::min(priority.value_or(op.stream_priority), op.stream_priority);  // CUDA: lower is greater
         }
         emit({kind, t, e.ref, 0, ""});
+        const auto call = call_for(op.correlation);
+        if (host_ && call) host_->launch(trace_.calls[*call], *call, app_.items.size() - 1);
         st.last_end = std::max(st.last_end.value_or(op.start + op.duration), op.start + op.duration);
         st.last_start = op.start;
         st.last_index = op.event_index;
         st.dirty = true;
         last_stream_ = t;
-        const auto call = call_for(op.correlation);
-        if (call && trace_.calls[*call].kind == HostCall::Kind::blocking_copy)
-            host_sync({SyncScope::Kind::stream, op.stream}, trace_.calls[*call].end);
+        if (call && trace_.calls[*call].kind == HostCall::Kind::blocking_copy) host_sync({SyncScope::Kind::stream, op.stream}, *call);
     }
 
     struct StreamState {
@@ -312,6 +369,7 @@ private:
     std::optional<TraceTime> last_sync_return_;
     std::uint64_t record_counter_ = 0;
     int last_stream_ = -1;
+    std::optional<HostThreads> host_;  ///< the host timeline (not with frozen_gaps)
 };
 
 }  // namespace

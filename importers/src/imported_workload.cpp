@@ -78,6 +78,13 @@ WorkloadItem operation_item(Operation::Kind kind, int stream) {
     return item;
 }
 
+/// "1 host thread with 291 calls": the host timeline's size.
+std::string host_text(const std::vector<workloads::HostThread>& host) {
+    std::size_t calls = 0;
+    for (const auto& t : host) calls += t.calls.size();
+    return plural(host.size(), "host thread", "host threads") + " with " + plural(calls, "call", "calls");
+}
+
 /// The top-level notes: where the workload came from and what it holds.
 std::vector<std::string> header_notes(const ImportedTrace& trace, const ImportedApplication& app, const ImportSource& source) {
     std::vector<std::string> notes{"Workload imported by `gpusched import " + source.tool + "` from " + base_name(source.trace) +
@@ -88,7 +95,7 @@ std::vector<std::string> header_notes(const ImportedTrace& trace, const Imported
     notes.push_back("steps: " + app.steps_text);
     notes.push_back(plural(app.kernels, "kernel", "kernels") + ", " + plural(app.copies, "copy", "copies") + ", " +
                     plural(app.device_ops, "memset or device copy", "memsets or device copies") + " (as delays), " +
-                    plural(app.delays, "host gap", "host gaps") + " (as delays), " +
+                    (app.host.empty() ? plural(app.delays, "host gap", "host gaps") + " (as delays), " : host_text(app.host) + ", ") +
                     plural(app.cross_stream_waits, "cross-stream wait", "cross-stream waits") + ", " +
                     plural(app.host_syncs, "host synchronisation", "host synchronisations"));
     std::string map = "trace stream -> workload stream:";
@@ -195,6 +202,7 @@ workloads::WorkloadDocument imported_workload(const ImportedTrace& trace, const 
             }
         }
     }
+    document.host = app.host;
     return document;
 }
 

@@ -41,6 +41,7 @@ void PendingEvent::reset() {
     name.clear();
     ts.reset();
     dur.reset();
+    tid.reset();
     device.reset();
     stream.reset();
     correlation.reset();
@@ -169,6 +170,7 @@ void TraceBuilder::keep_host_call(const PendingEvent& e, std::uint64_t index) {
     HostCall call;
     call.kind = *kind;
     call.correlation = e.correlation.value_or(-1);
+    call.tid = e.tid.value_or(0);
     call.start = *e.ts;
     call.end = *e.ts + *e.dur;
     call.event_index = index;

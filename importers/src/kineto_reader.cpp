@@ -23,7 +23,7 @@ enum class Role { root, trace_events, event, args, dims, device_props, device, r
 /// The keys read; everything else is skipped.
 enum class Field {
     none, trace_events, device_properties, recorder,                          // top level
-    ph, cat, name, ts, dur, args,                                             // event
+    ph, cat, name, ts, dur, args, tid,                                        // event
     device, stream, correlation, regs, shared, static_shared, dynamic_shared,  // args
     priority, bytes, wait_on_stream, record_correlation, grid, block, cluster,
     id, compute_major, compute_minor, sm_count,                               // deviceProperties
@@ -44,6 +44,7 @@ Field field_of(Role role, std::string_view key) {
             if (key == "ts") return Field::ts;
             if (key == "dur") return Field::dur;
             if (key == "args") return Field::args;
+            if (key == "tid") return Field::tid;
             return Field::none;
         case Role::args:
             if (key == "device") return Field::device;
@@ -294,6 +295,7 @@ private:
         if (role == Role::event) {
             if (field_ == Field::ts) pending_.ts = timestamp(n);
             else if (field_ == Field::dur) pending_.dur = duration(n);
+            else if (field_ == Field::tid && n.integer && !n.too_big) pending_.tid = n.value;
             else if (field_ == Field::name) fail_event("'name' must be a string");
         } else if (role == Role::args) {
             std::optional<std::int64_t>* target = nullptr;

@@ -208,8 +208,11 @@ SimResult Engine::run() {
         } while (same_instant && queue.next_is(core_.now(), Phase::completion));
         if (same_instant && dispatcher_.active_count() != 0) request_dispatch(core_.now());
     }
+    front_.host().check_done();
     launches_.check_all_placed();
     const Time makespan = std::max({last_end_, memo_.last_end(), front_.last_end()});
+    if (front_.host().active())
+        for (auto* o : observers_) o->on_host_waits(front_.host().sync_wait(), front_.host().queue_wait());
     for (auto* o : observers_) o->on_end(makespan);
     return {makespan, units_done_};
 }

@@ -37,9 +37,11 @@ std::vector<std::string> items(const gpusched::importers::ImportedApplication& a
 
 }  // namespace
 
-TEST_CASE("all steps of the two-stream trace: host order, waits, syncs and gaps") {
+TEST_CASE("all steps of the two-stream trace, --frozen-gaps: host order, waits, syncs and gaps") {
     const auto trace = read_kineto_trace(importer_data("two_streams.json"));
-    const auto app = build_application(trace, ImportOptions{});
+    ImportOptions frozen;
+    frozen.frozen_gaps = true;
+    const auto app = build_application(trace, frozen);
     // Streams by first appearance in host order: 7 (the HtoD copy) -> 0, 13 (the memset) -> 1.
     CHECK(app.stream_handles == std::vector<std::int64_t>{7, 13});
     // Origin: the first issue, cudaMemcpyAsync at 105 us (5 us after the first ts of the file).
@@ -68,6 +70,7 @@ TEST_CASE("all steps of the two-stream trace: host order, waits, syncs and gaps"
 TEST_CASE("--steps 2 keeps the kernels whose launch call lies inside ProfilerStep#2's span") {
     const auto trace = read_kineto_trace(importer_data("two_streams.json"));
     ImportOptions options;
+    options.frozen_gaps = true;
     options.steps = {false, 2, 2};
     const auto app = build_application(trace, options);
     // Origin: the gemm's launch at 310 us; the fill kernel is issued 2 us later on a new stream.
@@ -117,4 +120,84 @@ TEST_CASE("bad selections and traces name the flag's key or the events") {
                          doctest::Contains("memset.json: no kernels on device 0"), InputError);
     CHECK_THROWS_WITH_AS(build_application(read_kineto_trace(temp_file("nothing.json", "{\"traceEvents\": []}")), ImportOptions{}),
                          doctest::Contains("nothing.json: no kernel, memcpy or memset events"), InputError);
+}
+
+namespace {
+
+/// A thread's calls in a compact form: "L0+2 1.5/4" launch of items 0 and 2 after a 1.5 us gap
+/// taking 4 us; "S0 0/0.5" sync of stream 0; "Sd" the device. Times in us, as the shortest decimal.
+std::vector<std::string> calls(const gpusched::workloads::HostThread& t) {
+    const auto us = [](gpusched::Time ps) {
+        std::string s = std::to_string(ps / 1'000'000);
+        if (ps % 1'000'000 != 0) {
+            std::string f = std::to_string(ps % 1'000'000);
+            f.insert(0, 6 - f.size(), '0');
+            while (f.back() == '0') f.pop_back();
+            s += "." + f;
+        }
+        return s;
+    };
+    std::vector<std::string> out;
+    for (const auto& c : t.calls) {
+        std::string s;
+        if (c.kind == gpusched::workloads::HostCall::Kind::launch) {
+            s = "L";
+            for (std::size_t i = 0; i < c.ops.size(); ++i) s += (i == 0 ? "" : "+") + std::to_string(c.ops[i]);
+        } else {
+            s = c.stream < 0 ? "Sd" : "S" + std::to_string(c.stream);
+        }
+        out.push_back(s + " " + us(c.gap) + "/" + us(c.cpu));
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("the host timeline of the two-stream trace: each call with its gap and CPU time") {
+    const auto trace = read_kineto_trace(importer_data("two_streams.json"));
+    const auto app = build_application(trace, ImportOptions{});
+    // No delays and no host-sync records: items are the operations and the cuda_sync stream wait.
+    CHECK(items(app) == std::vector<std::string>{"C0", "K0", "M1", "K1", "R1:ev14", "W0:ev14", "K0", "C0", "K0", "K1", "K0"});
+    CHECK(app.delays == 0);
+    REQUIRE(app.host.size() == 1);
+    CHECK(app.host[0].name == "4242");
+    // Thread 4242 from the origin (105 us): cudaMemcpyAsync 105+8.5; cudaLaunchKernel 115+4 (gap
+    // 115-113.5 = 1.5); cudaMemsetAsync 120+3 (gap 1); launch 125+3.5 (gap 2); launch 140+3 (gap
+    // 143-... : 140-128.5 = 11.5; the event record and stream wait calls are inside the gaps);
+    // cudaMemcpyAsync 150+2 (gap 7); cudaStreamSynchronize 152..195.5 waits for stream 0, whose
+    // DtoH copy ends at 195: cpu 195.5-195 = 0.5. Step 2: launch 310+4 (gap 310-195.5 = 114.5);
+    // launch 312+3 overlaps it by 2 us: it starts at 314, gap 0, cpu 315-314 = 1;
+    // cudaDeviceSynchronize 320..366 (gap 5) waits for the gemm ending at 315+50.25 = 365.25: cpu
+    // 0.75; launch 400+3 (gap 34).
+    CHECK(calls(app.host[0]) == std::vector<std::string>{"L0 0/8.5", "L1 1.5/4", "L2 1/3", "L3 2/3.5", "L6 11.5/3", "L7 7/2",
+                                                         "S0 0/0.5", "L8 114.5/4", "L9 0/1", "Sd 5/0.75", "L10 34/3"});
+    CHECK(app.host_syncs == 2);
+    REQUIRE(app.notes.size() == 1);
+    CHECK(app.notes[0] == "1 host calls start before the previous call of their thread ended (traceEvents[28] starts before "
+                          "traceEvents[26] of host thread 4242 ended, ...; 2.0 us in all): each starts when the previous one ended");
+}
+
+TEST_CASE("host timeline: calls without operations and operations without calls are noted; a graph launch is one call") {
+    const std::string kernel = R"({"ph": "X", "cat": "kernel", "name": "k", "ts": TS, "dur": 1, "args": {"stream": 7, "correlation": C, "grid": [1, 1, 1], "block": [32, 1, 1]}})";
+    const auto make = [&](const std::string& ts, const std::string& c) {
+        std::string k = kernel;
+        k.replace(k.find("TS"), 2, ts);
+        k.replace(k.find('C', k.find("correlation")), 1, c);
+        return k;
+    };
+    const auto launch = [](const std::string& name, const std::string& ts, const std::string& c) {
+        return R"({"ph": "X", "cat": "cuda_runtime", "name": ")" + name + R"(", "tid": 9, "ts": )" + ts +
+               R"(, "dur": 2, "args": {"correlation": )" + c + "}}";
+    };
+    // A graph launch (correlation 1) ran two kernels; launch 2 (5..7 us, inside the imported
+    // window 1..30 us) has no kernel: its 2 us are counted; kernel 3 has no call.
+    const std::string text = "{\"traceEvents\": [" + launch("cudaGraphLaunch", "1", "1") + "," + make("20", "1") + "," +
+                             make("10", "1") + "," + launch("cudaLaunchKernel", "5", "2") + "," + make("30", "3") + "]}";
+    const auto app = build_application(read_kineto_trace(temp_file("graph_host.json", text)), ImportOptions{});
+    REQUIRE(app.host.size() == 1);
+    CHECK(app.host[0].name == "9");
+    CHECK(calls(app.host[0]) == std::vector<std::string>{"L0+1 0/2"});  // the kernels in GPU order, one call
+    REQUIRE(app.notes.size() == 2);
+    CHECK(app.notes[0].find("1 GPU operations without their host call") == 0);
+    CHECK(app.notes[1] == "1 launch or copy calls without a GPU operation on device 0 (2 us of CPU time, kept in the gaps between calls)");
 }

@@ -39,8 +39,10 @@ TEST_CASE("format_us writes picoseconds as microseconds the workload reader read
     CHECK(format_us(0) == "0us");
 }
 
-TEST_CASE("kernels, copies, memsets, gaps and syncs of the two-stream trace as workload items") {
-    const Written w = import("two_streams.json");
+TEST_CASE("kernels, copies, memsets, gaps and syncs of the two-stream trace as workload items (--frozen-gaps)") {
+    ImportOptions frozen;
+    frozen.frozen_gaps = true;
+    const Written w = import("two_streams.json", frozen);
     CHECK(w.yaml.find("notes:\n  - \"Workload imported by `gpusched import torch` from two_streams.json (docs/importing.md).\"\n"
                       "  - \"device 0: NVIDIA H100 80GB HBM3 (132 SMs) -> GPU preset h100\"\n"
                       "  - \"steps: all\"\n") == 0);
@@ -126,7 +128,10 @@ TEST_CASE("the workload reader accepts the imported file") {
     const std::string yaml = have_kernel ? w.yaml : gpusched::test::synthetic_stand_in(w.yaml);
     const auto app = gpusched::workloads::parse_workload(yaml, "imported.yaml");
     CHECK(app.launches.size() == 6);
-    CHECK(app.operations.size() == 20);  // every item of build_application's list
+    CHECK(app.operations.size() == 11);  // every item of build_application's list: 9 operations, a record and a wait
+    REQUIRE(app.host.size() == 1);
+    CHECK(app.host[0].calls.size() == 11);  // 9 launches, 2 syncs (imported_application_test.cpp lists them)
+    CHECK(w.yaml.find("host:\n  - thread: \"4242\"\n    calls:\n      - {launch: 0, gap: 0us, cpu: 8.5us}\n") != std::string::npos);
     CHECK(app.launches[0].name == "gemm_kernel[128+64]");
     CHECK(app.launches[1].stream == 1);
 }

@@ -17,8 +17,10 @@ gpusched_cli_test(import_help 0 stdout "torch.*cupti.*ncu" import --help)
 gpusched_cli_test(import_torch_help 0 stdout "--steps.*gpusched import torch trace.json.gz" import torch --help)
 # two_streams.json: 6 kernels, an HtoD and a DtoH copy, a memset, 4 host gaps, one cuda_sync stream wait,
 # a stream and a device synchronisation (tests/importers/imported_application_test.cpp walks through it).
-gpusched_cli_test(import_torch 0 stdout "imported 6 kernels, 2 copies, 1 memsets/device copies, 4 host gaps, 1 cross-stream waits, 2 host syncs on 2 streams \\(GPU preset h100, steps all\\)"
+gpusched_cli_test(import_torch 0 stdout "imported 6 kernels, 2 copies, 1 memsets/device copies, 1 host threads, 1 cross-stream waits, 2 host syncs on 2 streams \\(GPU preset h100, steps all\\)"
                   import torch ${IMPORT_DATA}/two_streams.json --out ${IMPORT_OUT}/cli_two_streams.yaml)
+gpusched_cli_test(import_torch_frozen 0 stdout "imported 6 kernels, 2 copies, 1 memsets/device copies, 4 host gaps, 1 cross-stream waits, 2 host syncs on 2 streams"
+                  import torch ${IMPORT_DATA}/two_streams.json --frozen-gaps --out ${IMPORT_OUT}/cli_two_streams_frozen.yaml)
 gpusched_cli_test(import_torch_gz_steps 0 stdout "imported 3 kernels.*steps 2-2 of ProfilerStep#1..#2"
                   import torch ${IMPORT_DATA}/two_streams.json.gz --steps 2 --out ${IMPORT_OUT}/cli_step2.yaml
                   --timeline ${IMPORT_OUT}/cli_step2.csv)
@@ -30,6 +32,14 @@ gpusched_cli_test(import_unknown_device_as_preset 0 stdout "GPU preset h100"
 gpusched_cli_test(import_device_name 0 stdout "GPU preset h100-pcie"
                   import torch ${IMPORT_DATA}/h100_pcie_device.json --out ${IMPORT_OUT}/cli_pcie.yaml)
 
+# host_bad_calls.json: kernel k1 starts 2 us before its call (clocks), call 2 (107 us) overlaps call 1 (105..109 us)
+# by 2 us, call 3 has no kernel (3 us), kernel k4 has no call: imported, each noted on standard error.
+gpusched_cli_test(import_host_notes 0 stderr "1 GPU operations start before their host call \\(the clocks disagree by up to 2.0 us\\).*1 GPU operations without their host call.*1 launch or copy calls without a GPU operation on device 0 \\(3 us of CPU time"
+                  import torch ${IMPORT_DATA}/host_bad_calls.json --gpu h100 --out ${IMPORT_OUT}/cli_host_notes.yaml)
+gpusched_cli_test(import_host_overlap 0 stderr "1 host calls start before the previous call of their thread ended \\(traceEvents\\[3\\] starts before traceEvents\\[1\\] of host thread 5 ended, ...; 2.0 us in all\\)"
+                  import torch ${IMPORT_DATA}/host_bad_calls.json --gpu h100 --out ${IMPORT_OUT}/cli_host_overlap.yaml)
+gpusched_cli_test(import_shared_correlation 2 stderr "host_shared_correlation.json: traceEvents\\[2\\] and traceEvents\\[0\\]: two host calls that do not nest share correlation id 1"
+                  import torch ${IMPORT_DATA}/host_shared_correlation.json --gpu h100 --out ${IMPORT_OUT}/never.yaml)
 # --- bad input: exit 2 naming the file and the event, line or flag ---
 gpusched_cli_test(import_unknown_device 2 stderr
                   "unknown_device.json: deviceProperties\\[0\\]: device 'NVIDIA RTX PRO 6000 Blackwell Server Edition' \\(cc 12.0, 188 SMs\\) matches no GPU preset; give --gpu PRESET to import it as one \\(presets: c1060, .*h100, .*b200; gpusched list gpus\\)"

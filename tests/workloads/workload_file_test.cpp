@@ -105,7 +105,7 @@ TEST_CASE("workload errors name the file, line and key") {
     check_error(head + "  - kernel: synthetic\n    blocks: 4\n    threads: 64\n    duration: 5us\n    stream: -1\n",
                 "w.yaml:10: key 'launches[1].stream': expected an integer in [0, 1023], got '-1'");
     check_error(head + "extra: 1\n",
-                "w.yaml:6: unknown key 'extra' (known keys here: description, launches, notes, partition, partitions, streams)");
+                "w.yaml:6: unknown key 'extra' (known keys here: description, host, launches, notes, partition, partitions, streams)");
     check_error_contains("launches: [\n", "w.yaml:2: YAML syntax error");
     check_error_contains(std::string("launches:\0", 10), "contains NUL bytes");
 }

@@ -82,6 +82,9 @@ std::vector<std::string> ruled_number_notes(const Application& app, const hw::Gp
     if (app.host_issue == HostIssue::graph && !gpu.graph_kernel_launch_ns)
         notes.push_back("GPU '" + gpu.name + "' has no overheads.graph_kernel_launch_ns: the CUDA graph's kernels take "
                         "overheads.kernel_launch_ns, a stream's launch overhead");
+    if (!app.host.empty() && !gpu.launch_queue_depth)
+        notes.push_back("GPU '" + gpu.name + "' has no overheads.launch_queue_depth: the host's launch queues are unbounded "
+                        "(a launch call never waits for room)");
     return notes;
 }
 

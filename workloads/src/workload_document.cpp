@@ -74,6 +74,29 @@ bool add_kernel_item(const WorkloadItem& item, Application& app) {
     return !built.after_each.empty();
 }
 
+/// The host threads with each launch's item replaced by its operation; an item a call launches
+/// must be one kernel, copy or delay operation, launched by one call.
+std::vector<HostThread> host_threads_of(const WorkloadDocument& document, const std::vector<std::size_t>& first_op) {
+    std::vector<HostThread> threads = document.host;
+    std::vector<std::string> launched_at(document.items.size());
+    for (HostThread& thread : threads)
+        for (HostCall& call : thread.calls)
+            for (std::size_t& op : call.ops) {
+                const WorkloadItem& item = document.items[op];
+                const auto fail = [&](const std::string& what) {
+                    throw InputError(call.where + ": key 'launch': " + item.path + " (" + item.where + ") " + what);
+                };
+                if (item.kind == Operation::Kind::record || item.kind == Operation::Kind::wait)
+                    fail("is an event; a launch issues kernels, copies and delays");
+                if (first_op[op + 1] - first_op[op] != 1)
+                    fail("stands for " + std::to_string(first_op[op + 1] - first_op[op]) + " operations; a launch names one each");
+                if (!launched_at[op].empty()) fail("is launched twice (first at " + launched_at[op] + ")");
+                launched_at[op] = call.where.empty() ? "?" : call.where;
+                op = first_op[op];
+            }
+    return threads;
+}
+
 }  // namespace
 
 bool operator==(const WorkloadItem& a, const WorkloadItem& b) {
@@ -86,7 +109,7 @@ bool operator==(const WorkloadDocument& a, const WorkloadDocument& b) {
     return a.notes == b.notes && a.description == b.description && a.issue == b.issue && a.partitions == b.partitions &&
            a.partition == b.partition &&
            std::equal(a.streams.begin(), a.streams.end(), b.streams.begin(), b.streams.end(), same_stream) &&
-           a.items == b.items;
+           a.items == b.items && a.host == b.host;
 }
 
 Application build_application(const WorkloadDocument& document) {
@@ -97,8 +120,11 @@ Application build_application(const WorkloadDocument& document) {
     app.partition = document.partition.value_or(-1);
     app.partitions_where = document.partitions_where;
     app.host_issue = document.issue.value_or(HostIssue::queued);
-    bool plain = true;  // only kernels, no ids or `after`: leave `operations` empty (launch order)
-    for (const WorkloadItem& item : document.items) {
+    bool plain = document.host.empty();  // only kernels, no ids, `after` or host: leave `operations` empty (launch order)
+    std::vector<std::size_t> first_op(document.items.size() + 1, 0);  // item i: operations first_op[i]..first_op[i+1]
+    for (std::size_t i = 0; i < document.items.size(); ++i) {
+        const WorkloadItem& item = document.items[i];
+        first_op[i] = app.operations.size();
         if (item.kind != Operation::Kind::kernel) {
             app.operations.push_back(operation_of(item));
             plain = false;
@@ -107,6 +133,8 @@ Application build_application(const WorkloadDocument& document) {
             plain = plain && !extra && item.id.empty() && item.after.empty();
         }
     }
+    first_op.back() = app.operations.size();
+    if (!document.host.empty()) app.host = host_threads_of(document, first_op);
     if (plain) std::vector<Operation>().swap(app.operations);  // frees them: a million launches need none
     return app;
 }

@@ -10,6 +10,7 @@
 #include "gpusched/workloads/generator_registry.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/support/text_file.h"
+#include "host_section.h"
 #include "partition_keys.h"
 
 namespace gpusched::workloads {
@@ -247,6 +248,7 @@ WorkloadDocument read_workload_document(const std::string& yaml, const std::stri
         }
         if (!any_kernel)
             top.fail("launches", "expected at least one kernel launch (copies, delays and events alone run nothing)");
+        if (const auto host = top.optional_child("host")) document.host = read_host_section(*host, source, document.items.size());
         top.finish();
         return document;
     } catch (const YAML::Exception& e) {

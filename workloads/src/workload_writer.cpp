@@ -3,6 +3,8 @@
 
 #include <sstream>
 
+#include "host_section.h"
+
 namespace gpusched::workloads {
 
 namespace {
@@ -143,6 +145,7 @@ void write_workload(std::ostream& out, const WorkloadDocument& document) {
         else
             write_operation(out, item);
     }
+    write_host_section(out, document.host);
 }
 
 std::string workload_yaml(const WorkloadDocument& document) {

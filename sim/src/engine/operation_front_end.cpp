@@ -22,10 +22,15 @@ OperationFrontEnd::OperationFrontEnd(const hw::GpuSpec& gpu, const workloads::Ap
       start_interval_(overhead_ps(gpu.kernel_start_interval_ns)),
       per_pending_kernel_(app.host_issue == workloads::HostIssue::graph
                               ? overhead_ps(gpu.graph_launch_per_pending_kernel_ns)
-                              : 0) {
-    if (graph_.size() > Event::kMaxPayload)
-        throw InputError("the workload has more than " + std::to_string(Event::kMaxPayload) + " operations");
+                              : 0),
+      host_(app, graph_.size(), gpu.launch_queue_depth, static_cast<std::uint32_t>(graph_.size()), events, clock) {
+    if (graph_.size() + app.host.size() > Event::kMaxPayload)
+        throw InputError("the workload has more than " + std::to_string(Event::kMaxPayload) + " operations and host threads");
     unfinished_deps_ = graph_.predecessors;
+    if (host_.active() && app.host_issue == workloads::HostIssue::calls)
+        throw InputError("the workload has host threads (`host`) and `issue: host-calls`: give one of them");
+    for (std::size_t op = 0; op < graph_.size(); ++op)
+        if (host_.holds(op)) ++unfinished_deps_[op];
     kernel_arrived_.assign(app.launches.size(), 0);
     if (app.host_issue == workloads::HostIssue::calls) {
         if (!gpu.host_launch_interval_ns)
@@ -66,6 +71,7 @@ void OperationFrontEnd::prepare_copies(const hw::GpuSpec& gpu) {
 std::string OperationFrontEnd::describe(std::size_t op) const { return graph_.describe(op); }
 
 void OperationFrontEnd::start() {
+    if (host_.active()) host_.start();
     for (std::size_t op = 0; op < graph_.size(); ++op)
         if (unfinished_deps_[op] == 0) ready_ops_.push_back(op);
     start_ready();
@@ -81,6 +87,7 @@ void OperationFrontEnd::start_ready() {
 void OperationFrontEnd::start_op(std::size_t op) {
     ++ops_in_flight_;
     const Time now = clock_.now();
+    host_.op_started(op);
     if (host_interval_ > 0 && awaiting_issue_[op] == 0) {
         const Time issued = checked_time_product(host_interval_, op, [&] { return describe(op) + ": its host issue time"; });
         if (issued > now) {
@@ -134,11 +141,19 @@ void OperationFrontEnd::start_copy(std::size_t op) {
 void OperationFrontEnd::finish_op(std::size_t op) {
     --ops_in_flight_;
     last_op_end_ = std::max(last_op_end_, clock_.now());
+    host_.op_finished(op);
     for (std::size_t next : graph_.successors(op))
         if (--unfinished_deps_[next] == 0) ready_ops_.push_back(next);
 }
 
 std::optional<std::size_t> OperationFrontEnd::on_event(std::size_t op) {
+    if (op >= graph_.size()) {  // a host thread's call
+        host_.on_event(op - graph_.size(), issued_);
+        for (const std::size_t next : issued_)
+            if (--unfinished_deps_[next] == 0) ready_ops_.push_back(next);
+        issued_.clear();
+        return std::nullopt;
+    }
     if (host_interval_ > 0 && awaiting_issue_[op] == 1) {
         awaiting_issue_[op] = 2;  // issued now: start it (2 = never waits again)
         --ops_in_flight_;

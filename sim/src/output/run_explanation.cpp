@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
+#include <vector>
 #include <tuple>
 
 #include "gpusched/hw/occupancy.h"
@@ -114,6 +116,34 @@ void explain_kernel(std::ostream& out, const ExplainInput& in, const KernelKind&
     out << ".\n";
 }
 
+/// With a host timeline: the makespan split GPU-wide into kernels running, launch overhead and
+/// the GPU idle with no launch on its way (the host had not issued the next one: host-bound).
+void explain_gpu_idle(std::ostream& out, const ExplainInput& in, Time overhead) {
+    const RunSummary& s = in.summary;
+    std::vector<std::pair<Time, Time>> runs;  // (ready, end) of each kernel
+    for (std::size_t i = 0; i < s.kernel_count(); ++i) {
+        const KernelSummary k = s.kernel(i);
+        if (k.ready && k.end) runs.emplace_back(*k.ready, *k.end);
+    }
+    std::sort(runs.begin(), runs.end());
+    Time frontier = 0, busy = 0, launch = 0, host = 0;
+    for (const auto& [ready, end] : runs) {
+        if (ready > frontier) {
+            const Time gap = ready - frontier;
+            launch += std::min(gap, overhead);
+            host += gap - std::min(gap, overhead);
+            frontier = ready;
+        }
+        if (end > frontier) busy += end - frontier, frontier = end;
+    }
+    out << "Host timeline (GPU-wide, of the makespan " << us(s.makespan) << "): kernels ready or running " << us(busy)
+        << "; GPU idle " << us(launch) << " in launch overhead and " << us(host)
+        << " with no launch on its way (host-bound: the host's calls, gaps and syncs had not issued the next kernel)"
+        << (s.makespan > frontier ? ", " + us(s.makespan - frontier) + " after the last kernel (copies, delays)" : std::string())
+        << ". The host threads waited " << us(s.host_sync_wait) << " in synchronisations (the GPU busy with the work they named) and "
+        << us(s.host_queue_wait) << " for room in full launch queues.\n";
+}
+
 void explain_streams(std::ostream& out, const ExplainInput& in) {
     struct StreamWait {
         std::uint64_t launches = 0;
@@ -136,6 +166,7 @@ void explain_streams(std::ostream& out, const ExplainInput& in) {
         w.last_end = std::max(w.last_end, *k.end);
     }
     const bool host = in.app.host_issue == workloads::HostIssue::calls;
+    const bool timeline = !in.app.host.empty();
     out << "Streams (what their launches waited for):\n";
     for (const auto& [id, w] : streams) {
         std::string priority = "normal";
@@ -143,10 +174,13 @@ void explain_streams(std::ostream& out, const ExplainInput& in) {
             if (c.id == id && c.priority == workloads::StreamPriority::high) priority = "high";
         out << "* stream " << id << " (" << priority << " priority, " << plural(w.launches, "launch") << "): ran "
             << us(w.ran) << "; waited " << us(w.overhead) << " in launch overhead, " << us(w.before) << " for "
-            << (host ? "the host to issue them (host calls)" : "events, copies and other streams (dependencies)")
+            << (host       ? "the host to issue them (host calls)"
+                : timeline ? "the host to issue them (its calls, gaps and syncs) and their dependencies"
+                           : "events, copies and other streams (dependencies)")
             << ", and " << us(w.queued)
             << " ready but queued for SMs (dispatch latency, and SMs held by other launches: leftover or priority).\n";
     }
+    if (timeline) explain_gpu_idle(out, in, overhead);
 }
 
 void explain_binds(std::ostream& out, const ExplainInput& in) {

@@ -118,7 +118,10 @@ void SummaryCollector::on_begin(const RunInfo& info) {
                                       [](const workloads::Operation& op) { return op.kind == workloads::Operation::Kind::copy; });
     summary_.copy_times.reserve(static_cast<std::size_t>(copies));  // one record each, no growth slack
     const workloads::HostIssue issue = info.app->host_issue;
-    summary_.issue = issue == workloads::HostIssue::calls ? "host-calls" : issue == workloads::HostIssue::graph ? "graph" : "queued";
+    summary_.issue = !info.app->host.empty()                  ? "host-timeline"
+                     : issue == workloads::HostIssue::calls ? "host-calls"
+                     : issue == workloads::HostIssue::graph ? "graph"
+                                                            : "queued";
     const auto& launches = info.app->launches;
     bindings_.emplace(info);
     summary_.launch_terms = bindings_->distinct();

@@ -97,7 +97,8 @@ void write_summary_text(std::ostream& out, const RunSummary& s, const SummaryTex
         {"", "policy", s.policy},
         {"", "execution", s.execution},
         {"", "workload", s.application},
-        {"", "issue", s.issue == "host-calls" ? "host calls, one per host_launch_interval_ns"
+        {"", "issue", s.issue == "host-calls"      ? "host calls, one per host_launch_interval_ns"
+                      : s.issue == "host-timeline" ? "the workload's host threads (host: their calls, gaps and syncs)"
                                : s.issue == "graph" ? "a CUDA graph (graph_kernel_launch_ns)" : "queued"}};
     for (const auto& note : s.notes) header.push_back({"", "note", note});
     write_table(out, header, {true, true, true});

@@ -159,6 +159,9 @@ struct GpuSpec {
     /// Kernels become ready to dispatch GPU-wide at most one per this interval (all streams and
     /// issue modes together); absent: no limit.
     std::optional<double> kernel_start_interval_ns;
+    /// Launches a stream's hardware queue holds issued and not yet started; a host launch call
+    /// on a full queue blocks until the oldest one starts. Absent: unbounded.
+    std::optional<int> launch_queue_depth;
 
     // --- provenance and defaults (gpu_spec_provenance.h) ---
     /// Keys whose value comes from a documented rule rather than a source ("execution.fma_latency_cycles"

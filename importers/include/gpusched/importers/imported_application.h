@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpusched/importers/imported_trace.h"
+#include "gpusched/workloads/host_timeline.h"
 
 namespace gpusched::importers {
 
@@ -21,7 +22,10 @@ struct StepRange {
 struct ImportOptions {
     StepRange steps;
     std::optional<std::int64_t> device;  ///< deviceProperties id / args.device; default: the only one with GPU work
-    TraceTime min_delay = 1'000'000;          ///< host gaps shorter than this (ps) are not written as delays
+    TraceTime min_delay = 1'000'000;          ///< frozen_gaps: host gaps shorter than this (ps) are not written as delays
+    /// The host's gaps as `delay` items on the GPU side and its syncs as records and waits (the
+    /// old import); default: a host timeline of each thread's calls (`host`).
+    bool frozen_gaps = false;
 };
 
 /// One item of the workload's `launches`, in order.
@@ -53,6 +57,8 @@ struct ImportedApplication {
     std::string steps_text;  ///< "all" or "2-3 of ProfilerStep#1..#5"
     std::size_t kernels = 0, copies = 0, device_ops = 0, delays = 0, cross_stream_waits = 0, host_syncs = 0;
     std::vector<std::string> notes;  ///< what could not be imported, for the file's header and stderr
+    /// The host threads' calls (items by index into `items`); empty with frozen_gaps.
+    std::vector<workloads::HostThread> host;
 };
 
 /// Orders the trace's GPU operations of one device by the host call that issued them (the

@@ -62,6 +62,7 @@ struct HostCall {
     };
     Kind kind = Kind::launch;
     std::int64_t correlation = -1;
+    std::int64_t tid = 0;           ///< the host thread (the event's integer `tid`; 0 when absent or not an integer)
     TraceTime start = 0;
     TraceTime end = 0;
     std::uint64_t event_index = 0;

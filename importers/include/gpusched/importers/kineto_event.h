@@ -15,6 +15,7 @@ namespace gpusched::importers {
 struct PendingEvent {
     std::string ph, cat, name;
     std::optional<TraceTime> ts, dur;  ///< ps (the trace's microseconds, exactly)
+    std::optional<std::int64_t> tid;   ///< the event's thread, when an integer
     std::optional<std::int64_t> device, stream, correlation, regs, shared, static_shared, dynamic_shared, priority,
         bytes, wait_on_stream, record_correlation;
     std::array<std::int64_t, 3> grid{}, block{}, cluster{};

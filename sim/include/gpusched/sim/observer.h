@@ -83,6 +83,9 @@ public:
     }
     /// A copy was handed to its copy engine (called when it becomes ready; times are final).
     virtual void on_copy(const CopyRecord& copy) { (void)copy; }
+    /// With a host timeline, before on_end: the time its threads spent blocked in syncs and on
+    /// full launch queues, summed over the threads.
+    virtual void on_host_waits(Time sync_wait, Time queue_wait) { (void)sync_wait, (void)queue_wait; }
     virtual void on_end(Time makespan) { (void)makespan; }
 };
 

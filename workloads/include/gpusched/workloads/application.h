@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpusched/support/time.h"
+#include "gpusched/workloads/host_timeline.h"
 #include "gpusched/workloads/kernel_launch.h"
 #include "gpusched/workloads/launch_list.h"
 
@@ -156,6 +157,9 @@ struct Application {
     std::vector<int> partitions;
     int partition = -1;            ///< the partition of every stream without `sms` or its own, -1 = none
     std::string partitions_where;  ///< where `partitions` was written, for messages
+    /// The host threads that issue `operations` (a launch call names operation indices); empty:
+    /// `host_issue` says how they are issued. An operation no call launches is issued at 0.
+    std::vector<HostThread> host;
 
     /// `operations`, or one kernel operation per launch when it is empty.
     [[nodiscard]] std::vector<Operation> issue_order() const {

@@ -9,6 +9,7 @@
 
 #include "gpusched/support/time.h"
 #include "gpusched/workloads/application.h"
+#include "gpusched/workloads/host_timeline.h"
 
 namespace gpusched::workloads {
 
@@ -55,6 +56,7 @@ struct WorkloadDocument {
     std::string partitions_where;  ///< "FILE:LINE" of `partitions`; not compared
     std::vector<StreamConfig> streams;
     std::vector<WorkloadItem> items;
+    std::vector<HostThread> host;  ///< `host`: the host threads' calls (items by index into `items`)
 
     friend bool operator==(const WorkloadDocument& a, const WorkloadDocument& b);
 };

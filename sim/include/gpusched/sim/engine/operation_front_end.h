@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpusched/hw/gpu_spec.h"
+#include "gpusched/sim/engine/host_timeline.h"
 #include "gpusched/sim/event_queue.h"
 #include "gpusched/sim/observer.h"
 #include "gpusched/workloads/application.h"
@@ -36,6 +37,10 @@ namespace gpusched::sim {
 /// Host issue (Application::host_issue = calls): one host thread issues operation i of the
 /// issue order at i x host_launch_interval_ns; an operation whose dependencies are done
 /// earlier waits for that instant before it starts (queued: every operation is issued at 0).
+///
+/// Host timeline (Application::host, a HostTimeline): an operation a host call launches also
+/// waits for that call (issued: one dependency fewer); the timeline's events are operation
+/// events with payloads past the last operation, routed to it.
 ///
 /// Every operation event has Phase::operation and the operation's index as payload. It
 /// schedules through the EventScheduler and reads the time from the TimeTeller it is given
@@ -71,6 +76,8 @@ public:
     [[nodiscard]] std::size_t ops_in_flight() const { return ops_in_flight_; }
     /// When the last operation finished.
     [[nodiscard]] Time last_end() const { return last_op_end_; }
+    /// The host threads (inactive without Application::host).
+    [[nodiscard]] const HostTimeline& host() const { return host_; }
 
 private:
     void start_op(std::size_t op);
@@ -99,6 +106,8 @@ private:
     double copy_pinned_ps_per_byte_ = 0;
     double copy_pageable_ps_per_byte_ = 0;
     Time copy_latency_ = 0;
+    HostTimeline host_;
+    std::vector<std::size_t> issued_;             ///< operations a host event issued
 };
 
 }  // namespace gpusched::sim

@@ -112,6 +112,8 @@ struct RunSummary {
     std::vector<Time> per_sm_busy;             ///< indexed by SM id; sum of (end - start) of its blocks
     std::uint64_t total_blocks = 0;            ///< blocks completed
     Time makespan = 0;                         ///< from on_end
+    Time host_sync_wait = 0;                   ///< host timeline: its threads' time blocked in syncs
+    Time host_queue_wait = 0;                  ///< host timeline: ... on full launch queues
     /// Set by the caller, not the collector: what the result depends on that is a rule rather than
     /// data (a GPU number a rule gives, a preset's ruled default, workloads::application_notes).
     /// Printed only when not empty.
@@ -141,6 +143,10 @@ public:
     /// `notes`: how the summary lists the work models' rule notes (workloads::application_notes).
     explicit SummaryCollector(workloads::NoteDetail notes = workloads::NoteDetail::per_rule) : note_detail_(notes) {}
     void on_begin(const RunInfo& info) override;
+    void on_host_waits(Time sync_wait, Time queue_wait) override {
+        summary_.host_sync_wait = sync_wait;
+        summary_.host_queue_wait = queue_wait;
+    }
     void on_kernel_ready(std::size_t launch, Time when) override;
     void on_block_completed(const BlockRecord& block) override;
     void on_kernel_completed(std::size_t launch, Time first_start, Time end) override;

@@ -1,0 +1,167 @@
+// HostTimeline alone, through fake EventScheduler and TimeTeller roles: runs ahead, sync waits, full launch queues.
+#include <doctest/doctest.h>
+
+#include <tuple>
+#include <vector>
+
+#include "gpusched/sim/engine/host_timeline.h"
+
+namespace gpusched {
+
+namespace {
+
+constexpr Time kUs = 1'000'000;
+
+class FakeEvents final : public sim::EventScheduler, public sim::TimeTeller {
+public:
+    Time time = 0;
+    std::vector<std::tuple<Time, std::uint32_t>> scheduled;
+    void schedule(Time when, sim::Phase, std::uint32_t payload) override { scheduled.emplace_back(when, payload); }
+    [[nodiscard]] Time now() const override { return time; }
+};
+
+workloads::HostCall launch(std::size_t op, Time gap, Time cpu) {
+    workloads::HostCall c;
+    c.ops = {op};
+    c.gap = gap;
+    c.cpu = cpu;
+    return c;
+}
+
+workloads::HostCall sync(int stream, Time gap, Time cpu) {
+    workloads::HostCall c;
+    c.kind = workloads::HostCall::Kind::sync;
+    c.stream = stream;
+    c.gap = gap;
+    c.cpu = cpu;
+    return c;
+}
+
+/// `ops` kernel operations on stream 0 and one host thread with `calls`.
+workloads::Application app_of(std::size_t ops, std::vector<workloads::HostCall> calls) {
+    workloads::Application app;
+    app.operations.resize(ops);
+    app.host.push_back({"main", std::move(calls), ""});
+    return app;
+}
+
+}  // namespace
+
+TEST_CASE("host timeline: the host runs ahead, each call at the previous end plus its gap") {
+    // Call 0 starts at gap 10 us and takes 4 us; call 1 starts at 14 + 1 = 15 us. Payload = base 2 + thread 0.
+    const auto app = app_of(2, {launch(0, 10 * kUs, 4 * kUs), launch(1, 1 * kUs, 4 * kUs)});
+    FakeEvents ev;
+    sim::HostTimeline host(app, 2, std::nullopt, 2, ev, ev);
+    CHECK(host.holds(0));
+    CHECK(host.holds(1));
+    host.start();
+    REQUIRE(ev.scheduled.size() == 1);
+    CHECK(ev.scheduled[0] == std::tuple<Time, std::uint32_t>{10 * kUs, 2});
+    std::vector<std::size_t> issued;
+    ev.time = 10 * kUs;
+    host.on_event(0, issued);
+    CHECK(issued == std::vector<std::size_t>{0});
+    REQUIRE(ev.scheduled.size() == 2);
+    CHECK(std::get<0>(ev.scheduled[1]) == 15 * kUs);
+    ev.time = 15 * kUs;
+    host.on_event(0, issued);
+    CHECK(issued == std::vector<std::size_t>{0, 1});
+    CHECK(ev.scheduled.size() == 2);  // done: nothing more
+    CHECK(host.last_call_end() == 19 * kUs);
+}
+
+TEST_CASE("host timeline: a stream sync holds the next call until the work it names finished") {
+    // launch op 0 at 1 us (cpu 4), sync stream 0 at 5 + 1 = 6 us: op 0 is still running; it
+    // finishes at 50 us, so the sync ends at 50 + 2 = 52 us and the last launch starts at 52 + 3 = 55 us.
+    const auto app = app_of(2, {launch(0, 1 * kUs, 4 * kUs), sync(0, 1 * kUs, 2 * kUs), launch(1, 3 * kUs, 4 * kUs)});
+    FakeEvents ev;
+    sim::HostTimeline host(app, 2, std::nullopt, 2, ev, ev);
+    host.start();
+    std::vector<std::size_t> issued;
+    ev.time = 1 * kUs;
+    host.on_event(0, issued);
+    ev.time = 6 * kUs;
+    CHECK(std::get<0>(ev.scheduled.back()) == 6 * kUs);
+    host.on_event(0, issued);
+    CHECK(ev.scheduled.size() == 2);  // blocked: nothing scheduled
+    ev.time = 50 * kUs;
+    host.op_started(0);
+    host.op_finished(0);
+    REQUIRE(ev.scheduled.size() == 3);
+    CHECK(std::get<0>(ev.scheduled.back()) == 55 * kUs);
+    CHECK(host.sync_wait() == 44 * kUs);  // blocked from 6 to 50 us
+}
+
+TEST_CASE("host timeline: a sync on finished work costs only its cpu; a device sync waits for every stream") {
+    // op 0 finished at 3 us, before the sync starts at 5 + 1 = 6 us: the next call at 6 + 2 + 1 = 9 us.
+    auto app = app_of(2, {launch(0, 1 * kUs, 4 * kUs), sync(-1, 1 * kUs, 2 * kUs), launch(1, 1 * kUs, 1 * kUs)});
+    app.operations[1].stream = 3;
+    FakeEvents ev;
+    sim::HostTimeline host(app, 2, std::nullopt, 2, ev, ev);
+    host.start();
+    std::vector<std::size_t> issued;
+    ev.time = 1 * kUs;
+    host.on_event(0, issued);
+    ev.time = 3 * kUs;
+    host.op_finished(0);
+    ev.time = 6 * kUs;
+    host.on_event(0, issued);
+    CHECK(std::get<0>(ev.scheduled.back()) == 9 * kUs);
+    CHECK(host.sync_wait() == 0);
+}
+
+TEST_CASE("host timeline: a full launch queue blocks the next launch until the oldest pending one starts") {
+    // depth 1: op 0 issued at 0 holds the only entry; the launch of op 1 at 0 + 1 + 1 = 2 us
+    // blocks; op 0 starts at 30 us: the call is retried at 30 us and issues op 1.
+    const auto app = app_of(2, {launch(0, 0, 1 * kUs), launch(1, 1 * kUs, 1 * kUs)});
+    FakeEvents ev;
+    sim::HostTimeline host(app, 2, 1, 2, ev, ev);
+    host.start();
+    std::vector<std::size_t> issued;
+    host.on_event(0, issued);
+    ev.time = 2 * kUs;
+    host.on_event(0, issued);
+    CHECK(issued == std::vector<std::size_t>{0});
+    CHECK(ev.scheduled.size() == 2);
+    ev.time = 30 * kUs;
+    host.op_started(0);
+    REQUIRE(ev.scheduled.size() == 3);
+    CHECK(ev.scheduled.back() == std::tuple<Time, std::uint32_t>{30 * kUs, 2});
+    host.on_event(0, issued);
+    CHECK(issued == std::vector<std::size_t>{0, 1});
+    CHECK(host.queue_wait() == 28 * kUs);
+}
+
+TEST_CASE("host timeline: a graph launch takes one queue entry for all its operations") {
+    // depth 1: the graph call issues ops 0 and 1 at 0 (one entry, held by op 0); the next launch
+    // at 0 + 2 + 1 = 3 us blocks until op 0 starts (at 5 us), not op 1.
+    workloads::HostCall graph = launch(0, 0, 2 * kUs);
+    graph.ops = {0, 1};
+    const auto app = app_of(3, {graph, launch(2, 1 * kUs, 1 * kUs)});
+    FakeEvents ev;
+    sim::HostTimeline host(app, 3, 1, 3, ev, ev);
+    host.start();
+    std::vector<std::size_t> issued;
+    host.on_event(0, issued);
+    CHECK(issued == std::vector<std::size_t>{0, 1});
+    ev.time = 3 * kUs;
+    host.on_event(0, issued);
+    CHECK(issued.size() == 2);  // blocked
+    ev.time = 5 * kUs;
+    host.op_started(1);  // holds no entry: nothing scheduled
+    CHECK(ev.scheduled.size() == 2);
+    host.op_started(0);
+    REQUIRE(ev.scheduled.size() == 3);
+    CHECK(std::get<0>(ev.scheduled.back()) == 5 * kUs);
+}
+
+TEST_CASE("host timeline: operations no call launches are not held") {
+    const auto app = app_of(3, {launch(1, 0, 1 * kUs)});
+    FakeEvents ev;
+    sim::HostTimeline host(app, 3, std::nullopt, 3, ev, ev);
+    CHECK_FALSE(host.holds(0));
+    CHECK(host.holds(1));
+    CHECK_FALSE(host.holds(2));
+}
+
+}  // namespace gpusched

@@ -1,0 +1,98 @@
+// Host timeline in whole runs: launches wait for their calls, syncs hold the host, a full launch queue blocks the next launch.
+#include <doctest/doctest.h>
+
+#include "gpusched/support/input_error.h"
+#include "support/sim_fixtures.h"
+
+namespace gpusched {
+
+namespace {
+
+constexpr Time kNs = 1000;
+constexpr Time kUs = 1'000'000;
+
+/// 4 SMs, 500 ns from a kernel's start (issued, its stream free) to its first block.
+hw::GpuSpec timeline_gpu() {
+    hw::GpuSpec g = test::small_gpu(4);
+    g.kernel_launch_ns = 500;
+    return g;
+}
+
+workloads::HostCall launch(std::size_t op, Time gap, Time cpu) {
+    workloads::HostCall c;
+    c.ops = {op};
+    c.gap = gap;
+    c.cpu = cpu;
+    return c;
+}
+
+workloads::HostCall sync(int stream, Time gap, Time cpu) {
+    workloads::HostCall c = launch(0, gap, cpu);
+    c.kind = workloads::HostCall::Kind::sync;
+    c.ops.clear();
+    c.stream = stream;
+    return c;
+}
+
+/// `n` one-block 10 us kernels (the last on `last_stream`) and one host thread of `calls`.
+workloads::Application app_with(std::size_t n, int last_stream, std::vector<workloads::HostCall> calls) {
+    std::vector<workloads::KernelLaunch> launches;
+    for (std::size_t i = 0; i < n; ++i) launches.push_back(test::launch(1, 32, 10 * kUs));
+    launches.back().stream = last_stream;
+    workloads::Application app = test::app_of(launches);
+    app.operations = app.issue_order();
+    app.host.push_back({"main", std::move(calls), ""});
+    return app;
+}
+
+}  // namespace
+
+TEST_CASE("host timeline run: a launch waits for its call, a sync holds the host until its stream is done") {
+    // Launch 0 at 1 us (cpu 1) -> ready 1.5, runs 1.5..11.5. Launch 1 at 2 us; its stream is free
+    // at 11.5 -> ready 12.0, ends 22.0. The sync starts at 3 us and ends at 22 + 1 = 23 us; launch 2
+    // at 23 + 2 = 25 us -> ready 25.5, ends 35.5.
+    const auto app = app_with(3, 0, {launch(0, 1 * kUs, 1 * kUs), launch(1, 0, 1 * kUs), sync(0, 0, 1 * kUs), launch(2, 2 * kUs, 1 * kUs)});
+    const auto r = test::run(timeline_gpu(), app, "most-room");
+    CHECK(r.ready == std::vector<Time>{1500 * kNs, 12000 * kNs, 25500 * kNs});
+    CHECK(r.makespan == 35500 * kNs);
+}
+
+TEST_CASE("host timeline run: a full launch queue blocks the thread until the oldest pending launch starts") {
+    // Depth 1. Launch 0 at 0 starts at once (its entry freed). Launch 1 at 1 us waits for kernel 0
+    // (its stream) and holds the entry; launch 2 at 2 us finds the queue full: it is issued when
+    // kernel 1 starts, at kernel 0's end 0.5 + 10 = 10.5 us, and ends at 11.5 us; launch 3 (stream 1)
+    // then starts at 11.5 us -> ready 12.0. Without a depth: launch 3 at 3 us -> ready 3.5.
+    const auto calls = std::vector<workloads::HostCall>{launch(0, 0, 1 * kUs), launch(1, 0, 1 * kUs), launch(2, 0, 1 * kUs),
+                                                        launch(3, 0, 1 * kUs)};
+    hw::GpuSpec gpu = timeline_gpu();
+    const auto unbounded = test::run(gpu, app_with(4, 1, calls), "most-room");
+    CHECK(unbounded.ready[3] == 3500 * kNs);
+    gpu.launch_queue_depth = 1;
+    const auto bounded = test::run(gpu, app_with(4, 1, calls), "most-room");
+    CHECK(bounded.ready[3] == 12000 * kNs);
+    CHECK(bounded.ready[2] == 21500 * kNs);  // kernel 1 runs 11.0..21.0, then + 0.5
+    CHECK(bounded.makespan == unbounded.makespan);  // stream 0's order bound the end either way: 31.5 us
+    CHECK(bounded.makespan == 31500 * kNs);
+}
+
+TEST_CASE("host timeline run: host threads and issue: host-calls are not given together") {
+    auto app = app_with(1, 0, {launch(0, 0, 0)});
+    app.host_issue = workloads::HostIssue::calls;
+    hw::GpuSpec gpu = timeline_gpu();
+    gpu.host_launch_interval_ns = 1000;
+    CHECK_THROWS_WITH_AS(test::run(gpu, app, "most-room"), doctest::Contains("host threads (`host`) and `issue: host-calls`"), InputError);
+}
+
+TEST_CASE("host timeline run: a sync that can never end is an error naming the thread and the call") {
+    // Thread b launches kernel 1 at once; kernel 1 waits for kernel 0 (its stream), which thread a
+    // launches only after its sync on stream 0, which waits for kernel 1: no order of the calls works.
+    auto app = app_with(2, 0, {sync(0, 1 * kUs, 0), launch(0, 0, 0)});
+    app.host[0].calls[0].where = "w.yaml:9";
+    app.host.push_back({"b", {launch(1, 0, 0)}, ""});
+    CHECK_THROWS_WITH_AS(test::run(timeline_gpu(), app, "most-room"),
+                         "host thread 'main' never finished its call at w.yaml:9: the sync waits for work that waits, through its "
+                         "stream, for a later call of the same thread",
+                         InputError);
+}
+
+}  // namespace gpusched

@@ -1,0 +1,23 @@
+// The workload file's `host` section: reading it (checked against the items) and writing it back exactly.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "gpusched/workloads/host_timeline.h"
+
+namespace gpusched::workloads {
+
+/// The `host` list: threads with `thread` (a name) and `calls`. Each call is `{launch: I, gap, cpu}`
+/// (I an index into `launches`, or a list of them for a graph launch) or `{sync: S | device, gap,
+/// cpu}`. Item indices are checked against `items` (fewer than that) here; what they name is
+/// checked when the application is built.
+std::vector<HostThread> read_host_section(const YAML::Node& node, const std::string& source, std::size_t items);
+
+/// The inverse of read_host_section, in the canonical layout (flow mappings, gap and cpu always).
+void write_host_section(std::ostream& out, const std::vector<HostThread>& threads);
+
+}  // namespace gpusched::workloads
