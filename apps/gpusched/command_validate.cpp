@@ -19,6 +19,7 @@
 #include "gpusched/support/key_error.h"
 #include "gpusched/validation/section_registry.h"
 #include "experiments/placement/view.h"
+#include "experiments/trace_replay/view.h"
 #include "experiments/user_timelines/view.h"
 #include "gpusched/validation/validation_report.h"
 
@@ -40,10 +41,12 @@ std::string spell_as_flags(const validation::CommandHint& hint) {
 struct ValidateOptions {
     std::string dir;
     std::string timelines;  ///< --timelines: a user's directory of timeline CSVs instead of DATA_DIR
+    std::string trace;      ///< --trace: a profiler trace compared with its own simulation instead of DATA_DIR
     std::string durations = "auto";  ///< --durations: how --timelines takes a block's duration
     bool durations_given = false;
     bool sections_given = false;
     std::string gpu = "h100";
+    bool gpu_given = false;  ///< --gpu was given (--trace otherwise simulates on the trace's own device)
     std::string policy;  ///< empty: placement_policy() / the default policy
     bool json = false;
     std::string report;
@@ -142,10 +145,40 @@ void run_validate_timelines(const ValidateOptions& o) {
     view.print_text(std::cout);
 }
 
+/// `validate --trace T`: each profiled step of the trace against its own simulation.
+void run_validate_trace(const ValidateOptions& o) {
+    const std::string gpu = o.gpu_given ? o.gpu : "";
+    const hw::GpuSpec spec = hw::resolve_gpu(o.gpu);
+    const std::string policy = o.policy.empty() ? scheduler::resolve_run_setup(spec, {}).policy_name : o.policy;
+    std::optional<OutputFile> report_file;
+    if (!o.report.empty()) report_file.emplace(o.report, "--report", std::vector<std::string>{o.trace});
+    const validation::TraceReplayView view(validation::validate_trace(o.trace, gpu, policy));
+    if (report_file) {
+        report_file->stream() << validation::render_validation_report({o.trace, gpu.empty() ? "the trace's" : o.gpu, policy},
+                                                                      {view.report_part()});
+        report_file->commit();
+    }
+    if (o.json) {
+        nlohmann::ordered_json j;
+        view.add_json(j);
+        std::cout << j.dump(2) << "\n";
+        return;
+    }
+    view.print_text(std::cout);
+}
+
 void run_validate(ValidateOptions o) {
-    if (o.dir.empty() == o.timelines.empty())
-        throw InputError("validate: give DATA_DIR (the project's measurements) or --timelines DIR (your own timeline "
-                         "CSVs), not both and not neither");
+    const int sources = (o.dir.empty() ? 0 : 1) + (o.timelines.empty() ? 0 : 1) + (o.trace.empty() ? 0 : 1);
+    if (sources != 1)
+        throw InputError("validate: give one of DATA_DIR (the project's measurements), --timelines DIR (your own timeline "
+                         "CSVs) or --trace TRACE (a profiler trace against its own simulation)");
+    if (!o.trace.empty()) {
+        if (o.sections_given || o.durations_given)
+            throw InputError(std::string(o.sections_given ? "--sections" : "--durations") +
+                             ": not with --trace (it compares each profiled step of the trace with its simulation)");
+        run_validate_trace(o);
+        return;
+    }
     if (!o.timelines.empty()) {
         if (o.sections_given)
             throw InputError("--sections: the sections are parts of a DATA_DIR; --timelines replays every timeline of "
@@ -230,7 +263,13 @@ void add_validate_command(CLI::App& app) {
                     "are out of block order by over 1 us, else stamps (docs/own-kernels.md)")
         ->capture_default_str()
         ->each([o](const std::string&) { o->durations_given = true; });
-    cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file to simulate with")->capture_default_str();
+    cmd->add_option("--trace", o->trace,
+                    "Instead of DATA_DIR: a PyTorch profiler (Kineto) trace, JSON or .json.gz: each profiled step "
+                    "imported alone with its host timeline and simulated, spans and kernel starts compared with the "
+                    "trace (docs/validation.md)");
+    cmd->add_option("--gpu", o->gpu, "Preset name or GPU YAML file to simulate with (--trace: default the trace's device)")
+        ->capture_default_str()
+        ->each([o](const std::string&) { o->gpu_given = true; });
     cmd->add_option("--policy", o->policy,
                     "Dispatch policy (default: the GPU's defaults.policy, else most-room; the placement replay "
                     "uses walk where the GPU has a measured topology.dispatch_walk, starting each case where its "
@@ -248,7 +287,8 @@ void add_validate_command(CLI::App& app) {
                 "  gpusched validate validation/data/h100 --sections concurrency,placement --report h100.html\n"
                 "  gpusched validate --timelines own_timelines --json\n"
                 "  gpusched validate --timelines my-timelines/ --gpu h100 --report mine.html\n"
-                "  gpusched validate --timelines validation/data/h100/probe --durations stamps");
+                "  gpusched validate --timelines validation/data/h100/probe --durations stamps\n"
+                "  gpusched validate --trace validation/data/h100/torch/transformer_k132.json.gz --report trace.html");
     cmd->callback([o] { naming_keys({{"gpu", "--gpu"}, {"policy", "--policy"}}, [&] { run_validate(*o); }); });
 }
 

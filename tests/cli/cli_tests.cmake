@@ -190,6 +190,17 @@ gpusched_cli_test(validate_concurrency 0 stdout "hp_bigger_blocks +1 +high512 +-
 gpusched_cli_test(validate_bad_section 2 stderr "--sections: unknown section 'ssp'"
                   validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --sections spmv,ssp)
 gpusched_cli_test(validate_missing_dir 2 stderr "not a directory" validate /nonexistent/data)
+# validate --trace: each profiled step of a trace against its own simulation (host timeline, measured durations):
+# the transformer's three steps within 2% in span and kernel starts (measured: -0.5..-0.7%, starts within 1.22%).
+gpusched_cli_test(validate_trace 0 stdout "3 steps: span median \\|error\\| 0\\.[0-9]%, max [01]\\.[0-9]% \\(target 2%\\); kernel starts within [01]\\.[0-9]+% of"
+                  validate --trace ${PROJECT_SOURCE_DIR}/validation/data/h100/torch/transformer_k132.json.gz)
+gpusched_cli_test(validate_trace_json 0 stdout "\"trace\": \\{.*\"steps\": \\[.*\"kernels_compared\""
+                  validate --trace ${PROJECT_SOURCE_DIR}/validation/data/h100/torch/gemm_k132.json.gz --json)
+gpusched_cli_test(validate_trace_and_dir 2 stderr "validate: give one of DATA_DIR .* --timelines DIR .* or --trace TRACE"
+                  validate ${PROJECT_SOURCE_DIR}/validation/data/h100 --trace ${PROJECT_SOURCE_DIR}/validation/data/h100/torch/gemm_k132.json.gz)
+gpusched_cli_test(validate_trace_sections 2 stderr "--sections: not with --trace"
+                  validate --trace ${PROJECT_SOURCE_DIR}/validation/data/h100/torch/gemm_k132.json.gz --sections whatif)
+gpusched_cli_test(validate_trace_missing 2 stderr "nope.json" validate --trace nope.json)
 gpusched_cli_test(validate_no_timelines 2 stderr "no timeline CSV" validate ${PROJECT_SOURCE_DIR}/docs)
 gpusched_cli_test(validate_section_without_data 2 stderr "--sections sssp: no measurements at '.*bad_streamcluster/sssp/runs.csv'"
                   validate ./bad_streamcluster --sections sssp)
@@ -216,9 +227,9 @@ gpusched_cli_test(validate_timelines_report 0 stdout "1 files: 1 within 2%" vali
                   --report ${CMAKE_CURRENT_BINARY_DIR}/own_timelines_report.html)
 gpusched_cli_test(validate_timelines_placement_dir 0 stdout "wave265.csv .*skipped nvidia-smi.csv.*skipped runs.csv.*29 files: 29 within 2% of the measured span"
                   validate --timelines ${PROJECT_SOURCE_DIR}/validation/data/h100/placement)
-gpusched_cli_test(validate_timelines_and_dir 2 stderr "validate: give DATA_DIR \\(the project's measurements\\) or --timelines DIR \\(your own timeline CSVs\\), not both and not neither"
+gpusched_cli_test(validate_timelines_and_dir 2 stderr "validate: give one of DATA_DIR \\(the project's measurements\\), --timelines DIR \\(your own timeline CSVs\\) or --trace TRACE"
                   validate ./own_timelines --timelines ./own_timelines)
-gpusched_cli_test(validate_no_dir 2 stderr "validate: give DATA_DIR .* or --timelines DIR" validate)
+gpusched_cli_test(validate_no_dir 2 stderr "validate: give one of DATA_DIR .* --timelines DIR .* or --trace TRACE" validate)
 gpusched_cli_test(validate_timelines_sections 2 stderr "--sections: the sections are parts of a DATA_DIR; --timelines replays every timeline of its directory"
                   validate --timelines ./own_timelines --sections placement)
 gpusched_cli_test(validate_timelines_missing 2 stderr "/nonexistent/t: not a directory of timeline CSV files" validate --timelines /nonexistent/t)
