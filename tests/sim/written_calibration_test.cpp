@@ -102,7 +102,7 @@ TEST_CASE("written calibration: a workload with the keys simulates byte-identica
         CAPTURE(gpu.name);
         CAPTURE(gpu.sm_count);
         const std::string a = simulated(without, gpu);
-        CHECK(a.find("calibrated again") == std::string::npos);
+        CHECK(a.find("calibrated the launch again") == std::string::npos);
         CHECK(a == simulated(with, gpu));
     }
 }
@@ -121,20 +121,20 @@ TEST_CASE("written calibration: the stored scale is used when its label holds, a
         set_key(doubled.items[0], "calibration", *sim::calibration_label(app.launches[0], *policy, 2));
         const std::string out = simulated(workloads::build_application(doubled), h100);
         CHECK(out != reference);
-        CHECK(out.find("calibrated again") == std::string::npos);
+        CHECK(out.find("calibrated the launch again") == std::string::npos);
     }
     SUBCASE("a scale edited under its old label is stale: the search's result, with a note") {
         workloads::WorkloadDocument edited = written;
         set_key(edited.items[0], "calibrated_floor", "2");
         const std::string out = simulated(workloads::build_application(edited), h100);
-        CHECK(out.find("calibrated again") != std::string::npos);
+        CHECK(out.find("calibrated the launch again") != std::string::npos);
         CHECK(out.substr(0, out.find("note: ")) == reference.substr(0, reference.find("note: ")));
     }
     SUBCASE("a label of another policy or version is foreign: searched again, with a note") {
         workloads::WorkloadDocument foreign = written;
         set_key(foreign.items[1], "calibration", "gpusched-calibration-0/most-room/0123456789abcdef");
         const std::string out = simulated(workloads::build_application(foreign), h100);
-        CHECK(out.find("calibrated again") != std::string::npos);
+        CHECK(out.find("calibrated the launch again") != std::string::npos);
         CHECK(out.substr(0, out.find("note: ")) == reference.substr(0, reference.find("note: ")));
     }
     SUBCASE("another policy's run does not take the label written under most-room") {
@@ -146,7 +146,7 @@ TEST_CASE("written calibration: the stored scale is used when its label holds, a
         const auto* work = dynamic_cast<const workloads::KernelWork*>(calibrated->launches[0].work.get());
         REQUIRE(work != nullptr);
         bool noted = false;
-        for (const auto& note : work->notes(h100, "shared")) noted = noted || note.find("calibrated again") != std::string::npos;
+        for (const auto& note : work->notes(h100, "shared")) noted = noted || note.find("calibrated the launch again") != std::string::npos;
         CHECK(noted);
     }
     SUBCASE("the two keys go together") {
