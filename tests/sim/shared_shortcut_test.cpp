@@ -1,4 +1,4 @@
-// The `shared` model's catch-up shortcut is exact: every block's SM, dispatch, start and end as without it.
+// The `shared` model's catch-up shortcut is exact: every block's SM, dispatch, start and end, and every end the model reports, as without it.
 #include <doctest/doctest.h>
 
 #include <sstream>
@@ -16,23 +16,51 @@ using namespace gpusched;
 
 namespace {
 
+/// The `shared` model, with every end it reports to the engine written down in call order.
+class RecordedShared final : public sim::ExecutionModel, sim::CompletionSink {
+public:
+    RecordedShared(const hw::GpuSpec& gpu, const workloads::Application& app, bool shortcut, std::ostream& calls)
+        : model_(gpu, app, shortcut), calls_(calls) {}
+    [[nodiscard]] std::string name() const override { return model_.name(); }
+    void block_started(const sim::StartedBlock& block, Time now, sim::CompletionSink& sink) override {
+        sink_ = &sink;
+        model_.block_started(block, now, *this);
+    }
+    void block_finished(int sm, int slot, Time now, sim::CompletionSink& sink) override {
+        sink_ = &sink;
+        model_.block_finished(sm, slot, now, *this);
+    }
+    void set_end(int sm, int slot, Time end) override {
+        calls_ << sm << ' ' << slot << ' ' << end << '\n';
+        sink_->set_end(sm, slot, end);
+    }
+
+private:
+    sim::SharedExecution model_;
+    std::ostream& calls_;
+    sim::CompletionSink* sink_ = nullptr;
+};
+
 /// The timeline CSV of `app` on `gpu` under `policy` with the `shared` model, the shortcut on or off
-/// (measured launches calibrated first, as a Simulation does).
+/// (measured launches calibrated first, as a Simulation does), then every end the model reported.
 std::string timeline(const workloads::Application& app, const hw::GpuSpec& gpu, const std::string& policy_name, bool shortcut) {
     const auto policy = scheduler::make_policy(policy_name);
     const auto calibrated = sim::calibrate_measured_launches(app, *policy);
     const workloads::Application& run_app = calibrated ? *calibrated : app;
-    sim::Simulation run(gpu, run_app, *policy, std::make_unique<sim::SharedExecution>(gpu, run_app, shortcut));
+    std::ostringstream calls;
+    sim::Simulation run(gpu, run_app, *policy, std::make_unique<RecordedShared>(gpu, run_app, shortcut, calls));
     std::ostringstream csv;
     sim::TimelineCsvWriter writer(csv, "test");
     run.observe(writer);
     run.run();
-    return csv.str();
+    return csv.str() + "ends reported:\n" + calls.str();
 }
 
 }  // namespace
 
 TEST_CASE("shared model: the catch-up shortcut gives every block the same SM, dispatch, start and end") {
+    // Without the shortcut, a call on an SM already brought up to its instant runs update_sm again; it
+    // must neither move a block nor report an end (the model's every set_end call is compared too).
     const std::vector<std::vector<std::string>> workloads = {
         // Kernels imported from the `cnn` trace (validation/data/h100/torch/cnn_k132.json.gz): a layout
         // kernel with a floor, a DRAM-term one, a duration-only one on a second stream.
