@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <typeinfo>
 
@@ -135,13 +136,20 @@ Found calibrated_once(const workloads::KernelLaunch& launch, const workloads::Ke
     }
 }
 
-/// FNV-1a, 64 bits, as 16 hex digits.
-std::string fingerprint(const std::string& text) {
-    std::uint64_t h = 14695981039346656037ULL;
+/// FNV-1a, 64 bits, of `text`, continued from the state `h`.
+std::uint64_t fnv1a(std::string_view text, std::uint64_t h = 14695981039346656037ULL) {
     for (const unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
-    char out[17];
-    std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-    return out;
+    return h;
+}
+
+/// The FNV-1a state after a preset's YAML (and a separator), hashed once per preset name: an import
+/// labels every measured launch, and the YAML is some 10 KB.
+std::uint64_t preset_state(const std::string& name) {
+    static std::mutex mutex;
+    static std::map<std::string, std::uint64_t> states;
+    const std::lock_guard lock(mutex);
+    if (const auto it = states.find(name); it != states.end()) return it->second;
+    return states.emplace(name, fnv1a("|", fnv1a(hw::preset_yaml(name).value_or("")))).first->second;
 }
 
 /// The scale exactly: the shortest text that reads back as the same double.
@@ -153,10 +161,12 @@ std::string exact_text(double value) {
 
 std::string label_of(const workloads::KernelLaunch& launch, const workloads::KernelWork& work,
                      const workloads::KernelWork::CalibrationTarget& target, const DispatchPolicy& policy, double scale) {
-    const auto yaml = hw::preset_yaml(target.reference_gpu);
-    return std::string(kCalibrationVersion) + "/" + policy.name() + "/" +
-           fingerprint(calibration_key(launch, work, policy, false) + '|' + std::string(yaml.value_or("")) + '|' +
-                       exact_text(scale));
+    // FNV-1a of: the reference preset's YAML, '|', the launch's shape and work, '|', the scale.
+    const std::uint64_t h =
+        fnv1a(calibration_key(launch, work, policy, false) + '|' + exact_text(scale), preset_state(target.reference_gpu));
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return std::string(kCalibrationVersion) + "/" + policy.name() + "/" + hex;
 }
 
 /// The stored calibration when its label is the one this run would write for it, else the search (with a
