@@ -208,8 +208,11 @@ std::optional<std::string> calibration_label(const workloads::KernelLaunch& laun
 }
 
 std::size_t write_engine_calibrations(workloads::WorkloadDocument& document, const DispatchPolicy& policy) {
+    // The document without its items (a copy of them would double an import's memory), for one item at a time.
+    std::vector<workloads::WorkloadItem> items = std::move(document.items);
+    document.items.clear();
     workloads::WorkloadDocument alone = document;
-    alone.items.clear();
+    document.items = std::move(items);
     std::size_t written = 0;
     for (workloads::WorkloadItem& item : document.items) {
         if (item.kind != workloads::Operation::Kind::kernel || item.kernel != "kernel") continue;
