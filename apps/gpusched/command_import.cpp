@@ -17,6 +17,8 @@
 #include "gpusched/importers/ncu_report.h"
 #include "gpusched/importers/op_shapes.h"
 #include "gpusched/importers/imported_workload.h"
+#include "gpusched/scheduler/run_setup.h"
+#include "gpusched/sim/execution/measured_calibration.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/support/text.h"
@@ -93,6 +95,13 @@ std::string pick_preset(const TraceImportOptions& o, const importers::ImportedTr
     return preset;
 }
 
+/// The engine calibration of the measured launches, done once here (sim/execution/measured_calibration.h) and
+/// written into the workload, under the policy `simulate` takes on the reference GPU `preset` by default.
+void write_calibrations(workloads::WorkloadDocument& document, const std::string& preset) {
+    const scheduler::RunSetup setup = scheduler::resolve_run_setup(hw::resolve_gpu(preset), {});
+    sim::write_engine_calibrations(document, *setup.policy);
+}
+
 void run_trace_import(const TraceImportOptions& o) {
     check_distinct_outputs({{o.out, "--out"}, {o.timeline, "--timeline"}});
     check_not_an_input(o.out, "--out", {o.trace});
@@ -111,8 +120,10 @@ void run_trace_import(const TraceImportOptions& o) {
     source.preset = pick_preset(o, trace, app.device, source);
     const importers::ImportTotals totals = importers::estimate_kernel_totals(
         trace, app, importers::read_op_shapes(o.trace), hw::resolve_gpu(source.preset));
+    workloads::WorkloadDocument document = importers::imported_workload(trace, app, source, &totals);
+    write_calibrations(document, source.preset);
     OutputFile out(o.out, "--out", {o.trace});
-    workloads::write_workload(out.stream(), importers::imported_workload(trace, app, source, &totals));
+    workloads::write_workload(out.stream(), document);
     std::unique_ptr<OutputFile> timeline;
     if (!o.timeline.empty()) {
         timeline = std::make_unique<OutputFile>(o.timeline, "--timeline", std::vector<std::string>{o.trace},
@@ -136,6 +147,12 @@ void run_ncu_import(const NcuImportOptions& o) {
     const std::vector<importers::NcuRow> rows = importers::read_ncu_csv(o.report);
     workloads::WorkloadDocument workload = workloads::load_workload_document(o.workload);
     importers::join_ncu(workload, o.report, rows);
+    for (const auto& item : workload.items)  // the totals changed the work: calibrate it again on its reference GPU
+        if (const auto gpu = std::find_if(item.keys.begin(), item.keys.end(), [](const auto& k) { return k.key == "measured_gpu"; });
+            gpu != item.keys.end()) {
+            write_calibrations(workload, gpu->value);
+            break;
+        }
     OutputFile out(o.out, "--out", {o.report, o.workload});
     workloads::write_workload(out.stream(), workload);
     out.commit();

@@ -48,7 +48,8 @@ std::string per_warp_text(const WarpWork& w, double latency_cycles) {
 
 const char* const kHandKeys[] = {"warp_instr",      "warp_latency",       "warp_latency_cycles", "warp_dram_bytes",
                                  "warp_l2_bytes",   "warp_l1_wavefronts", "active_warps",        "ns_per_instr"};
-const char* const kMeasuredKeys[] = {"measured_gpu", "instructions", "dram_bytes", "l2_bytes", "flops", "dtype", "family", "work_from"};
+const char* const kMeasuredKeys[] = {"measured_gpu", "instructions", "dram_bytes", "l2_bytes", "flops",
+                                     "dtype",        "family",       "work_from",  "calibrated_floor", "calibration"};
 
 /// A label key's value, one of `names`, or an InputError naming the key and listing them.
 std::string label_key(SpecArgs& args, const std::string& key, const std::vector<std::string>& names) {
@@ -139,6 +140,14 @@ KernelWork::Settings measured(SpecArgs& args, const KernelLaunch& launch) {
         s.calibration_target = m.measured;
         s.calibration_gpu = args.text("measured_gpu");
     }
+    // The engine calibration `gpusched import` wrote: checked against its label when a run uses it.
+    if (args.has("calibrated_floor") != args.has("calibration"))
+        args.fail(args.has("calibration") ? "calibration" : "calibrated_floor",
+                  "calibrated_floor and calibration go together (gpusched import writes both)");
+    if (args.has("calibrated_floor")) {
+        s.stored_scale = spec_number(args, "calibrated_floor", 0.05, 20, 1);
+        s.stored_label = args.text("calibration");
+    }
     // The persistent-kernel rule: one wave that fills every resident slot of the reference GPU exactly.
     if (fit.waves == 1 && launch.blocks() == static_cast<std::uint64_t>(fit.blocks_per_sm) * static_cast<std::uint64_t>(reference.sm_count)) {
         s.pool_blocks = launch.blocks();
@@ -197,6 +206,8 @@ KernelGeneratorInfo kernel_generator() {
         {"dtype", "T", "measured: the data type of its flops: fp64, fp32, tf32, fp16, bf16, fp8, int8"},
         {"family", "F", "measured: the importer's kernel family (gpusched list kernel-families)"},
         {"work_from", "S", "measured: where the totals came from: ncu, shapes, profiler-flops, bandwidth-rule, duration"},
+        {"calibrated_floor", "K", "measured: the engine calibration's scale of the floor (or DRAM bytes), 0.05..20 (written by import)"},
+        {"calibration", "LABEL", "measured: what calibrated_floor was found under: version, policy, fingerprint (written by import)"},
     };
     info.example = "kernel:blocks=128,threads=256,smem=200000,measured=120us,measured_gpu=h100";
     info.build = build_kernel;

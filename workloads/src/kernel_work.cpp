@@ -163,9 +163,10 @@ std::optional<KernelWork::CalibrationTarget> KernelWork::calibration_target() co
     return CalibrationTarget{s_.calibration_target, s_.calibration_gpu};
 }
 
-std::shared_ptr<const KernelWork> KernelWork::with_calibration(double scale) const {
+std::shared_ptr<const KernelWork> KernelWork::with_calibration(double scale, const std::string& note) const {
     Settings s = s_;
     s.engine_calibrated = true;
+    if (!note.empty()) s.notes.push_back(note);
     const std::string times = " x" + format_spec_number(std::round(scale * 1000) / 1000);
     if (s_.calibrate_bytes) {
         s.warp.dram_bytes *= scale;

@@ -13,7 +13,7 @@
 
 namespace gpusched::sim {
 
-SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Application& app)
+SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Application& app, bool catch_up_shortcut)
     : app_(app),
       clock_mhz_(gpu.clock_mhz.value_or(0)),
       slots_(static_cast<std::size_t>(SmPool::slots_per_sm(gpu))),
@@ -21,7 +21,8 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
       running_(static_cast<std::size_t>(gpu.sm_count) * slots_),
       active_warps_(static_cast<std::size_t>(gpu.sm_count), 0),
       l1_blocks_(static_cast<std::size_t>(gpu.sm_count), 0),
-      last_update_(static_cast<std::size_t>(gpu.sm_count), 0) {
+      last_update_(static_cast<std::size_t>(gpu.sm_count), 0),
+      catch_up_shortcut_(catch_up_shortcut) {
     if (!gpu.clock_mhz)
         throw KeyError("exec", "shared", "GPU '" + gpu.name + "' has no execution.clock_mhz; the shared model needs it");
     // GB/s = 10^9 bytes / 10^12 ps. No bandwidth in the spec: unlimited (dram_bytes ignored).
@@ -176,12 +177,22 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
     if (bandwidth_) bandwidth_->set_demand(sm, demand, l2_demand);
 }
 
+void SharedExecution::catch_up(int sm, Time now, CompletionSink& sink) {
+    // Every model call ends with update_sm() on the SM it changed, so an SM last updated at `now` is
+    // as that call left it: the same warps, an up-to-date issue queue, remaining work advanced to
+    // `now` (no time passes: nothing is subtracted), so update_sm() would compute the same rates, ends
+    // and demands and report nothing. Many calls come at one instant on one SM (a block's end and the
+    // block that refills its slot; a dispatch pass placing several blocks on an SM).
+    if (!catch_up_shortcut_ || last_update_[static_cast<std::size_t>(sm)] != now) update_sm(sm, now, sink);
+}
+
 void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionSink& sink) {
     const workloads::WarpWork work = *workloads::warp_work_at_clock(*works_[b.launch], b.block, clock_mhz_);
     const int active_warps = bound_active_warps(b);
     if (bandwidth_) bandwidth_->advance(now);
-    // Bring the blocks already there up to now at their old rates, before this one joins.
-    update_sm(b.sm, now, sink);
+    // Bring the blocks already there up to now at their old rates, before this one joins (skipped when
+    // the SM is up to now already: see catch_up).
+    catch_up(b.sm, now, sink);
     Running& r = at(b.sm, b.slot);
     r = Running{};
     r.live = true;
@@ -221,7 +232,7 @@ void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionS
 void SharedExecution::block_finished(int sm, int slot, Time now, CompletionSink& sink) {
     Running& r = at(sm, slot);
     if (bandwidth_) bandwidth_->advance(now);
-    update_sm(sm, now, sink);  // advance everyone (this block's remaining work is ~0 now)
+    catch_up(sm, now, sink);  // advance everyone (this block's remaining work is ~0 now)
     if (r.dram) bandwidth_->remove(sm, slot);
     active_warps_[static_cast<std::size_t>(sm)] -= r.active_warps;
     if (r.l1_per_slot > 0) --l1_blocks_[static_cast<std::size_t>(sm)];

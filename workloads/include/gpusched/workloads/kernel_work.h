@@ -58,6 +58,12 @@ public:
         std::string calibration_gpu;        ///< the preset it was measured on
         bool calibrate_bytes = false;       ///< a DRAM-term launch (no floor): calibration scales its DRAM bytes
         bool engine_calibrated = false;     ///< with_calibration() made it: no further calibration
+        /// The engine calibration written into the workload by `gpusched import` (keys calibrated_floor and
+        /// calibration): the scale the search found and the label it was found under. Not part of identity():
+        /// sim/execution/measured_calibration.h uses the scale only when the label matches, and then the
+        /// result is the search's.
+        std::optional<double> stored_scale;
+        std::string stored_label;
     };
     /// A measured launch whose floor the engine may calibrate: its measured duration on its reference GPU.
     struct CalibrationTarget {
@@ -69,7 +75,11 @@ public:
     [[nodiscard]] std::optional<CalibrationTarget> calibration_target() const;
     /// The same work with its floor (latency_cycles and its DRAM-transfer part), or for a DRAM-bound
     /// launch its DRAM bytes, times `scale`, marked calibrated (sim/execution/measured_calibration.h).
-    [[nodiscard]] std::shared_ptr<const KernelWork> with_calibration(double scale) const;
+    /// `note` (when not empty) is added to its notes.
+    [[nodiscard]] std::shared_ptr<const KernelWork> with_calibration(double scale, const std::string& note = {}) const;
+    /// The calibration written into the workload (Settings::stored_scale and stored_label), if any.
+    [[nodiscard]] std::optional<double> stored_scale() const { return s_.stored_scale; }
+    [[nodiscard]] const std::string& stored_label() const { return s_.stored_label; }
     /// Every setting, exactly (numbers by their bits): two works with the same identity run alike on
     /// any GPU and describe themselves alike, so the engine calibration of one holds for the other
     /// (sim/execution/measured_calibration.h remembers calibrations by it). A field added to Settings must be

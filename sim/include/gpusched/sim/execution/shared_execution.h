@@ -107,7 +107,9 @@ struct ExecutionTerms {
 /// BandwidthShare); everything is deterministic.
 class SharedExecution final : public ExecutionModel {
 public:
-    SharedExecution(const hw::GpuSpec& gpu, const workloads::Application& app);
+    /// `catch_up_shortcut` off: every model call brings its SM up to now, even when it is already
+    /// (the shortcut is exact: tests/sim/shared_shortcut_test.cpp compares the two).
+    SharedExecution(const hw::GpuSpec& gpu, const workloads::Application& app, bool catch_up_shortcut = true);
     [[nodiscard]] std::string name() const override { return "shared"; }
     void block_started(const StartedBlock& block, Time now, CompletionSink& sink) override;
     void block_finished(int sm, int slot, Time now, CompletionSink& sink) override;
@@ -148,6 +150,8 @@ private:
     /// SM's IssueQueue (`queue`, after its update()).
     [[nodiscard]] double issue_rate(std::size_t sm, std::size_t slot, const Running& r, double share) const;
     void update_sm(int sm, Time now, CompletionSink& sink);
+    /// update_sm() before a change to the SM, unless it was last updated at `now` (then it is a no-op).
+    void catch_up(int sm, Time now, CompletionSink& sink);
     /// The block's active warps: the engine's count, or the bound work's where the engine's is the
     /// launch's own work's count (e.g. Min-plus on a GPU with latencies: edge blocks run every warp).
     /// Under the warp-level `min` policy a unit whose block has one warp by the launch's own count
@@ -173,6 +177,7 @@ private:
     std::vector<int> l1_blocks_;     ///< per SM: resident blocks with L1 wavefronts
     std::vector<Time> last_update_;  ///< per SM
     std::optional<BandwidthShare> bandwidth_;  ///< absent when the GPU spec gives no DRAM bandwidth
+    bool catch_up_shortcut_ = true;
 };
 
 }  // namespace gpusched::sim
