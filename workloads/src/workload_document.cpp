@@ -82,6 +82,9 @@ std::vector<HostThread> host_threads_of(const WorkloadDocument& document, const 
     for (HostThread& thread : threads)
         for (HostCall& call : thread.calls)
             for (std::size_t& op : call.ops) {
+                if (op >= document.items.size())
+                    throw InputError(call.where + ": key 'launch': item " + std::to_string(op) + " does not exist (the workload has " +
+                                     std::to_string(document.items.size()) + ")");
                 const WorkloadItem& item = document.items[op];
                 const auto fail = [&](const std::string& what) {
                     throw InputError(call.where + ": key 'launch': " + item.path + " (" + item.where + ") " + what);

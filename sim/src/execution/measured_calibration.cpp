@@ -212,6 +212,7 @@ std::size_t write_engine_calibrations(workloads::WorkloadDocument& document, con
     std::vector<workloads::WorkloadItem> items = std::move(document.items);
     document.items.clear();
     workloads::WorkloadDocument alone = document;
+    alone.host.clear();  // its calls name the whole document's items, not the one item calibrated at a time
     document.items = std::move(items);
     std::size_t written = 0;
     for (workloads::WorkloadItem& item : document.items) {
