@@ -19,7 +19,7 @@ class Gantt:
         self.svg = svg
 
     def _repr_html_(self):
-        return self.svg
+        return self.svg[self.svg.find("<svg"):]  # inline in HTML: the element without its XML declaration
 
     def _repr_svg_(self):
         return self.svg

@@ -1,4 +1,5 @@
 // sweep for the Python module: a study's points on threads (GIL released), or chosen points for an executor's task.
+#include <algorithm>
 #include <sstream>
 
 #include <pybind11/stl.h>
