@@ -19,5 +19,8 @@ from ._simulate import DEFAULT_KERNEL, Gantt, Result, occupancy, simulate
 from ._sweep import run_points, sweep
 from ._values import GPU, Kernel, Workload, gpu, gpus, import_torch, kernel, workload
 
+InputError.__doc__ = """Bad input (a preset, key, value, file, spec or study): a ValueError with
+the command line's message, which names keys (not flags), files and lines."""
+
 __all__ = ["InputError", "GPU", "Kernel", "Workload", "Result", "Gantt", "DEFAULT_KERNEL", "gpu", "gpus", "kernel",
            "workload", "import_torch", "simulate", "occupancy", "sweep", "run_points"]

@@ -21,7 +21,9 @@ def test_help_shows_the_docstrings():
     text = pydoc.render_doc(gpusched, renderer=pydoc.plaintext)
     for name in ("simulate", "sweep", "occupancy", "import_torch", "gpu", "kernel", "InputError"):
         assert name in text
-    assert "gpusched simulate --json" in pydoc.render_doc(gpusched.simulate, renderer=pydoc.plaintext)
+    assert "as `gpusched simulate` does" in pydoc.render_doc(gpusched.simulate, renderer=pydoc.plaintext)
+    assert "gpusched simulate --json" in pydoc.render_doc(gpusched.Result, renderer=pydoc.plaintext)
+    assert "command line's message" in (gpusched.InputError.__doc__ or "")
     assert "Executor" in pydoc.render_doc(gpusched.sweep, renderer=pydoc.plaintext)
 
 

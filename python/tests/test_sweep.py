@@ -10,7 +10,7 @@ from conftest import run_cli
 STUDY = {
     "study": "python-sweep",
     "workloads": {"minplus": "apsp-minplus:regs=32"},
-    "fixed": {"gpu": "h100"},
+    "fixed": {"gpu": "h100", "block": 16},
     "points": [
         {"grid": {"sm_count": [16, 66, 132], "n": [100, 300], "block": [8, 16]}},
         {"list": [{"gpu": "a100", "n": 200, "block": 16, "policy": "round-robin"}]},
