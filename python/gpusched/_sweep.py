@@ -5,7 +5,7 @@ import json
 import os
 
 from . import _core
-from ._tables import from_results_csv
+from ._tables import _pandas, from_results_csv
 
 
 def run_points(study_yaml, source, base_dir, points):
@@ -48,7 +48,12 @@ def sweep(study, threads=None, executor=None, chunk=None, base_dir=None):
     text, source, folder = _study_text(study, base_dir)
     columns, total = _core.study_outline(text, source, folder)
     if executor is None:
-        return from_results_csv(_core.sweep_csv(text, source, folder, int(threads or os.cpu_count() or 1)))
+        # The points run in C++ without the GIL while pandas is imported (a third of a second) here.
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(1) as pool:
+            csv_text = pool.submit(_core.sweep_csv, text, source, folder, int(threads or os.cpu_count() or 1))
+            _pandas()
+            return from_results_csv(csv_text.result())
     size = int(chunk or max(1, -(-total // 64)))
     futures = [executor.submit(run_points, text, source, folder, range(start, min(start + size, total)))
                for start in range(0, total, size)]
