@@ -11,7 +11,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-KERNEL = "synthetic:blocks=20000000,threads=128,duration=1us~3us,seed=1"
+KERNEL = "synthetic:blocks=8000000,threads=128,duration=1us~3us,seed=1"
 STUDY = os.path.join(HERE, "sweep-1000.yaml")
 
 
