@@ -21,6 +21,7 @@ from ._values import GPU, Kernel, Workload, gpu, gpus, import_torch, kernel, wor
 
 InputError.__doc__ = """Bad input (a preset, key, value, file, spec or study): a ValueError with
 the command line's message, which names keys (not flags), files and lines."""
+InputError.__module__ = "gpusched"
 
 __all__ = ["InputError", "GPU", "Kernel", "Workload", "Result", "Gantt", "DEFAULT_KERNEL", "gpu", "gpus", "kernel",
            "workload", "import_torch", "simulate", "occupancy", "sweep", "run_points"]
