@@ -4,7 +4,7 @@ import json
 
 from . import _core
 from ._tables import from_columns, from_records
-from ._values import GPU, Kernel, Workload, gpu as make_gpu
+from ._values import GPU, Workload, gpu as make_gpu
 
 #: What simulate runs when given no kernel or workload (as `gpusched simulate` does).
 DEFAULT_KERNEL = "apsp-minplus:n=1000,block=16,regs=32"
@@ -162,4 +162,4 @@ def occupancy(gpu="h100", threads=0, regs=0, smem=0, static_smem=0, barriers=1, 
                                            bool(cluster_nonportable)))
 
 
-__all__ = ["Gantt", "Kernel", "Result", "simulate", "occupancy", "DEFAULT_KERNEL"]
+__all__ = ["Gantt", "Result", "simulate", "occupancy", "DEFAULT_KERNEL"]
