@@ -5,9 +5,11 @@ set -euo pipefail
 lab=false
 [ "${1:-}" = --lab ] && lab=true
 # zlib1g-dev: gzip-compressed traces (gpusched import). time: /usr/bin/time measures each adversarial case's peak memory (tests/adversarial/run_cases.sh).
+# pybind11-dev, python3-dev: the Python module (docs/python.md); pytest, pandas, numpy, matplotlib, distributed: its tests and example.
 packages=(g++ cmake ninja-build pkg-config
           libboost-graph-dev libeigen3-dev libyaml-cpp-dev doctest-dev
-          libcli11-dev nlohmann-json3-dev zlib1g-dev time)
+          libcli11-dev nlohmann-json3-dev zlib1g-dev time
+          pybind11-dev python3-dev python3-pytest python3-pandas python3-numpy python3-matplotlib python3-distributed)
 if $lab; then
   packages+=(emscripten chromium nodejs)
   command -v npm >/dev/null || packages+=(npm)

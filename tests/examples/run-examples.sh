@@ -18,7 +18,8 @@ readme_commands() {
         sed -e ':a' -e '/\\$/N; s/\\\n */ /; ta' | grep -E '^(\$G |for .*\$G )'
 }
 
-# The examples/ files, each run as its own header comment says.
+# The examples/ files, each run as its own header comment says (whatif_study.py with the Python module beside
+# the binary, build/python, when it was built).
 example_commands() {
     cat <<'CMDS'
 $G simulate --workload examples/copy-overlap.yaml --exec fixed --trace overlap.json
@@ -30,6 +31,7 @@ $G simulate --calibration examples/h100-streamcluster.calibration.yaml --kernel 
 $G simulate --gpu examples/half-h100.yaml --kernel synthetic:blocks=265,threads=1024,duration=50us --json
 $G sweep examples/sweep-gpu-file.yaml --out gpu-file.csv
 $G sweep examples/sweep-streams.yaml --out streams.csv
+[ ! -d "$(dirname "$G")/../python/gpusched" ] || PYTHONPATH=$(dirname "$G")/../python MPLBACKEND=Agg /usr/bin/python3 examples/whatif_study.py --out whatif.png
 CMDS
 }
 

@@ -1,0 +1,187 @@
+// GPU values, occupancy, kernel specs, workload files and PyTorch trace imports for the Python module.
+#include <algorithm>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+#include <pybind11/stl.h>
+
+#include "bindings.h"
+#include "gpusched/hw/cluster_occupancy.h"
+#include "gpusched/hw/gpu_overrides.h"
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/hw/occupancy.h"
+#include "gpusched/hw/presets.h"
+#include "gpusched/importers/device_preset.h"
+#include "gpusched/importers/imported_application.h"
+#include "gpusched/importers/imported_workload.h"
+#include "gpusched/importers/kernel_totals.h"
+#include "gpusched/importers/kineto_reader.h"
+#include "gpusched/importers/op_shapes.h"
+#include "gpusched/support/input_error.h"
+#include "gpusched/workloads/kernel_spec_value.h"
+#include "gpusched/workloads/workload_file.h"
+#include "gpusched/workloads/workload_writer.h"
+
+namespace py = pybind11;
+
+namespace gpusched::python {
+
+hw::GpuSpec resolve_gpu(const std::string& gpu, const GpuKeys& keys) {
+    hw::GpuOverrides overrides;
+    std::vector<std::string> written;
+    for (const auto& [key, value] : keys) {
+        const std::string text = key + "=" + value;
+        auto override = hw::parse_gpu_override(text, "key");
+        for (const auto& [path, given] : overrides)
+            if (path == override.first) throw InputError(text + ": key '" + path + "' is already set");
+        overrides.push_back(std::move(override));
+        written.push_back(text);
+    }
+    return hw::resolve_gpu_with_overrides(gpu, overrides, written);
+}
+
+namespace {
+
+/// What a GPU value shows: its name, vendor name, compute capability, SMs and YAML.
+std::string gpu_info(const std::string& gpu, const GpuKeys& keys) {
+    const hw::GpuSpec spec = resolve_gpu(gpu, keys);
+    nlohmann::ordered_json j;
+    j["name"] = spec.name;
+    j["full_name"] = spec.full_name;
+    j["compute_capability"] = spec.compute_capability();
+    j["sm_count"] = spec.sm_count;
+    j["yaml"] = hw::to_yaml(spec);
+    return j.dump();
+}
+
+/// `gpusched occupancy --json`'s object (command_occupancy.cpp), as text.
+std::string occupancy_json(const std::string& gpu, const GpuKeys& keys, int threads, int regs, std::int64_t smem,
+                           std::int64_t static_smem, int barriers, const std::string& carveout,
+                           const std::string& cluster, bool nonportable) {
+    const hw::GpuSpec spec = resolve_gpu(gpu, keys);
+    hw::OccupancyRequest req;
+    req.threads_per_block = threads;
+    req.registers_per_thread = regs;
+    req.dynamic_shared_bytes = smem;
+    req.static_shared_bytes = static_smem;
+    req.barriers_per_block = barriers;
+    req.carveout = hw::Carveout::parse(carveout, "carveout");
+    const hw::OccupancyResult r = hw::compute_occupancy(spec, req);
+    nlohmann::ordered_json j;
+    j["gpu"] = spec.name;
+    j["compute_capability"] = spec.compute_capability();
+    j["threads_per_block"] = threads;
+    j["registers_per_thread"] = regs;
+    j["static_shared_bytes"] = static_smem;
+    j["dynamic_shared_bytes"] = smem;
+    j["carveout"] = req.carveout.to_string();
+    j["blocks_per_sm"] = r.blocks_per_sm;
+    j["warps_per_block"] = r.warps_per_block;
+    j["warps_per_sm"] = r.warps_per_sm;
+    j["max_warps_per_sm"] = spec.max_warps_per_sm;
+    j["occupancy"] = r.occupancy;
+    j["limited_by"] = nlohmann::ordered_json::array();
+    for (auto l : r.limited_by) j["limited_by"].push_back(hw::to_string(l));
+    auto& limits = j["limits"];
+    const auto put = [&](const char* key, int v) {
+        if (v == hw::OccupancyResult::unlimited)
+            limits[key] = nullptr;
+        else
+            limits[key] = v;
+    };
+    put("warps", r.limit_warps);
+    put("registers", r.limit_registers);
+    put("shared_memory", r.limit_shared_memory);
+    put("blocks", r.limit_blocks);
+    put("barriers", r.limit_barriers);
+    j["registers_per_block"] = r.registers_per_block;
+    j["shared_bytes_per_block"] = r.shared_bytes_per_block;
+    j["shared_bytes_per_sm"] = r.shared_bytes_per_sm;
+    j["needs_shared_optin"] = r.needs_shared_optin;
+    if (!cluster.empty()) {
+        const auto c = hw::compute_cluster_occupancy(spec, r, hw::parse_cluster_shape(cluster, "cluster"), nonportable,
+                                                     "cluster");
+        j["cluster_size"] = c.cluster_size;
+        j["cluster_blocks_per_sm"] = c.blocks_per_sm;
+        j["max_active_clusters"] = c.max_active_clusters;
+    } else if (nonportable) {
+        throw InputError("cluster_nonportable: give cluster too");
+    }
+    return j.dump();
+}
+
+/// The one-line spec `name` with `keys` set in order, checked by parsing it.
+std::string kernel_spec(const std::string& text, const GpuKeys& keys) {
+    workloads::KernelSpec spec = workloads::KernelSpec::parse(text, "kernel");
+    for (const auto& [key, value] : keys) spec.set(key, value);
+    return keys.empty() ? spec.as_written() : spec.to_string();
+}
+
+/// One row per launch of a workload (YAML text, or the file `source` when `yaml` is ""): what it launches where.
+py::list workload_launches(const std::string& yaml, const std::string& source) {
+    const workloads::Application app =
+        yaml.empty() ? workloads::load_workload_file(source) : workloads::parse_workload(yaml, source);
+    py::list rows;
+    for (std::size_t i = 0; i < app.launches.size(); ++i) {
+        const auto& l = app.launches[i];
+        py::dict row;
+        row["launch"] = i;
+        row["name"] = l.name;
+        row["family"] = l.family;
+        row["stream"] = l.stream;
+        row["blocks"] = l.blocks();
+        row["threads_per_block"] = l.threads_per_block();
+        row["registers_per_thread"] = l.registers_per_thread;
+        row["shared_bytes"] = l.static_shared_bytes + l.dynamic_shared_bytes;
+        row["work_from"] = l.work_from;
+        rows.append(row);
+    }
+    return rows;
+}
+
+/// `gpusched import torch TRACE --out FILE` (command_import.cpp), the workload YAML returned as text.
+std::string import_torch(const std::string& trace_path, const std::string& gpu, const std::string& tool) {
+    const importers::ImportedTrace trace = importers::read_kineto_trace(trace_path);
+    const importers::ImportedApplication app = importers::build_application(trace, importers::ImportOptions{});
+    importers::ImportSource source;
+    source.tool = tool;
+    source.trace = trace_path;
+    const auto info = std::find_if(trace.devices.begin(), trace.devices.end(),
+                                   [&](const auto& d) { return d.id == app.device; });
+    if (info != trace.devices.end()) source.device = info->name, source.sm_count = info->sm_count;
+    if (!gpu.empty()) {
+        const auto preset = hw::canonical_preset_name(gpu);
+        if (!preset) throw InputError("gpu: unknown GPU preset '" + gpu + "' (gpusched.gpus() lists them)");
+        source.preset = *preset;
+        if (source.device.empty()) source.device = *preset;
+    } else {
+        if (info == trace.devices.end())
+            throw InputError(trace.path + ": no deviceProperties entry for device " + std::to_string(app.device) +
+                             ", so the GPU is unknown; give gpu=PRESET");
+        source.preset = importers::preset_for_device(*info);
+        if (source.preset.empty())
+            throw InputError(trace.path + ": device '" + info->name + "' matches no GPU preset; give gpu=PRESET");
+    }
+    const importers::ImportTotals totals = importers::estimate_kernel_totals(
+        trace, app, importers::read_op_shapes(trace_path), hw::resolve_gpu(source.preset));
+    std::ostringstream out;
+    workloads::write_workload(out, importers::imported_workload(trace, app, source, &totals));
+    return out.str();
+}
+
+}  // namespace
+
+void add_gpu_bindings(py::module_& m) {
+    m.def("preset_names", [] { return hw::preset_names(); }, "GPU preset names, oldest architecture first.");
+    m.def("gpu_info", &gpu_info, py::arg("gpu"), py::arg("keys"), "The GPU with keys set, as JSON text.");
+    m.def("occupancy_json", &occupancy_json, py::arg("gpu"), py::arg("keys"), py::arg("threads"), py::arg("regs"),
+          py::arg("smem"), py::arg("static_smem"), py::arg("barriers"), py::arg("carveout"), py::arg("cluster"),
+          py::arg("nonportable"), "gpusched occupancy --json's object, as text.");
+    m.def("kernel_spec", &kernel_spec, py::arg("text"), py::arg("keys"), "A checked one-line kernel spec.");
+    m.def("workload_launches", &workload_launches, py::arg("yaml"), py::arg("source"),
+          "One dict per launch of a workload's YAML text.");
+    m.def("import_torch", &import_torch, py::arg("trace"), py::arg("gpu"), py::arg("tool"),
+          "A PyTorch profiler or CUPTI trace as workload YAML text.");
+}
+
+}  // namespace gpusched::python
