@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "occupancy_json.h"
 #include "gpu_what_if.h"
 #include "gpusched/hw/cluster_occupancy.h"
 #include "gpusched/hw/gpu_spec_io.h"
@@ -40,47 +41,6 @@ std::string limiters(const hw::OccupancyResult& r) {
     std::string out;
     for (auto l : r.limited_by) out += (out.empty() ? "" : ", ") + std::string(hw::to_string(l));
     return out;
-}
-
-void print_json(const hw::GpuSpec& spec, const OccupancyOptions& o, const hw::OccupancyResult& r,
-                const std::optional<hw::ClusterOccupancy>& c) {
-    nlohmann::ordered_json j;
-    j["gpu"] = spec.name;
-    j["compute_capability"] = spec.compute_capability();
-    j["threads_per_block"] = o.threads;
-    j["registers_per_thread"] = o.regs;
-    j["static_shared_bytes"] = o.static_smem;
-    j["dynamic_shared_bytes"] = o.smem;
-    j["carveout"] = hw::Carveout::parse(o.carveout, "--carveout").to_string();
-    j["blocks_per_sm"] = r.blocks_per_sm;
-    j["warps_per_block"] = r.warps_per_block;
-    j["warps_per_sm"] = r.warps_per_sm;
-    j["max_warps_per_sm"] = spec.max_warps_per_sm;
-    j["occupancy"] = r.occupancy;
-    j["limited_by"] = nlohmann::ordered_json::array();
-    for (auto l : r.limited_by) j["limited_by"].push_back(hw::to_string(l));
-    auto& limits = j["limits"];
-    const auto put = [&](const char* key, int v) {
-        if (v == hw::OccupancyResult::unlimited)
-            limits[key] = nullptr;
-        else
-            limits[key] = v;
-    };
-    put("warps", r.limit_warps);
-    put("registers", r.limit_registers);
-    put("shared_memory", r.limit_shared_memory);
-    put("blocks", r.limit_blocks);
-    put("barriers", r.limit_barriers);
-    j["registers_per_block"] = r.registers_per_block;
-    j["shared_bytes_per_block"] = r.shared_bytes_per_block;
-    j["shared_bytes_per_sm"] = r.shared_bytes_per_sm;
-    j["needs_shared_optin"] = r.needs_shared_optin;
-    if (c) {
-        j["cluster_size"] = c->cluster_size;
-        j["cluster_blocks_per_sm"] = c->blocks_per_sm;
-        j["max_active_clusters"] = c->max_active_clusters;
-    }
-    std::cout << j.dump(2) << "\n";
 }
 
 void print_text(const hw::GpuSpec& spec, const OccupancyOptions& o, const hw::OccupancyResult& r,
@@ -123,7 +83,7 @@ void run_occupancy(const OccupancyOptions& o) {
         c = hw::compute_cluster_occupancy(spec, r, hw::parse_cluster_shape(o.cluster, "--cluster"), o.nonportable,
                                           "--cluster");
     if (o.json)
-        print_json(spec, o, r, c);
+        std::cout << occupancy_json(spec, req, r, c).dump(2) << "\n";
     else
         print_text(spec, o, r, c);
 }

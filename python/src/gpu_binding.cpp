@@ -1,11 +1,13 @@
 // GPU values, occupancy, kernel specs, workload files and PyTorch trace imports for the Python module.
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 #include <pybind11/stl.h>
 
 #include "bindings.h"
+#include "occupancy_json.h"
 #include "gpusched/hw/cluster_occupancy.h"
 #include "gpusched/hw/gpu_overrides.h"
 #include "gpusched/hw/gpu_spec_io.h"
@@ -67,47 +69,12 @@ std::string occupancy_json(const std::string& gpu, const GpuKeys& keys, int thre
     req.barriers_per_block = barriers;
     req.carveout = hw::Carveout::parse(carveout, "carveout");
     const hw::OccupancyResult r = hw::compute_occupancy(spec, req);
-    nlohmann::ordered_json j;
-    j["gpu"] = spec.name;
-    j["compute_capability"] = spec.compute_capability();
-    j["threads_per_block"] = threads;
-    j["registers_per_thread"] = regs;
-    j["static_shared_bytes"] = static_smem;
-    j["dynamic_shared_bytes"] = smem;
-    j["carveout"] = req.carveout.to_string();
-    j["blocks_per_sm"] = r.blocks_per_sm;
-    j["warps_per_block"] = r.warps_per_block;
-    j["warps_per_sm"] = r.warps_per_sm;
-    j["max_warps_per_sm"] = spec.max_warps_per_sm;
-    j["occupancy"] = r.occupancy;
-    j["limited_by"] = nlohmann::ordered_json::array();
-    for (auto l : r.limited_by) j["limited_by"].push_back(hw::to_string(l));
-    auto& limits = j["limits"];
-    const auto put = [&](const char* key, int v) {
-        if (v == hw::OccupancyResult::unlimited)
-            limits[key] = nullptr;
-        else
-            limits[key] = v;
-    };
-    put("warps", r.limit_warps);
-    put("registers", r.limit_registers);
-    put("shared_memory", r.limit_shared_memory);
-    put("blocks", r.limit_blocks);
-    put("barriers", r.limit_barriers);
-    j["registers_per_block"] = r.registers_per_block;
-    j["shared_bytes_per_block"] = r.shared_bytes_per_block;
-    j["shared_bytes_per_sm"] = r.shared_bytes_per_sm;
-    j["needs_shared_optin"] = r.needs_shared_optin;
-    if (!cluster.empty()) {
-        const auto c = hw::compute_cluster_occupancy(spec, r, hw::parse_cluster_shape(cluster, "cluster"), nonportable,
-                                                     "cluster");
-        j["cluster_size"] = c.cluster_size;
-        j["cluster_blocks_per_sm"] = c.blocks_per_sm;
-        j["max_active_clusters"] = c.max_active_clusters;
-    } else if (nonportable) {
+    std::optional<hw::ClusterOccupancy> c;
+    if (!cluster.empty())
+        c = hw::compute_cluster_occupancy(spec, r, hw::parse_cluster_shape(cluster, "cluster"), nonportable, "cluster");
+    else if (nonportable)
         throw InputError("cluster_nonportable: give cluster too");
-    }
-    return j.dump();
+    return cli::occupancy_json(spec, req, r, c).dump();
 }
 
 /// The one-line spec `name` with `keys` set in order, checked by parsing it.
