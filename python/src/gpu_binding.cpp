@@ -19,6 +19,8 @@
 #include "gpusched/importers/kernel_totals.h"
 #include "gpusched/importers/kineto_reader.h"
 #include "gpusched/importers/op_shapes.h"
+#include "gpusched/scheduler/run_setup.h"
+#include "gpusched/sim/execution/measured_calibration.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/kernel_spec_value.h"
 #include "gpusched/workloads/workload_file.h"
@@ -131,8 +133,12 @@ std::string import_torch(const std::string& trace_path, const std::string& gpu, 
     }
     const importers::ImportTotals totals = importers::estimate_kernel_totals(
         trace, app, importers::read_op_shapes(trace_path), hw::resolve_gpu(source.preset));
+    workloads::WorkloadDocument document = importers::imported_workload(trace, app, source, &totals);
+    // As `gpusched import torch` does: the engine calibration once, under simulate's default policy on the preset.
+    const scheduler::RunSetup setup = scheduler::resolve_run_setup(hw::resolve_gpu(source.preset), {});
+    sim::write_engine_calibrations(document, *setup.policy);
     std::ostringstream out;
-    workloads::write_workload(out, importers::imported_workload(trace, app, source, &totals));
+    workloads::write_workload(out, document);
     return out.str();
 }
 
