@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <regex>
 
 #include "gpusched/importers/device_preset.h"
 #include "gpusched/hw/gpu_spec_io.h"
@@ -78,6 +79,19 @@ std::vector<Interval> simulated_kernels(const workloads::Application& app, const
     for (std::size_t i = 0; i < app.launches.size(); ++i)
         out.push_back({app.launches[i].name, static_cast<double>(spans.spans()[i].first_start) * 1e-6,
                        static_cast<double>(spans.spans()[i].end) * 1e-6});
+    return out;
+}
+
+std::map<std::string, std::map<int, std::string>> workload_traces(const std::string& dir) {
+    std::map<std::string, std::map<int, std::string>> out;
+    const std::regex pattern(R"((.+)_k([0-9]{1,4})\.json\.gz)");
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        std::smatch m;
+        const std::string file = it->path().filename().string();
+        if (std::regex_match(file, m, pattern)) out[m[1]][std::stoi(m[2])] = it->path().string();
+    }
+    if (ec) throw InputError(dir + ": cannot list the directory: " + ec.message());
     return out;
 }
 

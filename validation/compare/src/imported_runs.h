@@ -1,6 +1,7 @@
 // A profiled step of a Kineto trace as measured and as simulated: kernel intervals, busy time, the imported workload.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@ struct Interval {
     double start = 0;
     double end = 0;
 };
+
+/// The traces of `dir` named `<workload>_k<K>.json.gz`: workload -> {K: path} (empty when there are none);
+/// InputError naming `dir` when it cannot be listed.
+std::map<std::string, std::map<int, std::string>> workload_traces(const std::string& dir);
 
 /// The union of the intervals' lengths (the GPU's busy time), in us.
 double busy_time(std::vector<Interval> intervals);

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <regex>
 
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/importers/kineto_reader.h"
@@ -22,17 +21,7 @@ namespace fs = std::filesystem;
 /// The whole-GPU traces of `dir`: workload -> (K, path) with the largest K of each workload.
 std::map<std::string, std::pair<int, std::string>> whole_gpu_traces(const std::string& dir) {
     std::map<std::string, std::pair<int, std::string>> out;
-    const std::regex pattern(R"((.+)_k([0-9]{1,4})\.json\.gz)");
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        std::smatch m;
-        const std::string file = it->path().filename().string();
-        if (!std::regex_match(file, m, pattern)) continue;
-        const int k = std::stoi(m[2]);
-        auto& slot = out[m[1]];
-        if (k > slot.first) slot = {k, it->path().string()};
-    }
-    if (ec) throw InputError(dir + ": cannot list the directory: " + ec.message());
+    for (const auto& [name, traces] : workload_traces(dir)) out[name] = *traces.rbegin();
     return out;
 }
 

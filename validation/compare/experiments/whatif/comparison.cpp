@@ -26,17 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The workloads of `dir`: (name, {K: trace path}) from `<name>_k<K>.json.gz`.
+/// The workloads of `dir`: (name, {K: trace path}) from `<name>_k<K>.json.gz`; InputError when there are none.
 std::map<std::string, std::map<int, std::string>> find_traces(const std::string& dir) {
-    std::map<std::string, std::map<int, std::string>> out;
-    const std::regex pattern(R"((.+)_k([0-9]{1,4})\.json\.gz)");
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        std::smatch m;
-        const std::string file = it->path().filename().string();
-        if (std::regex_match(file, m, pattern)) out[m[1]][std::stoi(m[2])] = it->path().string();
-    }
-    if (ec) throw InputError(dir + ": cannot list the directory: " + ec.message());
+    auto out = workload_traces(dir);
     if (out.empty()) throw InputError(dir + ": no traces named WORKLOAD_kK.json.gz");
     return out;
 }
