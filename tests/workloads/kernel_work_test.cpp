@@ -136,3 +136,22 @@ TEST_CASE("kernel: a rule's note names the launches it covers as ranges, or ever
     CHECK(every[0].starts_with("launch 0 (gemm): duration-only rule"));
     CHECK(every[3].starts_with("launch 4 (gemm): duration-only rule"));
 }
+
+TEST_CASE("kernel: a note's per-launch detail is left out where the rule covers several launches") {
+    // Both launches' instruction totals take longer per wave than their measured durations (the same rule, each with
+    // its own numbers): one line for the rule, no numbers; each launch's numbers with NoteDetail::every_launch.
+    const Application app = parse_workload(
+        "launches:\n  - {kernel: kernel, name: a, blocks: 132, threads: 256, measured: 1us, measured_gpu: h100, instructions: 1e9}\n"
+        "  - {kernel: kernel, name: b, blocks: 132, threads: 256, measured: 2us, measured_gpu: h100, instructions: 2e9}\n",
+        "w.yaml");
+    const hw::GpuSpec h100 = hw::resolve_gpu("h100");
+    const auto per_rule = application_notes(app, h100, "shared");
+    REQUIRE(per_rule.size() == 1);
+    CHECK(per_rule[0] == "2 launches (0-1): the totals take longer per wave on h100 than the measured duration: the "
+                         "simulation on that GPU is longer than the measurement");
+    const auto every = application_notes(app, h100, "shared", NoteDetail::every_launch);
+    REQUIRE(every.size() == 2);
+    CHECK(every[0].starts_with("launch 0 (a): the totals take longer per wave on h100"));
+    CHECK(every[0].find("; this launch: ") != std::string::npos);
+    CHECK(every[0] != every[1]);  // each launch's own numbers
+}

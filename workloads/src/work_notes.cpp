@@ -27,7 +27,8 @@ std::string index_ranges(const std::vector<std::size_t>& indices, std::size_t sh
 std::vector<std::string> application_notes(const Application& app, const hw::GpuSpec& gpu, const std::string& execution,
                                            NoteDetail detail) {
     std::vector<std::string> order;
-    std::map<std::string, std::vector<std::size_t>> seen;  // note -> the launches that gave it, ascending
+    std::map<std::string, std::vector<std::size_t>> seen;  // rule -> the launches that gave it, ascending
+    std::map<std::string, std::string> whole;              // rule -> the first launch's whole note (with its detail)
     std::map<const BlockWork*, std::vector<std::string>> by_work;  // launches share works: ask each once
     std::vector<std::string> out;
     for (std::size_t i = 0; i < app.launches.size(); ++i) {
@@ -40,18 +41,22 @@ std::vector<std::string> application_notes(const Application& app, const hw::Gpu
                 out.push_back("launch " + std::to_string(i) + " (" + app.launches[i].name + "): " + note);
                 continue;
             }
-            auto [at, first] = seen.try_emplace(note);
-            if (first) order.push_back(note);
+            const std::string rule = note.substr(0, note.find(kNoteDetail));
+            auto [at, first] = seen.try_emplace(rule);
+            if (first) {
+                order.push_back(rule);
+                whole[rule] = note;
+            }
             at->second.push_back(i);
         }
     }
-    for (const auto& note : order) {
-        const std::vector<std::size_t>& launches = seen[note];
+    for (const auto& rule : order) {
+        const std::vector<std::size_t>& launches = seen[rule];
         const std::size_t first = launches.front();
-        const std::string where = launches.size() == 1
-                                      ? "launch " + std::to_string(first) + " (" + app.launches[first].name + ")"
-                                      : std::to_string(launches.size()) + " launches (" + index_ranges(launches, 6) + ")";
-        out.push_back(where + ": " + note);
+        if (launches.size() == 1)
+            out.push_back("launch " + std::to_string(first) + " (" + app.launches[first].name + "): " + whole[rule]);
+        else
+            out.push_back(std::to_string(launches.size()) + " launches (" + index_ranges(launches, 6) + "): " + rule);
     }
     return out;
 }
