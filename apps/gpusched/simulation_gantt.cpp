@@ -26,6 +26,7 @@ void SimulationGantt::on_begin(const sim::RunInfo& info) {
     works_.clear();
     if (app_ && info.gpu) works_ = workloads::works_as_run(app_->launches, *info.gpu, info.execution);
     bars_.clear();
+    calls_.clear();
 }
 
 void SimulationGantt::on_block_completed(const sim::BlockRecord& b) {
@@ -39,8 +40,10 @@ std::string SimulationGantt::svg(const std::string& title) const {
     const int sms = sm_count_;
     chart.row_height = sms > 64 ? 5 : 10;
     chart.detail_px = sms > 64 ? 1000 : 3;  // 132 SMs: merged per-row paths keep the file small
-    for (int sm = 0; sm < sms; ++sm) chart.rows.push_back({"SM " + std::to_string(sm), {}});
     const workloads::Application* app = app_;
+    const std::size_t host_rows = app && !calls_.empty() ? app->host.size() : 0;
+    for (std::size_t t = 0; t < host_rows; ++t) chart.rows.push_back({"host " + app->host[t].name, {}});
+    for (int sm = 0; sm < sms; ++sm) chart.rows.push_back({"SM " + std::to_string(sm), {}});
     std::map<std::string, std::size_t> colour_of_name;
     std::map<int, std::size_t> colour_of_stream;
     if (app)
@@ -52,6 +55,7 @@ std::string SimulationGantt::svg(const std::string& title) const {
                 chart.colour_names.push_back("stream " + std::to_string(launch.stream));
             }
         }
+    if (host_rows > 0) add_host_lanes(chart, colour_of_name, colour_of_stream);
     std::vector<Bar> ordered = bars_;
     std::sort(ordered.begin(), ordered.end(), [](const Bar& a, const Bar& b) {
         return std::tie(a.start, a.launch, a.block) < std::tie(b.start, b.launch, b.block);
@@ -66,7 +70,7 @@ std::string SimulationGantt::svg(const std::string& title) const {
         const bool partial = work && work->active_warps(bar.block, wpb) < wpb;
         const std::size_t colour =
             colouring_ == GanttColouring::kernel ? colour_of_name.at(launch.name) : colour_of_stream.at(launch.stream);
-        chart.rows[static_cast<std::size_t>(bar.sm)].bars.push_back(
+        chart.rows[host_rows + static_cast<std::size_t>(bar.sm)].bars.push_back(
             {static_cast<double>(bar.start) / 1e6, static_cast<double>(bar.end) / 1e6, colour,
              launch.name + " launch " + std::to_string(bar.launch) + " block " + std::to_string(bar.block) +
                  (partial ? " (partial)" : ""),
@@ -80,12 +84,41 @@ std::string SimulationGantt::svg(const std::string& title) const {
         chart.markers.push_back({static_cast<double>(at) / 1e6,
                                  "L" + std::to_string(key.first) + " w" + std::to_string(key.second + 1)});
     }
-    chart.caption = std::string("Colour: the ") + (colouring_ == GanttColouring::kernel ? "kernel" : "stream") +
+    chart.caption = std::string(host_rows > 0 ? "Host lanes: each thread's calls (launches in their kernel's colour). " : "") +
+                    "Colour: the " + (colouring_ == GanttColouring::kernel ? "kernel" : "stream") +
                     ". Underlined: partial blocks (some warps inactive). Dashed: wave starts (L launch, w wave" +
                     (wave_start.size() > kMaxMarkers ? "; the first " + std::to_string(kMaxMarkers) + " of " +
                                                            std::to_string(wave_start.size()) + ")."
                                                      : ").");
     return charts::render_svg(chart);
+}
+
+void SimulationGantt::add_host_lanes(charts::GanttChart& chart, std::map<std::string, std::size_t>& colour_of_name,
+                                     std::map<int, std::size_t>& colour_of_stream) const {
+    const std::size_t sync_colour = chart.colour_names.size();
+    chart.colour_names.push_back("host sync");
+    const std::size_t blocked_colour = chart.colour_names.size();
+    chart.colour_names.push_back("host blocked (sync wait, full queue)");
+    for (const sim::HostCallRecord& c : calls_) {
+        const workloads::HostCall& call = app_->host.at(c.thread).calls.at(c.call);
+        auto& bars = chart.rows.at(c.thread).bars;
+        const double start = static_cast<double>(c.start) / 1e6, end = static_cast<double>(c.end) / 1e6;
+        const double unblocked = static_cast<double>(c.start + c.blocked) / 1e6;
+        const std::string what = call.kind == workloads::HostCall::Kind::sync
+                                     ? (call.stream < 0 ? std::string("device sync") : "sync of stream " + std::to_string(call.stream))
+                                     : "launch of " + std::to_string(call.ops.size()) + " operation" + (call.ops.size() == 1 ? "" : "s");
+        const std::string label = "host " + app_->host[c.thread].name + " call " + std::to_string(c.call) + ": " + what;
+        std::size_t colour = sync_colour;
+        if (call.kind == workloads::HostCall::Kind::launch) {
+            const workloads::Operation& op = app_->operations.at(call.ops.front());
+            if (op.kind == workloads::Operation::Kind::kernel) {
+                const workloads::KernelLaunch& launch = app_->launches.at(op.launch);
+                colour = colouring_ == GanttColouring::kernel ? colour_of_name.at(launch.name) : colour_of_stream.at(launch.stream);
+            }
+        }
+        if (c.blocked > 0) bars.push_back({start, unblocked, blocked_colour, label + " (blocked)", false});
+        bars.push_back({c.blocked > 0 ? unblocked : start, end, colour, label, false});
+    }
 }
 
 std::string account_svg(const sim::TimeAccount& account) {

@@ -1,6 +1,7 @@
 # Runs one gpusched command and checks its exit code and output (used by cli_tests.cmake).
 # -DEXE=path -DARGS=a;b;c -DEXPECT_CODE=N -DEXPECT_REGEX=re [-DSTREAM=stdout|stderr] [-DWORKDIR=dir]
 # [-DSTDOUT_FILE=path]: standard output goes to that file (e.g. /dev/full) instead of being read
+# [-DOUTPUT_FILE=path -DOUTPUT_REGEX=re]: a file the command writes (relative to WORKDIR) must match re
 if(NOT WORKDIR)
   set(WORKDIR ".")
 endif()
@@ -25,4 +26,10 @@ if(DEFINED EXPECT_REGEX AND NOT text MATCHES "${EXPECT_REGEX}")
 endif()
 if(EXPECT_CODE STREQUAL "2" AND err MATCHES "\n.*\n.*\n.*\n")
   message(FATAL_ERROR "bad-input message longer than a short note:\n${err}")
+endif()
+if(OUTPUT_FILE)
+  file(READ "${WORKDIR}/${OUTPUT_FILE}" written)
+  if(NOT written MATCHES "${OUTPUT_REGEX}")
+    message(FATAL_ERROR "${OUTPUT_FILE} does not match '${OUTPUT_REGEX}'")
+  endif()
 endif()

@@ -675,6 +675,21 @@ gpusched_cli_test(simulate_all_launches 0 stdout "     6  apsp-minplus       0  
                   simulate --kernel apsp-minplus:n=100,block=16 --all-launches)
 gpusched_cli_test(simulate_gantt_svg 0 stdout "makespan" simulate --kernel apsp-minplus:n=100,block=16
                   --gantt ${CMAKE_CURRENT_BINARY_DIR}/g.svg)
+# gpusched_cli_file_test(NAME FILE REGEX ARG...): exit 0 and FILE (written in the build's cli folder) matches REGEX.
+function(gpusched_cli_file_test name file regex)
+  add_test(NAME cli.${name}
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gpusched> "-DARGS=${ARGN}" -DEXPECT_CODE=0 -DSTREAM=stdout
+                   -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR} -DOUTPUT_FILE=${file} "-DOUTPUT_REGEX=${regex}"
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_cli.cmake)
+endfunction()
+# A host timeline: a lane per host thread in the Gantt chart, a "Host" process in the trace, per-thread waits in JSON.
+gpusched_cli_file_test(simulate_gantt_host_lanes host_lanes.svg ">host main<.*>host blocked \\(sync wait, full queue\\)<"
+                       simulate --workload ${PROJECT_SOURCE_DIR}/examples/host-timeline.yaml --gantt host_lanes.svg --quiet)
+gpusched_cli_file_test(simulate_trace_host_track host_track.json
+                       "\"name\":\"Host\".*\"name\":\"host main\".*\"name\":\"sync stream 0\",\"cat\":\"host\""
+                       simulate --workload ${PROJECT_SOURCE_DIR}/examples/host-timeline.yaml --trace host_track.json --quiet)
+gpusched_cli_test(simulate_json_host_threads 0 stdout "\"host_threads\":\\[{\"thread\":\"main\",\"launches\":5,\"syncs\":1,.*\"sync_wait_ns\":71624.571"
+                  simulate --workload ${PROJECT_SOURCE_DIR}/examples/host-timeline.yaml --json --quiet)
 gpusched_cli_test(simulate_help_examples 0 stdout "Examples:.*--explain.*--gantt run.html" simulate --help)
 gpusched_cli_test(simulate_gantt_bad_name 2 stderr "--gantt: expected a file name ending in .html or .svg, got 'g.png'"
                   simulate --gantt g.png)

@@ -1,6 +1,7 @@
 // Host timeline in whole runs: launches wait for their calls, syncs hold the host, a full launch queue blocks the next launch.
 #include <doctest/doctest.h>
 
+#include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/support/input_error.h"
 #include "support/sim_fixtures.h"
 
@@ -73,6 +74,58 @@ TEST_CASE("host timeline run: a full launch queue blocks the thread until the ol
     CHECK(bounded.ready[2] == 21500 * kNs);  // kernel 1 runs 11.0..21.0, then + 0.5
     CHECK(bounded.makespan == unbounded.makespan);  // stream 0's order bound the end either way: 31.5 us
     CHECK(bounded.makespan == 31500 * kNs);
+}
+
+/// Keeps every host call record.
+class CallRecorder final : public sim::SimObserver {
+public:
+    std::vector<sim::HostCallRecord> calls;
+    void on_host_call(const sim::HostCallRecord& call) override { calls.push_back(call); }
+};
+
+TEST_CASE("host timeline run: each call's start, end and blocked time reach the observers and the summary's threads") {
+    // The first test's calls: launch 0 at 1..2 us, launch 1 at 2..3, the sync starts at 3 us, is blocked
+    // until kernel 1 ends at 22 us (19 us) and ends at 23; launch 2 at 25..26 us.
+    const auto app = app_with(3, 0, {launch(0, 1 * kUs, 1 * kUs), launch(1, 0, 1 * kUs), sync(0, 0, 1 * kUs), launch(2, 2 * kUs, 1 * kUs)});
+    CallRecorder calls;
+    sim::SummaryCollector summary;
+    auto p = scheduler::make_policy("most-room");
+    sim::Engine engine(timeline_gpu(), app, *p, "fixed");
+    engine.add_observer(calls);
+    engine.add_observer(summary);
+    engine.run();
+    REQUIRE(calls.calls.size() == 4);
+    const auto at = [&](std::size_t i) { return std::vector<Time>{calls.calls[i].start, calls.calls[i].end, calls.calls[i].blocked}; };
+    CHECK(at(0) == std::vector<Time>{1 * kUs, 2 * kUs, 0});
+    CHECK(at(1) == std::vector<Time>{2 * kUs, 3 * kUs, 0});
+    CHECK(at(2) == std::vector<Time>{3 * kUs, 23 * kUs, 19 * kUs});
+    CHECK(at(3) == std::vector<Time>{25 * kUs, 26 * kUs, 0});
+    for (std::size_t i = 0; i < 4; ++i) CHECK(calls.calls[i].call == i);
+    const auto& threads = summary.summary().host_threads;
+    REQUIRE(threads.size() == 1);
+    CHECK(threads[0].name == "main");
+    CHECK(threads[0].launches == 3);
+    CHECK(threads[0].syncs == 1);
+    CHECK(threads[0].cpu == 4 * kUs);  // 1 us per call; the sync's 19 us blocked are not CPU time
+    CHECK(threads[0].sync_wait == 19 * kUs);
+    CHECK(threads[0].queue_wait == 0);
+    CHECK(threads[0].first_start == 1 * kUs);
+    CHECK(threads[0].last_end == 26 * kUs);
+}
+
+TEST_CASE("host timeline run: a launch blocked on a full queue reports its wait in its record") {
+    // The queue test's depth 1: launch 2 starts at 2 us and is blocked until kernel 1 starts at 10.5 us
+    // (8.5 us), then takes its 1 us of CPU.
+    const auto calls_in = std::vector<workloads::HostCall>{launch(0, 0, 1 * kUs), launch(1, 0, 1 * kUs), launch(2, 0, 1 * kUs),
+                                                           launch(3, 0, 1 * kUs)};
+    hw::GpuSpec gpu = timeline_gpu();
+    gpu.launch_queue_depth = 1;
+    CallRecorder calls;
+    static_cast<void>(test::run(gpu, app_with(4, 1, calls_in), "most-room", &calls));
+    REQUIRE(calls.calls.size() == 4);
+    CHECK(calls.calls[2].start == 2 * kUs);
+    CHECK(calls.calls[2].blocked == 8500 * kNs);
+    CHECK(calls.calls[2].end == 11500 * kNs);
 }
 
 TEST_CASE("host timeline run: host threads and issue: host-calls are not given together") {

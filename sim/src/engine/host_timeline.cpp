@@ -30,8 +30,10 @@ HostTimeline::HostTimeline(const workloads::Application& app, std::size_t operat
 int HostTimeline::queue_of(std::size_t op) const { return app_.operations[op].stream; }
 
 void HostTimeline::start() {
-    for (std::size_t t = 0; t < threads_.size(); ++t)
-        events_.schedule(threads_data_[t].calls.front().gap, Phase::operation, payload_base_ + static_cast<std::uint32_t>(t));
+    for (std::size_t t = 0; t < threads_.size(); ++t) {
+        threads_[t].call_start = threads_data_[t].calls.front().gap;
+        events_.schedule(threads_[t].call_start, Phase::operation, payload_base_ + static_cast<std::uint32_t>(t));
+    }
 }
 
 bool HostTimeline::sync_done(const workloads::HostCall& call) const {
@@ -48,6 +50,8 @@ bool HostTimeline::sync_done(const workloads::HostCall& call) const {
 void HostTimeline::finish_call(std::size_t thread, Time end) {
     Thread& th = threads_[thread];
     last_call_end_ = std::max(last_call_end_, end);
+    if (listener_) listener_({thread, th.next, th.call_start, end, th.blocked});
+    th.blocked = 0;
     const auto& calls = threads_data_[thread].calls;
     if (++th.next == calls.size()) {
         th.state = State::done;
@@ -55,8 +59,8 @@ void HostTimeline::finish_call(std::size_t thread, Time end) {
     }
     th.state = State::waiting;
     const workloads::HostCall& next = calls[th.next];
-    events_.schedule(checked_time_sum(end, next.gap, [&] { return next.where + ": the host call's start"; }), Phase::operation,
-                     payload_base_ + static_cast<std::uint32_t>(thread));
+    th.call_start = checked_time_sum(end, next.gap, [&] { return next.where + ": the host call's start"; });
+    events_.schedule(th.call_start, Phase::operation, payload_base_ + static_cast<std::uint32_t>(thread));
 }
 
 void HostTimeline::on_event(std::size_t thread, std::vector<std::size_t>& issued) {
@@ -79,7 +83,10 @@ void HostTimeline::on_event(std::size_t thread, std::vector<std::size_t>& issued
         th.state = State::queue_blocked;
         return;
     }
-    if (th.state == State::queue_blocked) queue_wait_ += now - th.blocked_since;
+    if (th.state == State::queue_blocked) {
+        queue_wait_ += now - th.blocked_since;
+        th.blocked += now - th.blocked_since;
+    }
     ++queued_[static_cast<std::size_t>(queue)];
     holds_slot_[call.ops.front()] = 1;
     for (const std::size_t op : call.ops) {
@@ -123,6 +130,7 @@ void HostTimeline::op_finished(std::size_t op) {
         const workloads::HostCall& call = threads_data_[t].calls[th.next];
         if (!sync_done(call)) continue;
         sync_wait_ += now - th.blocked_since;
+        th.blocked = now - th.blocked_since;
         finish_call(t, checked_time_sum(now, call.cpu, [&] { return call.where + ": the host call's end"; }));
     }
 }

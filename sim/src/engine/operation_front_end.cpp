@@ -27,6 +27,10 @@ OperationFrontEnd::OperationFrontEnd(const hw::GpuSpec& gpu, const workloads::Ap
     if (graph_.size() + app.host.size() > Event::kMaxPayload)
         throw InputError("the workload has more than " + std::to_string(Event::kMaxPayload) + " operations and host threads");
     unfinished_deps_ = graph_.predecessors;
+    if (host_.active())
+        host_.set_listener([this](const HostCallRecord& call) {
+            for (auto* obs : observers_) obs->on_host_call(call);
+        });
     if (host_.active() && app.host_issue == workloads::HostIssue::calls)
         throw InputError("the workload has host threads (`host`) and `issue: host-calls`: give one of them");
     for (std::size_t op = 0; op < graph_.size(); ++op)

@@ -67,6 +67,21 @@ void ChromeTraceWriter::on_begin(const RunInfo& info) {
     other_data_.pop_back();  // the closing brace; on_end appends the run's totals
 
     out_ << "{\"traceEvents\":[";
+    app_ = info.app;
+    if (info.app && !info.app->host.empty()) {
+        const std::int64_t host_pid = std::int64_t{sm_count_} + 3;
+        begin_event();
+        out_ << metadata("process_name", host_pid, 1, "\"name\":\"Host\"");
+        begin_event();
+        out_ << metadata("process_sort_index", host_pid, 1, "\"sort_index\":-3");
+        for (std::size_t t = 0; t < info.app->host.size(); ++t) {
+            const auto tid = static_cast<std::int64_t>(t) + 1;
+            begin_event();
+            out_ << metadata("thread_name", host_pid, tid, "\"name\":" + json_string("host " + info.app->host[t].name));
+            begin_event();
+            out_ << metadata("thread_sort_index", host_pid, tid, "\"sort_index\":" + std::to_string(t));
+        }
+    }
     if (!info.app || info.app->launches.empty()) return;
     const auto& launches = info.app->launches;
     std::vector<int> streams;
@@ -167,6 +182,21 @@ void ChromeTraceWriter::on_copy(const CopyRecord& c) {
          << ",\"tid\":" << c.engine << ",\"ts\":" << us6(c.start) << ",\"dur\":" << us6(c.end - c.start)
          << ",\"args\":{\"operation\":" << c.operation << ",\"stream\":" << c.stream << ",\"memory\":\""
          << (c.pinned ? "pinned" : "pageable") << "\",\"ready_ns\":" << format_ns(c.ready) << "}}";
+}
+
+void ChromeTraceWriter::on_host_call(const HostCallRecord& c) {
+    const workloads::HostCall& call = app_->host.at(c.thread).calls.at(c.call);
+    std::string name;
+    if (call.kind == workloads::HostCall::Kind::sync) {
+        name = call.stream < 0 ? "device sync" : "sync stream " + std::to_string(call.stream);
+    } else {
+        const workloads::Operation& op = app_->operations.at(call.ops.front());
+        name = op.kind == workloads::Operation::Kind::kernel ? "launch " + app_->launches.at(op.launch).name : "launch (copy or memset)";
+    }
+    begin_event();
+    out_ << "{\"name\":" << json_string(name) << ",\"cat\":\"host\",\"ph\":\"X\",\"pid\":" << std::int64_t{sm_count_} + 3
+         << ",\"tid\":" << c.thread + 1 << ",\"ts\":" << us6(c.start) << ",\"dur\":" << us6(c.end - c.start)
+         << ",\"args\":{\"thread_call\":" << c.call << ",\"blocked_ns\":" << format_ns(c.blocked) << "}}";
 }
 
 void ChromeTraceWriter::on_end(Time makespan) {

@@ -142,6 +142,10 @@ void explain_gpu_idle(std::ostream& out, const ExplainInput& in, Time overhead) 
         << (s.makespan > frontier ? ", " + us(s.makespan - frontier) + " after the last kernel (copies, delays)" : std::string())
         << ". The host threads waited " << us(s.host_sync_wait) << " in synchronisations (the GPU busy with the work they named) and "
         << us(s.host_queue_wait) << " for room in full launch queues.\n";
+    for (const HostThreadSummary& t : s.host_threads)
+        out << "  host thread " << t.name << ": " << t.launches << " launch" << (t.launches == 1 ? "" : "es") << ", " << t.syncs
+            << " sync" << (t.syncs == 1 ? "" : "s") << ", CPU " << us(t.cpu) << ", blocked " << us(t.sync_wait) << " in syncs and "
+            << us(t.queue_wait) << " on full launch queues, from " << us(t.first_start) << " to " << us(t.last_end) << "\n";
 }
 
 void explain_streams(std::ostream& out, const ExplainInput& in) {

@@ -111,8 +111,10 @@ void SummaryCollector::on_begin(const RunInfo& info) {
     const auto sms = static_cast<std::size_t>(std::max(summary_.sm_count, 0));
     summary_.per_sm_blocks.assign(sms, 0);
     summary_.per_sm_busy.assign(sms, 0);
+    app_ = info.app;
     if (!info.app) return;
     summary_.application = info.app->description;
+    for (const workloads::HostThread& thread : info.app->host) summary_.host_threads.push_back({.name = thread.name});
     if (info.gpu) summary_.notes = workloads::application_notes(*info.app, *info.gpu, info.execution, note_detail_);
     const auto copies = std::count_if(info.app->operations.begin(), info.app->operations.end(),
                                       [](const workloads::Operation& op) { return op.kind == workloads::Operation::Kind::copy; });
@@ -187,6 +189,21 @@ const char* copy_direction_name(workloads::CopyDirection direction) {
     return direction == workloads::CopyDirection::host_to_device ? "h2d" : "d2h";
 }
 
+void SummaryCollector::on_host_call(const HostCallRecord& call) {
+    HostThreadSummary& t = summary_.host_threads.at(call.thread);
+    const workloads::HostCall& c = app_->host.at(call.thread).calls.at(call.call);
+    if (c.kind == workloads::HostCall::Kind::sync) {
+        ++t.syncs;
+        t.sync_wait += call.blocked;
+    } else {
+        ++t.launches;
+        t.queue_wait += call.blocked;
+    }
+    t.cpu += call.end - call.start - call.blocked;
+    if (call.call == 0) t.first_start = call.start;
+    t.last_end = std::max(t.last_end, call.end);
+}
+
 void SummaryCollector::on_end(Time makespan) { summary_.makespan = makespan; }
 
 void write_summary_json(std::ostream& out, const RunSummary& s) {
@@ -236,6 +253,21 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
             e["ready_ns"] = ns_json(c.ready);
             e["start_ns"] = ns_json(c.start);
             e["end_ns"] = ns_json(c.end);
+            return e;
+        });
+    }
+    if (!s.host_threads.empty()) {
+        j.array("host_threads", s.host_threads.size(), [&s](std::size_t i) {
+            const HostThreadSummary& t = s.host_threads[i];
+            nlohmann::ordered_json e;
+            e["thread"] = t.name;
+            e["launches"] = t.launches;
+            e["syncs"] = t.syncs;
+            e["first_start_ns"] = ns_json(t.first_start);
+            e["last_end_ns"] = ns_json(t.last_end);
+            e["cpu_ns"] = ns_json(t.cpu);
+            e["sync_wait_ns"] = ns_json(t.sync_wait);
+            e["queue_wait_ns"] = ns_json(t.queue_wait);
             return e;
         });
     }

@@ -60,6 +60,18 @@ struct CopyRecord {
     Time end = 0;
 };
 
+/// One host call of a host timeline (workloads::HostThread), when it ended: its thread, its index
+/// among the thread's calls, when it started (the previous call's end plus its gap) and ended, and
+/// how long of that it was blocked (a sync: waiting for its work; a launch: for room in a full
+/// launch queue). The call's CPU time is end - start - blocked.
+struct HostCallRecord {
+    std::size_t thread = 0;    ///< index into Application::host
+    std::size_t call = 0;      ///< index into that thread's calls
+    Time start = 0;
+    Time end = 0;
+    Time blocked = 0;
+};
+
 /// Engine callbacks, in simulated-time order. Default implementations do nothing.
 /// Observers must not keep per-block state unless they are asked to write per-block output.
 class SimObserver {
@@ -83,6 +95,9 @@ public:
     }
     /// A copy was handed to its copy engine (called when it becomes ready; times are final).
     virtual void on_copy(const CopyRecord& copy) { (void)copy; }
+    /// With a host timeline: a host call ended (called when its end is known, so not in end order
+    /// across threads).
+    virtual void on_host_call(const HostCallRecord& call) { (void)call; }
     /// With a host timeline, before on_end: the time its threads spent blocked in syncs and on
     /// full launch queues, summed over the threads.
     virtual void on_host_waits(Time sync_wait, Time queue_wait) { (void)sync_wait, (void)queue_wait; }

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
 #include "gpusched/sim/event_queue.h"
+#include "gpusched/sim/observer.h"
 #include "gpusched/support/time.h"
 #include "gpusched/workloads/application.h"
 
@@ -55,6 +57,8 @@ public:
     /// work that waits for a later call of the same thread, through another thread's launch).
     void check_done() const;
 
+    /// Called with each call's record when it ends (sim/observer.h).
+    void set_listener(std::function<void(const HostCallRecord&)> listener) { listener_ = std::move(listener); }
     /// Time the threads spent blocked on synchronisations and on full launch queues, summed.
     [[nodiscard]] Time sync_wait() const { return sync_wait_; }
     [[nodiscard]] Time queue_wait() const { return queue_wait_; }
@@ -68,6 +72,8 @@ private:
         std::size_t next = 0;  ///< index of the next call
         State state = State::waiting;
         Time blocked_since = 0;
+        Time call_start = 0;  ///< when the current call started
+        Time blocked = 0;     ///< how long the current call has been blocked
     };
     /// Whether every operation the sync of `call` waits for has finished.
     bool sync_done(const workloads::HostCall& call) const;
@@ -88,6 +94,7 @@ private:
     EventScheduler& events_;
     const TimeTeller& clock_;
     Time sync_wait_ = 0, queue_wait_ = 0, last_call_end_ = 0;
+    std::function<void(const HostCallRecord&)> listener_;
 };
 
 }  // namespace gpusched::sim

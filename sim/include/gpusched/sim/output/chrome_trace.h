@@ -22,7 +22,10 @@ namespace gpusched::sim {
 /// {launch, blocks, ready_ns}, are on a "Kernels" process, pid = sm_count + 1, sorted
 /// first, one thread per stream (streams never run two launches at once). Ids 0 are
 /// avoided: Perfetto treats pid/tid 0 as the Linux idle task. Metadata events (no ts) are
-/// written the first time a track is used.
+/// written the first time a track is used. A host timeline's threads are a "Host" process,
+/// pid = sm_count + 3, sorted before "Kernels", one thread per host thread (tid = its index + 1,
+/// "host <name>"): each call a complete event ("launch <kernel>", "sync stream <s>", "device sync")
+/// with args {thread_call, blocked_ns}.
 ///
 /// After `max_block_events` block slices, further blocks are counted but not written; the
 /// end of the file then has an instant event "TRACE TRUNCATED: N of M blocks shown" and
@@ -39,6 +42,7 @@ public:
     void on_block_completed(const BlockRecord& block) override;
     void on_kernel_completed(std::size_t launch, Time first_start, Time end) override;
     void on_copy(const CopyRecord& copy) override;
+    void on_host_call(const HostCallRecord& call) override;
     void on_end(Time makespan) override;
 
     /// True once a block was left out because of the cap (for a warning on stderr).
@@ -63,6 +67,7 @@ private:
     std::vector<Time> launch_ready_;               ///< per launch, when it became ready
     std::vector<std::vector<bool>> named_slots_;   ///< per SM, slots whose metadata is written
     std::vector<bool> named_copy_engines_;         ///< per copy engine: its track's metadata is written
+    const workloads::Application* app_ = nullptr;  ///< the run's (it outlives the run): host calls' kinds
     bool first_event_ = true;
     std::uint64_t blocks_written_ = 0;
     std::uint64_t blocks_total_ = 0;

@@ -91,6 +91,18 @@ struct CopySummary {
     Time end = 0;
 };
 
+/// One host thread of a host timeline, as the run went: its calls, their CPU time and what held it back.
+struct HostThreadSummary {
+    std::string name;              ///< workloads::HostThread::name
+    std::uint64_t launches = 0;    ///< launch calls (a graph launch counts once)
+    std::uint64_t syncs = 0;       ///< synchronisation calls
+    Time cpu = 0;                  ///< its calls' CPU time (without the time blocked)
+    Time sync_wait = 0;            ///< blocked in synchronisations (the GPU busy with the work they named)
+    Time queue_wait = 0;           ///< blocked on full launch queues
+    Time first_start = 0;          ///< its first call's start
+    Time last_end = 0;             ///< its last call's end
+};
+
 /// Everything the summary views print. Memory is O(SMs + launches), never per block: 32 bytes per
 /// launch and per copy, plus the few shapes they share.
 struct RunSummary {
@@ -114,6 +126,7 @@ struct RunSummary {
     Time makespan = 0;                         ///< from on_end
     Time host_sync_wait = 0;                   ///< host timeline: its threads' time blocked in syncs
     Time host_queue_wait = 0;                  ///< host timeline: ... on full launch queues
+    std::vector<HostThreadSummary> host_threads;  ///< host timeline: per thread (Application::host order)
     /// Set by the caller, not the collector: what the result depends on that is a rule rather than
     /// data (a GPU number a rule gives, a preset's ruled default, workloads::application_notes).
     /// Printed only when not empty.
@@ -147,6 +160,7 @@ public:
         summary_.host_sync_wait = sync_wait;
         summary_.host_queue_wait = queue_wait;
     }
+    void on_host_call(const HostCallRecord& call) override;
     void on_kernel_ready(std::size_t launch, Time when) override;
     void on_block_completed(const BlockRecord& block) override;
     void on_kernel_completed(std::size_t launch, Time first_start, Time end) override;
@@ -164,6 +178,7 @@ private:
 
     RunSummary summary_;
     workloads::NoteDetail note_detail_;
+    const workloads::Application* app_ = nullptr;  ///< the run's (it outlives the run)
 };
 
 /// Readable aligned table. Times are microseconds with three decimals (rounded to the
