@@ -9,6 +9,7 @@
 
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/sim/engine/spec_time.h"
+#include "gpusched/sim/output/gpu_idle_split.h"
 #include "gpusched/workloads/gpu_bound_work.h"
 #include "summary_format.h"
 
@@ -120,26 +121,11 @@ void explain_kernel(std::ostream& out, const ExplainInput& in, const KernelKind&
 /// the GPU idle with no launch on its way (the host had not issued the next one: host-bound).
 void explain_gpu_idle(std::ostream& out, const ExplainInput& in, Time overhead) {
     const RunSummary& s = in.summary;
-    std::vector<std::pair<Time, Time>> runs;  // (ready, end) of each kernel
-    for (std::size_t i = 0; i < s.kernel_count(); ++i) {
-        const KernelSummary k = s.kernel(i);
-        if (k.ready && k.end) runs.emplace_back(*k.ready, *k.end);
-    }
-    std::sort(runs.begin(), runs.end());
-    Time frontier = 0, busy = 0, launch = 0, host = 0;
-    for (const auto& [ready, end] : runs) {
-        if (ready > frontier) {
-            const Time gap = ready - frontier;
-            launch += std::min(gap, overhead);
-            host += gap - std::min(gap, overhead);
-            frontier = ready;
-        }
-        if (end > frontier) busy += end - frontier, frontier = end;
-    }
-    out << "Host timeline (GPU-wide, of the makespan " << us(s.makespan) << "): kernels ready or running " << us(busy)
-        << "; GPU idle " << us(launch) << " in launch overhead and " << us(host)
+    const GpuIdleSplit split = gpu_idle_split(s, overhead);
+    out << "Host timeline (GPU-wide, of the makespan " << us(s.makespan) << "): kernels ready or running " << us(split.busy)
+        << "; GPU idle " << us(split.launch_overhead) << " in launch overhead and " << us(split.host_bound)
         << " with no launch on its way (host-bound: the host's calls, gaps and syncs had not issued the next kernel)"
-        << (s.makespan > frontier ? ", " + us(s.makespan - frontier) + " after the last kernel (copies, delays)" : std::string())
+        << (split.after > 0 ? ", " + us(split.after) + " after the last kernel (copies, delays)" : std::string())
         << ". The host threads waited " << us(s.host_sync_wait) << " in synchronisations (the GPU busy with the work they named) and "
         << us(s.host_queue_wait) << " for room in full launch queues.\n";
     for (const HostThreadSummary& t : s.host_threads)

@@ -13,7 +13,10 @@
 #include "gpusched/importers/ncu_join.h"
 #include "gpusched/importers/ncu_report.h"
 #include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/engine/spec_time.h"
+#include "gpusched/sim/output/gpu_idle_split.h"
 #include "gpusched/sim/output/launch_span_recorder.h"
+#include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/workload_document.h"
@@ -69,12 +72,20 @@ workloads::Application import_workload(const importers::ImportedTrace& trace, co
 }
 
 std::vector<Interval> simulated_kernels(const workloads::Application& app, const hw::GpuSpec& gpu,
-                                        const std::string& policy_name, const std::string& execution) {
+                                        const std::string& policy_name, const std::string& execution,
+                                        SimulatedSplit* split) {
     const auto policy = scheduler::make_policy(policy_name);
     sim::Simulation run(gpu, app, *policy, execution);
     sim::LaunchSpanRecorder spans;
     run.observe(spans);
+    sim::SummaryCollector summary;
+    if (split) run.observe(summary);
     run.run();
+    if (split) {
+        const sim::GpuIdleSplit s = sim::gpu_idle_split(summary.summary(), sim::kernel_launch_ps(gpu, app.host_issue));
+        const auto us = [](Time ps) { return static_cast<double>(ps) * 1e-6; };
+        *split = {us(s.busy), us(s.launch_overhead), us(s.host_bound), us(summary.summary().host_sync_wait)};
+    }
     std::vector<Interval> out;
     for (std::size_t i = 0; i < app.launches.size(); ++i)
         out.push_back({app.launches[i].name, static_cast<double>(spans.spans()[i].first_start) * 1e-6,

@@ -38,9 +38,20 @@ std::vector<Interval> measured_kernels(const importers::ImportedTrace& trace, co
 workloads::Application import_workload(const importers::ImportedTrace& trace, const importers::ImportedApplication& app,
                                        const std::string& preset, const std::string& ncu_csv);
 
-/// Every launch of `app` simulated on `gpu` with the named policy and execution model, in launch order.
+/// Where a simulated run's span went (sim/output/gpu_idle_split.h), in us: the GPU busy, idle in launch
+/// overhead, idle with no kernel on its way (host-bound), and the host threads' time blocked in syncs.
+struct SimulatedSplit {
+    double busy_us = 0;
+    double launch_overhead_us = 0;
+    double host_bound_us = 0;
+    double sync_wait_us = 0;
+};
+
+/// Every launch of `app` simulated on `gpu` with the named policy and execution model, in launch order;
+/// `split`, when given, gets where the run's span went.
 std::vector<Interval> simulated_kernels(const workloads::Application& app, const hw::GpuSpec& gpu,
-                                        const std::string& policy_name, const std::string& execution);
+                                        const std::string& policy_name, const std::string& execution,
+                                        SimulatedSplit* split = nullptr);
 
 /// The GPU preset of the device that ran the imported step's kernels; InputError naming `trace.path`
 /// when the trace has no deviceProperties for it or no preset matches.

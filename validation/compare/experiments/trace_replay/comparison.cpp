@@ -24,8 +24,9 @@ TraceStep compare_step(const importers::ImportedTrace& trace, std::int64_t step,
     const double origin = static_cast<double>(app.origin) * 1e-6;
     std::vector<Interval> measured = measured_kernels(trace, app);
     for (auto& k : measured) k.start -= origin, k.end -= origin;
+    SimulatedSplit split;
     const std::vector<Interval> simulated =
-        simulated_kernels(workload, hw::resolve_gpu(gpu_name.empty() ? preset : gpu_name), policy, execution);
+        simulated_kernels(workload, hw::resolve_gpu(gpu_name.empty() ? preset : gpu_name), policy, execution, &split);
     if (measured.size() != simulated.size())
         throw InputError(trace.path + ": step " + std::to_string(step) + ": " + std::to_string(measured.size()) +
                          " kernels measured but " + std::to_string(simulated.size()) + " simulated");
@@ -40,6 +41,13 @@ TraceStep compare_step(const importers::ImportedTrace& trace, std::int64_t step,
     s.measured_busy_us = busy_time(measured);
     s.simulated_busy_us = busy_time(simulated);
     s.simulated_idle_percent = s.simulated_span_us > 0 ? 100 * (s.simulated_span_us - s.simulated_busy_us) / s.simulated_span_us : 0;
+    const double total = split.busy_us + split.launch_overhead_us + split.host_bound_us;  // the span to the last kernel's end
+    if (total > 0) {
+        s.simulated_gpu_busy_percent = 100 * split.busy_us / total;
+        s.simulated_launch_overhead_percent = 100 * split.launch_overhead_us / total;
+        s.simulated_host_bound_percent = 100 * split.host_bound_us / total;
+    }
+    s.simulated_sync_wait_us = split.sync_wait_us;
     std::vector<double> starts, durations;
     for (std::size_t i = 0; i < measured.size(); ++i) {
         TraceKernel k;

@@ -27,6 +27,12 @@ struct TraceStep {
     double span_error_percent = 0;
     double measured_busy_us = 0, simulated_busy_us = 0;  ///< union of kernel intervals
     double simulated_idle_percent = 0;  ///< 100 (span - busy) / span: the GPU idle (host-bound, syncs, launch overhead)
+    /// Where the simulated span went (sim/output/gpu_idle_split.h), in % of it: kernels ready or running, the GPU
+    /// idle in launch overhead, idle with no kernel on its way (host-bound); and the host's time blocked in syncs.
+    double simulated_gpu_busy_percent = 0;
+    double simulated_launch_overhead_percent = 0;
+    double simulated_host_bound_percent = 0;
+    double simulated_sync_wait_us = 0;
     double start_median_abs_error_percent = 0;  ///< per kernel, |start error| in % of the measured span
     double start_max_abs_error_percent = 0;
     double duration_median_abs_error_percent = 0;
