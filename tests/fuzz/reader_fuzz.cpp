@@ -18,6 +18,8 @@
 #include "gpusched/importers/imported_workload.h"
 #include "gpusched/importers/kernel_totals.h"
 #include "gpusched/importers/kineto_reader.h"
+#include "gpusched/scheduler/registry.h"
+#include "gpusched/sim/simulation.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
 #include "gpusched/sweep/study.h"
@@ -201,10 +203,24 @@ bool fuzz_kineto_trace(std::string_view bytes) {
     });
     if (!imported) return false;
     const bool have_kernel = workloads::find_kernel_generator("kernel") != nullptr;
+    workloads::Application app;
     try {
-        (void)workloads::parse_workload(have_kernel ? yaml : test::synthetic_stand_in(yaml), "imported.yaml");
+        app = workloads::parse_workload(have_kernel ? yaml : test::synthetic_stand_in(yaml), "imported.yaml");
     } catch (const InputError& e) {
         broken(std::string("an imported trace gives a workload the reader refuses: ") + e.what() + "\n" + yaml.substr(0, 4000));
+    }
+    // The host timeline in the engine: an imported workload with host threads runs to its end or is refused
+    // with an InputError (a sync that can never end); anything else (a crash, a logic error) is a bug. Kept to
+    // a million blocks, so the fuzzer explores the host path rather than long runs.
+    std::uint64_t blocks = 0;
+    for (const auto& launch : app.launches) blocks += launch.blocks();
+    if (!app.host.empty() && blocks <= 1'000'000) {
+        try {
+            const auto policy = scheduler::make_policy("most-room");
+            sim::Simulation run(hw::resolve_gpu("h100"), app, *policy, "fixed");
+            run.run();
+        } catch (const InputError&) {
+        }
     }
     return true;
 }
