@@ -8,14 +8,11 @@
 #include "output_file.h"
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/presets.h"
-#include "gpusched/importers/device_preset.h"
 #include "gpusched/importers/imported_application.h"
-#include "gpusched/importers/kernel_name.h"
 #include "gpusched/importers/kernel_totals.h"
-#include "gpusched/importers/kineto_reader.h"
 #include "gpusched/importers/ncu_join.h"
 #include "gpusched/importers/ncu_report.h"
-#include "gpusched/importers/op_shapes.h"
+#include "gpusched/importers/trace_import.h"
 #include "gpusched/importers/imported_workload.h"
 #include "gpusched/scheduler/run_setup.h"
 #include "gpusched/sim/execution/measured_calibration.h"
@@ -65,36 +62,6 @@ importers::StepRange parse_steps(const std::string& text) {
     return range;
 }
 
-/// The preset of measured_gpu: --gpu, or the trace's device matched to a preset.
-std::string pick_preset(const TraceImportOptions& o, const importers::ImportedTrace& trace, std::int64_t device,
-                        importers::ImportSource& source) {
-    const auto info = std::find_if(trace.devices.begin(), trace.devices.end(), [&](const auto& d) { return d.id == device; });
-    if (info != trace.devices.end()) source.device = info->name, source.sm_count = info->sm_count;
-    if (!o.gpu.empty()) {
-        const auto preset = hw::canonical_preset_name(o.gpu);
-        if (!preset) {
-            std::string list;
-            for (const auto& n : hw::preset_names()) list += (list.empty() ? "" : ", ") + n;
-            throw InputError("--gpu: unknown GPU preset '" + o.gpu + "' (presets: " + list + ")");
-        }
-        if (source.device.empty()) source.device = *preset;
-        return *preset;
-    }
-    if (info == trace.devices.end())
-        throw InputError(trace.path + ": no deviceProperties entry for device " + std::to_string(device) +
-                         ", so the GPU is unknown; give --gpu PRESET (gpusched list gpus)");
-    const std::string preset = importers::preset_for_device(*info);
-    if (preset.empty()) {
-        std::string list;
-        for (const auto& n : hw::preset_names()) list += (list.empty() ? "" : ", ") + n;
-        throw InputError(trace.path + ": deviceProperties[" + std::to_string(info->event_index) + "]: device '" + importers::printable(info->name) +
-                         "' (cc " + std::to_string(info->cc_major) + "." + std::to_string(info->cc_minor) + ", " +
-                         std::to_string(info->sm_count) + " SMs) matches no GPU preset; give --gpu PRESET to import it as one "
-                         "(presets: " + list + "; gpusched list gpus)");
-    }
-    return preset;
-}
-
 /// The engine calibration of the measured launches, done once here (sim/execution/measured_calibration.h) and
 /// written into the workload, under the policy `simulate` takes on the reference GPU `preset` by default.
 void write_calibrations(workloads::WorkloadDocument& document, const std::string& preset) {
@@ -111,16 +78,14 @@ void run_trace_import(const TraceImportOptions& o) {
     options.device = o.device;
     options.min_delay = parse_duration(o.min_delay, "--min-delay");
     options.frozen_gaps = o.frozen_gaps;
-    const importers::ImportedTrace trace = importers::read_kineto_trace(o.trace);
-    const importers::ImportedApplication app =
-        naming_keys({{"steps", "--steps"}, {"device", "--device"}}, [&] { return importers::build_application(trace, options); });
-    importers::ImportSource source;
-    source.tool = o.tool;
-    source.trace = o.trace;
-    source.preset = pick_preset(o, trace, app.device, source);
-    const importers::ImportTotals totals = importers::estimate_kernel_totals(
-        trace, app, importers::read_op_shapes(o.trace), hw::resolve_gpu(source.preset));
-    workloads::WorkloadDocument document = importers::imported_workload(trace, app, source, &totals);
+    importers::TraceImport imported = naming_keys({{"steps", "--steps"}, {"device", "--device"}, {"gpu", "--gpu"}}, [&] {
+        return importers::import_trace(o.trace, options, o.gpu, o.tool, "--gpu PRESET");
+    });
+    const importers::ImportedTrace& trace = imported.trace;
+    const importers::ImportedApplication& app = imported.app;
+    const importers::ImportSource& source = imported.source;
+    const importers::ImportTotals& totals = imported.totals;
+    workloads::WorkloadDocument& document = imported.document;
     write_calibrations(document, source.preset);
     OutputFile out(o.out, "--out", {o.trace});
     workloads::write_workload(out.stream(), document);

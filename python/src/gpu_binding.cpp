@@ -13,12 +13,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/hw/presets.h"
-#include "gpusched/importers/device_preset.h"
-#include "gpusched/importers/imported_application.h"
-#include "gpusched/importers/imported_workload.h"
-#include "gpusched/importers/kernel_totals.h"
-#include "gpusched/importers/kineto_reader.h"
-#include "gpusched/importers/op_shapes.h"
+#include "gpusched/importers/trace_import.h"
 #include "gpusched/scheduler/run_setup.h"
 #include "gpusched/sim/execution/measured_calibration.h"
 #include "gpusched/support/input_error.h"
@@ -110,35 +105,12 @@ py::list workload_launches(const std::string& yaml, const std::string& source) {
 
 /// `gpusched import torch TRACE --out FILE` (command_import.cpp), the workload YAML returned as text.
 std::string import_torch(const std::string& trace_path, const std::string& gpu, const std::string& tool) {
-    const importers::ImportedTrace trace = importers::read_kineto_trace(trace_path);
-    const importers::ImportedApplication app = importers::build_application(trace, importers::ImportOptions{});
-    importers::ImportSource source;
-    source.tool = tool;
-    source.trace = trace_path;
-    const auto info = std::find_if(trace.devices.begin(), trace.devices.end(),
-                                   [&](const auto& d) { return d.id == app.device; });
-    if (info != trace.devices.end()) source.device = info->name, source.sm_count = info->sm_count;
-    if (!gpu.empty()) {
-        const auto preset = hw::canonical_preset_name(gpu);
-        if (!preset) throw InputError("gpu: unknown GPU preset '" + gpu + "' (gpusched.gpus() lists them)");
-        source.preset = *preset;
-        if (source.device.empty()) source.device = *preset;
-    } else {
-        if (info == trace.devices.end())
-            throw InputError(trace.path + ": no deviceProperties entry for device " + std::to_string(app.device) +
-                             ", so the GPU is unknown; give gpu=PRESET");
-        source.preset = importers::preset_for_device(*info);
-        if (source.preset.empty())
-            throw InputError(trace.path + ": device '" + info->name + "' matches no GPU preset; give gpu=PRESET");
-    }
-    const importers::ImportTotals totals = importers::estimate_kernel_totals(
-        trace, app, importers::read_op_shapes(trace_path), hw::resolve_gpu(source.preset));
-    workloads::WorkloadDocument document = importers::imported_workload(trace, app, source, &totals);
+    importers::TraceImport imported = importers::import_trace(trace_path, importers::ImportOptions{}, gpu, tool, "gpu=PRESET");
     // As `gpusched import torch` does: the engine calibration once, under simulate's default policy on the preset.
-    const scheduler::RunSetup setup = scheduler::resolve_run_setup(hw::resolve_gpu(source.preset), {});
-    sim::write_engine_calibrations(document, *setup.policy);
+    const scheduler::RunSetup setup = scheduler::resolve_run_setup(hw::resolve_gpu(imported.source.preset), {});
+    sim::write_engine_calibrations(imported.document, *setup.policy);
     std::ostringstream out;
-    workloads::write_workload(out, document);
+    workloads::write_workload(out, imported.document);
     return out.str();
 }
 
