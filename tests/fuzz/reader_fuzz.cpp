@@ -217,7 +217,8 @@ bool fuzz_kineto_trace(std::string_view bytes) {
     if (!app.host.empty() && blocks <= 1'000'000) {
         try {
             const auto policy = scheduler::make_policy("most-room");
-            sim::Simulation run(hw::resolve_gpu("h100"), app, *policy, "fixed");
+            const hw::GpuSpec gpu = hw::resolve_gpu("h100");  // the run keeps a reference
+            sim::Simulation run(gpu, app, *policy, "fixed");
             run.run();
         } catch (const InputError&) {
         }
