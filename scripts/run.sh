@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+# Unity batches for the command and the validation library: the same code, about 30% less build time.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSCHED_UNITY_COMMAND=ON >/dev/null
 cmake --build build --parallel "$(nproc)" --target gpusched
 ./build/apps/gpusched simulate
 echo "== the rest of the build (tests, Python module, CUDA runner): cmake --build build"
