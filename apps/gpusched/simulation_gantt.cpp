@@ -95,10 +95,13 @@ std::string SimulationGantt::svg(const std::string& title) const {
 
 void SimulationGantt::add_host_lanes(charts::GanttChart& chart, std::map<std::string, std::size_t>& colour_of_name,
                                      std::map<int, std::size_t>& colour_of_stream) const {
-    const std::size_t sync_colour = chart.colour_names.size();
-    chart.colour_names.push_back("host sync");
-    const std::size_t blocked_colour = chart.colour_names.size();
-    chart.colour_names.push_back("host blocked (sync wait, full queue)");
+    // The host's own colours, each added to the legend when a call uses it.
+    std::map<std::string, std::size_t> host_colours;
+    const auto host_colour = [&](const std::string& name) {
+        const auto [it, fresh] = host_colours.try_emplace(name, chart.colour_names.size());
+        if (fresh) chart.colour_names.push_back(name);
+        return it->second;
+    };
     for (const sim::HostCallRecord& c : calls_) {
         const workloads::HostCall& call = app_->host.at(c.thread).calls.at(c.call);
         auto& bars = chart.rows.at(c.thread).bars;
@@ -108,15 +111,17 @@ void SimulationGantt::add_host_lanes(charts::GanttChart& chart, std::map<std::st
                                      ? (call.stream < 0 ? std::string("device sync") : "sync of stream " + std::to_string(call.stream))
                                      : "launch of " + std::to_string(call.ops.size()) + " operation" + (call.ops.size() == 1 ? "" : "s");
         const std::string label = "host " + app_->host[c.thread].name + " call " + std::to_string(c.call) + ": " + what;
-        std::size_t colour = sync_colour;
-        if (call.kind == workloads::HostCall::Kind::launch) {
-            const workloads::Operation& op = app_->operations.at(call.ops.front());
-            if (op.kind == workloads::Operation::Kind::kernel) {
-                const workloads::KernelLaunch& launch = app_->launches.at(op.launch);
-                colour = colouring_ == GanttColouring::kernel ? colour_of_name.at(launch.name) : colour_of_stream.at(launch.stream);
-            }
+        std::size_t colour = 0;
+        if (call.kind == workloads::HostCall::Kind::sync) {
+            colour = host_colour("host sync");
+        } else if (const workloads::Operation& op = app_->operations.at(call.ops.front());
+                   op.kind == workloads::Operation::Kind::kernel) {
+            const workloads::KernelLaunch& launch = app_->launches.at(op.launch);
+            colour = colouring_ == GanttColouring::kernel ? colour_of_name.at(launch.name) : colour_of_stream.at(launch.stream);
+        } else {
+            colour = host_colour("host launch of a copy, memset or delay");
         }
-        if (c.blocked > 0) bars.push_back({start, unblocked, blocked_colour, label + " (blocked)", false});
+        if (c.blocked > 0) bars.push_back({start, unblocked, host_colour("host blocked (sync wait, full queue)"), label + " (blocked)", false});
         bars.push_back({c.blocked > 0 ? unblocked : start, end, colour, label, false});
     }
 }

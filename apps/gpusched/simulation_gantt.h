@@ -35,7 +35,7 @@ public:
                                    const sim::TimeAccount& account) const;
 
 private:
-    /// The host lanes' bars (rows 0..threads-1 of `chart`), with two colours added for syncs and blocked time.
+    /// The host lanes' bars (rows 0..threads-1 of `chart`), with colours added for syncs, other launches and blocked time.
     void add_host_lanes(charts::GanttChart& chart, std::map<std::string, std::size_t>& colour_of_name,
                         std::map<int, std::size_t>& colour_of_stream) const;
     struct Bar {
