@@ -41,7 +41,17 @@ Engine::Engine(const hw::GpuSpec& gpu, const workloads::Application& app, const 
       launches_(gpu, app, pool_, residents_.size()),
       dispatcher_(gpu, launches_, policy),
       front_(gpu, app, core_, core_, observers_),
-      memo_(app, gpu.sm_count) {}
+      memo_(app, gpu.sm_count),
+      one_stream_(on_one_stream(app_)) {}
+
+bool Engine::on_one_stream(const workloads::Application& app) {
+    if (!app.operations.empty())
+        return std::all_of(app.operations.begin(), app.operations.end(),
+                           [&](const workloads::Operation& op) { return op.stream == app.operations.front().stream; });
+    for (std::size_t i = 1; i < app.launches.size(); ++i)
+        if (app.launches[i].stream != app.launches[0].stream) return false;
+    return true;
+}
 
 Engine::~Engine() = default;
 

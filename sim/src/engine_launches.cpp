@@ -16,8 +16,10 @@ void Engine::on_operation_event(std::size_t op) {
 bool Engine::idle_for_memo() const {
     // ops_in_flight == 1: the arriving kernel is the only operation started and not finished.
     const Time now = core_.now();
+    // Pending events are allowed only where nothing can run beside the launch (one stream): with a host
+    // timeline, the host's next calls are always pending, and on one stream whatever they issue waits for it.
     if (!memo_.enabled() || policy_.keeps_state() || dispatcher_.active_count() != 0 ||
-        dispatcher_.units_dispatched() != units_done_ || !core_.queue().empty() || core_.pass_pending() ||
+        dispatcher_.units_dispatched() != units_done_ || (!core_.queue().empty() && !one_stream_) || core_.pass_pending() ||
         now < dispatcher_.free_at() || now < channel_.next_free() || front_.ops_in_flight() != 1)
         return false;
     for (const auto* o : observers_)

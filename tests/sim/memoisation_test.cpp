@@ -72,6 +72,60 @@ TEST_CASE("memoised runs equal full simulation over sizes, block sizes, policies
     CHECK(with_repeats == compared);
 }
 
+TEST_CASE("memoised runs equal full simulation when identical launches alternate with others (a repeated step)") {
+    // Three kernels, issued A B C A B C ... on one stream (each starts on an idle GPU): from the second round on,
+    // every launch repeats its first-round recording, though others ran between.
+    const hw::GpuSpec gpu = hw::resolve_gpu("h100");
+    const auto a = workloads::application_from_specs({"apsp-minplus:n=65,block=16"});
+    const auto b = workloads::application_from_specs({"apsp-fw:n=33,block=8"});
+    const auto c = workloads::application_from_specs({"kernel:blocks=300,threads=128,warp_instr=2000,warp_dram_bytes=4096"});
+    workloads::Application app;
+    for (int round = 0; round < 4; ++round)
+        for (const auto* part : {&a, &b, &c}) app.launches.push_back(part->launches[0]);
+    for (const std::string policy : {"most-room", "round-robin"}) {
+        for (const std::string exec : {"shared", "fixed"}) {
+            CAPTURE(policy);
+            CAPTURE(exec);
+            const Outcome full = run(gpu, app, policy, exec, false);
+            const Outcome memo = run(gpu, app, policy, exec, true);
+            CHECK(memo.json == full.json);
+            CHECK(memo.repeated == 9);  // rounds 2-4: 3 launches each
+        }
+    }
+}
+
+TEST_CASE("memoised runs equal full simulation under a host timeline on one stream, not on two") {
+    // A B A B A B launched one call apart by a host thread (its next call always pending): on one stream
+    // nothing can start beside a launch, so rounds 2-3 repeat round 1; with B on another stream, none repeats.
+    const hw::GpuSpec gpu = hw::resolve_gpu("h100");
+    const auto a = workloads::application_from_specs({"apsp-minplus:n=65,block=16"});
+    const auto b = workloads::application_from_specs({"kernel:blocks=300,threads=128,warp_instr=2000,warp_dram_bytes=4096"});
+    for (const int b_stream : {0, 1}) {
+        CAPTURE(b_stream);
+        workloads::Application app;
+        for (int round = 0; round < 3; ++round) {
+            app.launches.push_back(a.launches[0]);
+            workloads::KernelLaunch second = b.launches[0];
+            second.stream = b_stream;
+            app.launches.push_back(second);
+        }
+        app.operations = app.issue_order();
+        workloads::HostThread thread{"main", {}, ""};
+        for (std::size_t i = 0; i < app.launches.size(); ++i) {
+            workloads::HostCall call;
+            call.ops = {i};
+            call.gap = 3'000'000;  // 3 us between calls
+            call.cpu = 5'000'000;
+            thread.calls.push_back(call);
+        }
+        app.host.push_back(thread);
+        const Outcome full = run(gpu, app, "most-room", "shared", false);
+        const Outcome memo = run(gpu, app, "most-room", "shared", true);
+        CHECK(memo.json == full.json);
+        CHECK(memo.repeated == (b_stream == 0 ? 4 : 0));
+    }
+}
+
 TEST_CASE("no memoisation with a per-block observer or with another stream running") {
     const hw::GpuSpec gpu = hw::resolve_gpu("h100");
     const auto app = workloads::application_from_specs({"apsp-minplus:n=100,block=16"});

@@ -1,6 +1,8 @@
 // WorkloadDocument: equality of its data, and the Application its kernel items build.
 #include "gpusched/workloads/workload_document.h"
 
+#include <map>
+
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/workload_file.h"
@@ -32,14 +34,32 @@ Operation operation_of(const WorkloadItem& item) {
     return op;
 }
 
+/// The built launches of the document's kernel items by their spec (generator name and keys in order): items
+/// alike share one build, so their launches share one work model (same_launch: the engine memoises their runs,
+/// a million-launch document of a repeated training step holds one work per distinct kernel).
+using BuiltSpecs = std::map<std::string, SpecLaunches>;
+
+/// The spec of `item` as one text: its generator and each key=value with their lengths (no two specs collide).
+std::string spec_key(const WorkloadItem& item) {
+    std::string key = std::to_string(item.kernel.size()) + ':' + item.kernel;
+    for (const KernelKey& k : item.keys)
+        key += ';' + std::to_string(k.key.size()) + ':' + k.key + '=' + std::to_string(k.value.size()) + ':' + k.value;
+    return key;
+}
+
 /// Appends the launches of one kernel item (and the operations its generator adds after each);
 /// returns whether the generator added operations (streamcluster's copies).
-bool add_kernel_item(const WorkloadItem& item, Application& app) {
-    std::vector<SpecEntry> entries;
-    entries.reserve(item.keys.size());
-    for (const KernelKey& k : item.keys) entries.push_back({k.key, k.value, k.where});
-    SpecArgs args(item.kernel, item.where, item.path, std::move(entries));
-    const SpecLaunches built = build_kernel_launches(args);  // count > 1: a multi-launch kernel (apsp-minplus)
+bool add_kernel_item(const WorkloadItem& item, Application& app, BuiltSpecs& built_specs) {
+    const std::string key = spec_key(item);
+    auto found = built_specs.find(key);
+    if (found == built_specs.end()) {
+        std::vector<SpecEntry> entries;
+        entries.reserve(item.keys.size());
+        for (const KernelKey& k : item.keys) entries.push_back({k.key, k.value, k.where});
+        SpecArgs args(item.kernel, item.where, item.path, std::move(entries));
+        found = built_specs.emplace(key, build_kernel_launches(args)).first;  // count > 1: a multi-launch kernel (apsp-minplus)
+    }
+    const SpecLaunches& built = found->second;
     const std::size_t repeat = item.repeat.value_or(1);
     if (built.total() > kMaxWorkloadLaunches || app.launches.size() + repeat * built.total() > kMaxWorkloadLaunches)
         fail_at(item, item.repeat_where, item.repeat ? "repeat" : "",
@@ -125,6 +145,7 @@ Application build_application(const WorkloadDocument& document) {
     app.host_issue = document.issue.value_or(HostIssue::queued);
     bool plain = document.host.empty();  // only kernels, no ids, `after` or host: leave `operations` empty (launch order)
     std::vector<std::size_t> first_op(document.items.size() + 1, 0);  // item i: operations first_op[i]..first_op[i+1]
+    BuiltSpecs built_specs;
     for (std::size_t i = 0; i < document.items.size(); ++i) {
         const WorkloadItem& item = document.items[i];
         first_op[i] = app.operations.size();
@@ -132,7 +153,7 @@ Application build_application(const WorkloadDocument& document) {
             app.operations.push_back(operation_of(item));
             plain = false;
         } else {
-            const bool extra = add_kernel_item(item, app);
+            const bool extra = add_kernel_item(item, app, built_specs);
             plain = plain && !extra && item.id.empty() && item.after.empty();
         }
     }

@@ -1,20 +1,26 @@
-// Memoiser: recording a launch's run and repeating it.
+// Memoiser: recording launches' runs and repeating them.
 #include "gpusched/sim/engine/memoiser.h"
 
 #include <algorithm>
 
 namespace gpusched::sim {
 
-bool Memoiser::can_repeat(std::size_t launch) const {
-    if (!valid_) return false;
-    const workloads::KernelLaunch& recorded = app_.launches[launch_];
+bool Memoiser::can_repeat(std::size_t launch) {
     const workloads::KernelLaunch& next = app_.launches[launch];
-    return &recorded == &next || workloads::same_launch(recorded, next);  // copies of one spec share a record
+    const auto it = by_work_.find(next.work.get());
+    if (it == by_work_.end()) return false;
+    for (const std::size_t r : it->second) {
+        const workloads::KernelLaunch& recorded = app_.launches[records_[r].launch];
+        if (&recorded == &next || workloads::same_launch(recorded, next)) {  // copies of one spec share a record
+            found_ = r;
+            return true;
+        }
+    }
+    return false;
 }
 
 void Memoiser::start_recording(std::size_t launch, Time now) {
     recording_ = true;
-    valid_ = false;  // the launch recorded so far is replaced: nothing repeats until this one completes
     launch_ = launch;
     ready_ = now;
     totals_ = RepeatedLaunch{};
@@ -25,18 +31,19 @@ void Memoiser::start_recording(std::size_t launch, Time now) {
 void Memoiser::launch_completed(std::size_t launch, Time now, Time first_start) {
     if (!recording_ || launch != launch_) return;
     recording_ = false;
-    valid_ = true;
-    duration_ = now - ready_;
-    first_start_offset_ = first_start - ready_;
+    if (records_.size() == kMaxRecords) return;
+    by_work_[app_.launches[launch].work.get()].push_back(records_.size());
+    records_.push_back({launch, now - ready_, first_start - ready_, std::move(totals_)});
 }
 
 Memoiser::Repeat Memoiser::repeat(std::size_t launch, Time now) {
+    const Record& record = records_[found_];
     Repeat repeat;
-    repeat.totals = totals_;
+    repeat.totals = record.totals;
     repeat.totals.launch = launch;
-    repeat.totals.same_as = launch_;
-    repeat.first_start = now + first_start_offset_;
-    repeat.end = now + duration_;
+    repeat.totals.same_as = record.launch;
+    repeat.first_start = now + record.first_start_offset;
+    repeat.end = now + record.duration;
     last_end_ = std::max(last_end_, repeat.end);
     return repeat;
 }

@@ -153,6 +153,10 @@ private:
     Dispatcher dispatcher_;
     OperationFrontEnd front_;
     Memoiser memo_;
+    /// Every operation on one stream: nothing can start beside a launch, so pending events (a host
+    /// timeline's calls) do not keep it from being memoised.
+    bool one_stream_;
+    static bool on_one_stream(const workloads::Application& app);
     std::uint64_t units_done_ = 0;
     Time last_end_ = 0;  ///< latest block end so far
 };

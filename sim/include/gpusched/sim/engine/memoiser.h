@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "gpusched/sim/observer.h"
 #include "gpusched/support/checked_time.h"
@@ -11,19 +13,24 @@
 namespace gpusched::sim {
 
 /// When a launch becomes ready on an idle GPU (no resident block, nothing else queued, every
-/// other stream drained: the engine decides) and is identical to the launch recorded last,
+/// other stream drained: the engine decides) and is identical to a launch recorded earlier,
 /// which started the same way and ran undisturbed, its run is that launch's run shifted in
 /// time, so it is not simulated again: observers get on_launch_repeated with the recorded
-/// per-SM totals. The engine does this only when no observer needs every block (timeline and
-/// trace writers do) and never with a policy that keeps state between launches
-/// (DispatchPolicy::keeps_state); results are identical to full simulation
-/// (tests/sim/memoisation_test.cpp).
+/// per-SM totals. An idle GPU is the same state whenever it occurs (no block resident, the
+/// bandwidth clock re-anchored, the completion sweep restarted, the dispatcher free), so the
+/// recording need not be the launch just before: the memo keeps up to kMaxRecords of them,
+/// found by the launch's work (identical launches share it) and checked with same_launch, so
+/// the iterations of a repeated training step repeat their first iteration's launches. The
+/// engine does this only when no observer needs every block (timeline and trace writers do)
+/// and never with a policy that keeps state between launches (DispatchPolicy::keeps_state);
+/// results are identical to full simulation (tests/sim/memoisation_test.cpp).
 ///
-///     not recording --launch L ready on an idle GPU, no repeat--> recording L (totals reset, not valid)
-///     recording L --a launch ready on a busy GPU--> not recording (L ran disturbed; stays not valid)
-///     recording L --L's last block ends--> not recording, valid: L's duration and first start
+///     not recording --launch L ready on an idle GPU, no record of its kind--> recording L (totals reset)
+///     recording L --a launch ready on a busy GPU--> not recording (L ran disturbed; not kept)
+///     recording L --L's last block ends--> not recording; L's duration, first start and totals kept
+///         (once kMaxRecords are kept, no more: the memory stays bounded)
 ///
-/// Invariant: when valid, the duration, first start and totals are all those of launch_ (a
+/// Invariant: a record's duration, first start and totals are all those of its one launch (a
 /// repeat never mixes two recordings). The engine's idleness test makes a disturbed recording
 /// unreachable today (nothing else is in flight when L becomes ready, so nothing else can
 /// become ready before L ends); the state machine does not rely on that.
@@ -35,8 +42,12 @@ public:
     void set_enabled(bool on) { enabled_ = on; }
     [[nodiscard]] bool enabled() const { return enabled_; }
 
-    /// True when launch `launch`, ready on an idle GPU, repeats the recorded launch.
-    [[nodiscard]] bool can_repeat(std::size_t launch) const;
+    /// At most this many recorded launches are kept (each holds per-SM totals).
+    static constexpr std::size_t kMaxRecords = 4096;
+
+    /// True when launch `launch`, ready on an idle GPU, repeats a recorded launch (which repeat() and
+    /// recorded_duration() then use).
+    [[nodiscard]] bool can_repeat(std::size_t launch);
     /// Launch `launch` became ready at `now` on an idle GPU and runs: record it.
     void start_recording(std::size_t launch, Time now);
     /// Another launch became ready while the GPU was busy.
@@ -66,24 +77,31 @@ public:
         Time first_start = 0;
         Time end = 0;
     };
-    /// Launch `launch`, ready at `now`, repeats the recorded one (can_repeat() was true).
+    /// Launch `launch`, ready at `now`, repeats the record can_repeat() found.
     Repeat repeat(std::size_t launch, Time now);
-    /// How long the recorded launch took from ready to its last block's end.
-    [[nodiscard]] Time recorded_duration() const { return duration_; }
+    /// How long the launch of the record can_repeat() found took from ready to its last block's end.
+    [[nodiscard]] Time recorded_duration() const { return records_[found_].duration; }
     /// The latest end of a repeated launch (0: none).
     [[nodiscard]] Time last_end() const { return last_end_; }
 
 private:
     const workloads::Application& app_;
     int sm_count_;
+    /// A launch that ran undisturbed from an idle GPU: its run relative to its ready time.
+    struct Record {
+        std::size_t launch = 0;
+        Time duration = 0;
+        Time first_start_offset = 0;
+        RepeatedLaunch totals;
+    };
     bool enabled_ = true;
     bool recording_ = false;
-    bool valid_ = false;
-    std::size_t launch_ = 0;  ///< the launch recorded (or being recorded)
+    std::size_t launch_ = 0;  ///< the launch being recorded
     Time ready_ = 0;
-    Time duration_ = 0;
-    Time first_start_offset_ = 0;
-    RepeatedLaunch totals_;
+    RepeatedLaunch totals_;   ///< the recording's totals so far
+    std::vector<Record> records_;
+    std::unordered_map<const workloads::BlockWork*, std::vector<std::size_t>> by_work_;  ///< into records_
+    std::size_t found_ = 0;   ///< the record can_repeat() found
     Time last_end_ = 0;
 };
 
