@@ -24,10 +24,11 @@ expect "FAIL: $name:13: it wrote into the clone's own files: docs/h100.yaml"
 expect "not run (set-up): $name:14: bash scripts/run.sh"
 expect "not run (cuda): $name:15: /usr/local/cuda/bin/nvcc --version"
 expect "FAIL: $name:16: a '# fails:' marker without the message it expects"
-expect ": $name:22: gpusched list workloads"
-expect "check-as-written: 11 lines run in "
+expect ": $name:17: \$G list workloads "
+expect ": $name:23: gpusched list workloads"
+expect "check-as-written: 12 lines run in "
 # Lines that must pass are not reported as failures, and output lines of a sample block are not run.
-for line in 4 5 6 7 9 22; do
+for line in 4 5 6 7 9 17 23; do
     ! grep -q "^FAIL: $name:$line:" <<<"$report" || { echo "FAIL: line $line reported as failing"; status=1; }
 done
 ! grep -q "this line is output" <<<"$report" || { echo "FAIL: a sample's output line was run"; status=1; }

@@ -4,8 +4,8 @@
 #                                      [--readme FILE] [--no-help]
 #
 # BUILD_DIR is the build under test (its apps/gpusched, python/ and lab/page). A scratch directory
-# stands in for the clone after the README's set-up: the repository's examples/, tests/ and validation/
-# are linked there, every other tracked top-level file and folder is copied, `build` links to BUILD_DIR
+# stands in for the clone after the README's set-up: every tracked file of the repository is copied
+# there but validation/'s measurements (48 MB, linked, read only by the lines), `build` links to BUILD_DIR
 # (so `G=./build/apps/gpusched` and `export PYTHONPATH=$PWD/build/python` run as written) and
 # `gpusched` on PATH is BUILD_DIR's. All lines run in order in one shell, so later lines read the files
 # earlier ones wrote and variables persist: README.md's from top to bottom, then the help examples of
@@ -18,7 +18,8 @@
 #
 # Every line must exit 0, except a line meant to fail: it ends with the comment `# fails: FRAGMENT`
 # and must exit 2 (bad input) with FRAGMENT in its standard error. A line also fails when it writes
-# into a file or folder of the clone (e.g. an output named like a source folder).
+# into a file or folder of the clone but validation/ (e.g. an output named like a source folder).
+# The rules below look at the command, not at its trailing comment.
 #
 # Not run, by rule (each listed with its rule when the check runs):
 #   set-up:   lines running scripts/run.sh, scripts/test.sh or scripts/install-deps.sh: the set-up
@@ -73,14 +74,13 @@ scratch=$work/clone lines=$work/lines
 mkdir -p "$scratch" "$lines" "$work/bin"
 ln -s "$exe" "$work/bin/gpusched"
 
-# The clone: linked folders (read by the lines), copies of the rest (so a write into them is seen).
-linked="examples tests validation"
-for d in $linked; do ln -s "$repo/$d" "$scratch/$d"; done
+# The clone: validation/ linked (read by the lines), copies of the rest (so a write into them is seen).
+ln -s "$repo/validation" "$scratch/validation"
 if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    (cd "$repo" && git ls-files -z | grep -zvE '^(examples|tests|validation)/' | xargs -0 cp --parents -t "$scratch")
+    (cd "$repo" && git ls-files -z | grep -zvE '^validation/' | xargs -0 cp --parents -t "$scratch")
 else
     for e in "$repo"/* "$repo"/.[!.]*; do
-        case $(basename "$e") in examples|tests|validation|build*|.git) ;; *) cp -r "$e" "$scratch/" ;; esac
+        case $(basename "$e") in validation|build*|.git) ;; *) cp -r "$e" "$scratch/" ;; esac
     done
 fi
 ln -s "$build" "$scratch/build"
@@ -129,19 +129,20 @@ fast_sections=placement,concurrency,series,spmv,streamcluster,apsp-timelines,h20
 # N.expect (the fragment of a line meant to fail), N.run (what runs instead of a heavy line).
 count=0
 add_line() {
-    local where=$1 text=$2 n rule=""
+    local where=$1 text=$2 n rule="" command
+    command=${text%%[[:space:]]#*}  # the rules read the command, not its comment
     count=$((count + 1))
     n=$(printf '%03d' "$count")
     printf '%s\n' "$text" >"$lines/$n.cmd"
     printf '%s\n' "$where" >"$lines/$n.where"
-    if [[ $text =~ scripts/(run|test|install-deps)\.sh ]]; then rule=set-up
-    elif [[ $text =~ nvcc|/usr/local/cuda|gpusched-runner|gpusched-record ]]; then rule=cuda
-    elif ! $lab && [[ $text =~ (gpusched|\$G)\ lab(\ |$) ]]; then rule=no-lab
-    elif ! $python && [[ $text =~ python3 ]]; then rule=no-python
+    if [[ $command =~ scripts/(run|test|install-deps)\.sh ]]; then rule=set-up
+    elif [[ $command =~ nvcc|/usr/local/cuda|gpusched-runner|gpusched-record ]]; then rule=cuda
+    elif ! $lab && [[ $command =~ (gpusched|\$G)\ lab(\ |$) ]]; then rule=no-lab
+    elif ! $python && [[ $command =~ python3 ]]; then rule=no-python
     fi
     [ -z "$rule" ] || printf '%s\n' "$rule" >"$lines/$n.rule"
-    if $sanitized && [[ $text =~ (gpusched|\$G)\ validate\ +validation/data/[a-z0-9]+ ]] &&
-        [[ ! $text =~ --sections|--timelines|--trace ]]; then
+    if $sanitized && [[ $command =~ (gpusched|\$G)\ validate\ +validation/data/[a-z0-9]+ ]] &&
+        [[ ! $command =~ --sections|--timelines|--trace ]]; then
         printf '%s\n' "${text/"${BASH_REMATCH[0]}"/"${BASH_REMATCH[0]} --sections $fast_sections"}" >"$lines/$n.run"
     fi
     if [[ $text =~ \#[[:space:]]*fails:[[:space:]]*(.*[^[:space:]])[[:space:]]*$ ]]; then
@@ -179,13 +180,14 @@ fi
 # any file it wrote into the clone's own files and folders.
 clone_entries=()
 for e in "$scratch"/* "$scratch"/.[!.]*; do
-    [ -e "$e" ] && [ "$(basename "$e")" != build ] && clone_entries+=("$e")
+    case $(basename "$e") in build|validation) ;; *) [ -e "$e" ] && clone_entries+=("$e") ;; esac
 done
 {
     echo 'cd "$__gs_scratch" || exit 1'
     cat <<'RUNNER'
 __gs_run() {
     local __gs_n=$1 __gs_start
+    echo "running $__gs_n: $(<"$__gs_lines/$__gs_n.where")"  # where a run cut off by a time limit was
     touch "$__gs_lines/$__gs_n.stamp"
     __gs_start=$(date +%s%N)
     if [ "$2" = python ] && [ -n "$__gs_preload" ]; then
