@@ -45,7 +45,7 @@
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 
-usage() { sed -n '3p' "$0" | sed 's/^#   //' >&2; exit 2; }
+usage() { sed -n '3,4p' "$0" | sed 's/^#   //' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 build=$1; shift
 sanitized=false lab=true python=true help=true readme=$repo/README.md preload=""
