@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# check-as-written.sh catches what it is for: it runs tests/examples/data/as-written-selftest.md and must report each planted fault.
+# check-as-written.sh catches what it is for: it runs tests/examples/data/as-written-selftest.md (as for a sanitizer build) and must report each planted fault.
 # Usage: check-as-written-selftest.sh BUILD_DIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 readme=$here/data/as-written-selftest.md
-report=$(bash "$here/check-as-written.sh" "$1" --readme "$readme" --no-help 2>&1)
+report=$(bash "$here/check-as-written.sh" "$1" --readme "$readme" --no-help --sanitized 2>&1)
 code=$?
 status=0
 expect() {
@@ -25,10 +25,12 @@ expect "not run (set-up): $name:14: bash scripts/run.sh"
 expect "not run (cuda): $name:15: /usr/local/cuda/bin/nvcc --version"
 expect "FAIL: $name:16: a '# fails:' marker without the message it expects"
 expect ": $name:17: \$G list workloads "
-expect ": $name:23: gpusched list workloads"
-expect "check-as-written: 12 lines run in "
+expect ": $name:18: \$G validate validation/data/h100 --report r.html"
+expect "  cheaper (--sanitized): ran \$G validate validation/data/h100 --sections placement,concurrency,series,spmv,streamcluster,apsp-timelines,h200,clusters,partitions --report r.html"
+expect ": $name:24: gpusched list workloads"
+expect "check-as-written: 13 lines run in "
 # Lines that must pass are not reported as failures, and output lines of a sample block are not run.
-for line in 4 5 6 7 9 17 23; do
+for line in 4 5 6 7 9 17 18 24; do
     ! grep -q "^FAIL: $name:$line:" <<<"$report" || { echo "FAIL: line $line reported as failing"; status=1; }
 done
 ! grep -q "this line is output" <<<"$report" || { echo "FAIL: a sample's output line was run"; status=1; }

@@ -141,9 +141,10 @@ add_line() {
     elif ! $python && [[ $command =~ python3 ]]; then rule=no-python
     fi
     [ -z "$rule" ] || printf '%s\n' "$rule" >"$lines/$n.rule"
-    if $sanitized && [[ $command =~ (gpusched|\$G)\ validate\ +validation/data/[a-z0-9]+ ]] &&
-        [[ ! $command =~ --sections|--timelines|--trace ]]; then
-        printf '%s\n' "${text/"${BASH_REMATCH[0]}"/"${BASH_REMATCH[0]} --sections $fast_sections"}" >"$lines/$n.run"
+    if $sanitized && [[ ! $command =~ --sections|--timelines|--trace ]] &&
+        [[ $command =~ (gpusched|\$G)\ validate\ +validation/data/[a-z0-9]+ ]]; then
+        local whole=${BASH_REMATCH[0]}
+        printf '%s\n' "${text/"$whole"/"$whole --sections $fast_sections"}" >"$lines/$n.run"
     fi
     if [[ $text =~ \#[[:space:]]*fails:[[:space:]]*(.*[^[:space:]])[[:space:]]*$ ]]; then
         printf '%s\n' "${BASH_REMATCH[1]}" >"$lines/$n.expect"
