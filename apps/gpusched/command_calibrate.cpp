@@ -267,7 +267,8 @@ void add_calibrate_command(CLI::App& app) {
     auto* key = cmd->add_subcommand("key", "Any generator key (e.g. a latency floor): 1-D search over simulations");
     series->footer("Examples (docs/calibration.md):\n"
                    "  gpusched calibrate series --data examples/binomial-series-4-points.csv --points\n"
-                   "  gpusched calibrate series --data validation/data/h100/curves/binomial.csv --out binomial.calibration.yaml");
+                   "  gpusched calibrate series --data examples/binomial-series-4-points.csv --out binomial.calibration.yaml\n"
+                   "(the H100's whole measured series, 60 points, about half a minute: --data validation/data/h100/curves/binomial.csv)");
     interval->footer("Examples (docs/calibration.md):\n"
                      "  gpusched calibrate interval --data examples/apsp-minplus-few-points.csv\n"
                      "  gpusched calibrate interval --data validation/data/h100/curves/apsp_minplus.csv --block 16 \\\n"

@@ -27,6 +27,7 @@ constexpr std::size_t kMaxPageFileBytes = std::size_t{64} << 20;
 struct LabOptions {
     std::string out;
     std::string from = GPUSCHED_LAB_PAGE_DIR;
+    bool from_given = false;  ///< --from on the command line (else this build's own page directory)
 };
 
 /// One file of the built page, whole (lab-engine.js is one line of a few MiB, over the line cap of
@@ -46,10 +47,16 @@ std::string read_page_file(const std::string& path) {
 
 void write_lab(const LabOptions& o) {
     if (o.out.empty()) throw InputError("--out: expected a directory name, got ''");
-    if (o.from.empty() || !std::filesystem::is_regular_file(std::filesystem::path(o.from) / "lab-engine.js"))
-        throw InputError("--from: no built lab page in '" + o.from +
-                         "' (configure with -DGPUSCHED_LAB=ON and build the target lab_page, which needs "
-                         "Debian's emscripten: docs/lab.md)");
+    if (o.from.empty() || !std::filesystem::is_regular_file(std::filesystem::path(o.from) / "lab-engine.js")) {
+        if (o.from_given)
+            throw InputError("--from: no built lab page in '" + o.from +
+                             "' (configure with -DGPUSCHED_LAB=ON and build the target lab_page, which needs "
+                             "Debian's emscripten: docs/lab.md)");
+        throw InputError("this build has no lab page yet ('" + o.from +
+                         "' holds none): the README's set-up builds it (bash scripts/test.sh, after scripts/run.sh); "
+                         "or configure this build with -DGPUSCHED_LAB=ON and build the target lab_page, which "
+                         "needs Debian's emscripten (docs/lab.md); or give --from DIR, a built page");
+    }
     std::vector<std::string> texts;
     std::vector<std::string> inputs;
     for (const auto& name : kPageFiles) {
@@ -78,12 +85,15 @@ void add_lab_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("lab", "Write the browser lab: sliders over the simulator, run in the page (WebAssembly)");
     cmd->footer("The page runs the same engine as simulate; each run shows the equivalent simulate command (docs/lab.md)\n\n"
                 "Examples:\n"
-                "  gpusched lab --out lab              (then open lab/index.html in a browser, e.g. chromium)\n"
-                "  gpusched lab --out lab --from build/lab/page");
+                "  gpusched lab --out my-lab                        # then open my-lab/index.html in a browser\n"
+                "  gpusched lab --out my-lab --from build/lab/page  # a page built in another directory");
     cmd->add_option("--out", o->out, "Directory to write index.html, lab.css, lab.js and lab-engine.js into")->required();
-    cmd->add_option("--from", o->from, "Directory of the built page (default: this build's lab/page)")
-        ->capture_default_str();
-    cmd->callback([o] { write_lab(*o); });
+    auto* from = cmd->add_option("--from", o->from, "Directory of the built page (default: this build's lab/page)")
+                     ->capture_default_str();
+    cmd->callback([o, from] {
+        o->from_given = from->count() > 0;
+        write_lab(*o);
+    });
 }
 
 }  // namespace gpusched::cli

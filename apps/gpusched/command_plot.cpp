@@ -94,12 +94,14 @@ void add_plot_command(CLI::App& app) {
     auto o = std::make_shared<PlotOptions>();
     auto* cmd = app.add_subcommand("plot", "Plot sweep results: curves of a metric over one column, or a heatmap");
     cmd->footer("Examples (docs/sweep.md):\n"
-                "  gpusched plot sweep_small_results.csv --x blocks --y makespan_ns --series threads --out small.svg\n"
+                "  gpusched sweep examples/sweep-apsp.yaml -j 2 --out apsp.csv   # the README's study, plotted below\n"
+                "  gpusched plot apsp.csv --x sm_count --y makespan_ns --series n --where block=16 \\\n"
+                "      --where max_blocks_per_sm=32 --where policy=most-room --out sms.svg\n"
                 "  gpusched plot apsp.csv --x n --y makespan_ns --series gpu,block --where sm_count=132 \\\n"
                 "      --where max_blocks_per_sm=32 --where policy=most-room --out curves.svg\n"
                 "  gpusched plot apsp.csv --heatmap --x block --y n --value makespan_ns --where gpu=h100 \\\n"
                 "      --where sm_count=132 --where max_blocks_per_sm=32 --where policy=most-room --out heat.html\n"
-                "(apsp.csv: the README's study, gpusched sweep examples/sweep-apsp.yaml -j 2 --out apsp.csv)");
+                "(apsp.csv: one row per point of the study; docs/sweep.md lists its columns)");
     cmd->add_option("results", o->results, "Results CSV of gpusched sweep or merge")->required();
     cmd->add_option("--x", o->request.x, "Column on the x axis")->required();
     cmd->add_option("--y", o->request.y, "Curves: the metric column; heatmap: the row column")->required();

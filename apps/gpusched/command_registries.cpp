@@ -49,7 +49,7 @@ void add_registry_lists(CLI::App& list) {
         ->footer("Examples:\n  gpusched list workloads\n  gpusched show work apsp-minplus:n=1000,block=16 --gpu h100");
     list.add_subcommand("kernel-families", "The ordered rule table that puts imported kernels in families (docs/importing.md)")
         ->callback(list_kernel_families)
-        ->footer("Examples:\n  gpusched list kernel-families\n  gpusched import torch trace.json.gz --out model.yaml");
+        ->footer("Examples:\n  gpusched list kernel-families\n  gpusched import torch validation/data/h100/torch/cnn_k132.json.gz --out cnn.yaml");
 }
 
 }  // namespace gpusched::cli

@@ -285,8 +285,8 @@ void add_validate_command(CLI::App& app) {
                 "Examples (docs/validation.md, docs/own-kernels.md):\n"
                 "  gpusched validate validation/data/h100\n"
                 "  gpusched validate validation/data/h100 --sections concurrency,placement --report h100.html\n"
-                "  gpusched validate --timelines own_timelines --json\n"
-                "  gpusched validate --timelines my-timelines/ --gpu h100 --report mine.html\n"
+                "  gpusched validate --timelines tests/cli/data/own_timelines --json   # your kernels' timelines: docs/own-kernels.md\n"
+                "  gpusched validate --timelines tests/cli/data/own_timelines --gpu h100 --report mine.html\n"
                 "  gpusched validate --timelines validation/data/h100/probe --durations stamps\n"
                 "  gpusched validate --trace validation/data/h100/torch/transformer_k132.json.gz --report trace.html");
     cmd->callback([o] { naming_keys({{"gpu", "--gpu"}, {"policy", "--policy"}}, [&] { run_validate(*o); }); });

@@ -21,6 +21,7 @@ string(REPLACE "\n" ";" lines "${tail}")
 set(examples "")
 foreach(line IN LISTS lines)
   if(line MATCHES "^  +gpusched ")
+    string(REGEX REPLACE "[ \t]+#.*$" "" line "${line}")  # a trailing shell comment
     string(STRIP "${line}" line)
     list(APPEND examples "${line}")
   endif()

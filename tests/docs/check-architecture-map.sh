@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that docs/architecture.md names every top-level source folder and that no file refers to a workspace outside the repository.
+# Checks that docs/architecture.md names every top-level source folder and that no file refers to a workspace outside the repository (nor the README or docs/ to DESIGN.md).
 #   tests/docs/check-architecture-map.sh [REPO]      (default: the repository holding this script)
 # A top-level source folder holds (anywhere below it) a .cpp, .h, .cuh, .cu, .py or .sh file or a
 # CMakeLists.txt; hidden folders (.ci, .git) are not. "Named" means written as a path (`NAME/...`)
@@ -33,6 +33,14 @@ hits=$(list_files | grep -v '^tests/docs/check-architecture-map\.sh$' | tr '\n' 
 if [[ -n $hits ]]; then
   echo "FAIL: these lines refer to a folder outside the repository (use docs/architecture.md or another page of docs/):" >&2
   echo "$hits" >&2
+  failed=1
+fi
+
+# DESIGN.md lived outside the repository: the README and docs/ name none (a newcomer cannot open it).
+design=$(list_files | grep -E '^(README\.md|docs/.*\.md)$' | tr '\n' '\0' | xargs -0 grep -nF "DESIGN"".md" -- 2>/dev/null || true)
+if [[ -n $design ]]; then
+  echo "FAIL: these lines of the README or docs/ name DESIGN.md, which is not in the repository (point to docs/ instead):" >&2
+  echo "$design" >&2
   failed=1
 fi
 
