@@ -145,20 +145,23 @@ void add_trace_import(CLI::App& import, const std::string& tool, const std::stri
 void add_import_command(CLI::App& app) {
     auto* import = app.add_subcommand("import", "Import profiler traces, CUPTI recordings and Nsight Compute metrics as workloads");
     import->require_subcommand(1);
+    // The examples name traces of the repository (run from its root), so they run as written.
     import->footer("Examples (docs/importing.md):\n"
-                   "  gpusched import torch trace.json.gz --out model.yaml\n"
-                   "  gpusched import cupti recording.json.gz --out app.yaml --timeline measured.csv\n"
-                   "  gpusched import ncu report.csv --workload model.yaml --out model-ncu.yaml");
+                   "  gpusched import torch validation/data/h100/torch/transformer_k132.json.gz --out model.yaml\n"
+                   "  gpusched import cupti validation/data/h100/probe/recorder/testapp.json.gz --out app.yaml --timeline measured.csv\n"
+                   "  gpusched import torch tests/importers/data/two_streams.json --out two-streams.yaml\n"
+                   "  gpusched import ncu tests/importers/data/two_streams_ncu.csv --workload two-streams.yaml --out two-streams-ncu.yaml");
     add_trace_import(*import, "torch", "a PyTorch profiler (Kineto) trace",
-                     "  gpusched import torch trace.json.gz --out model.yaml\n"
-                     "  gpusched import torch trace.json --steps 2-3 --out steps.yaml --timeline measured.csv\n"
+                     "  gpusched import torch validation/data/h100/torch/transformer_k132.json.gz --out model.yaml\n"
+                     "  gpusched import torch validation/data/h100/torch/transformer_k132.json.gz --steps 2-3 --out steps.yaml --timeline measured.csv\n"
                      "  gpusched simulate --gpu h100 --workload model.yaml");
     add_trace_import(*import, "cupti", "a gpusched-record CUPTI recording",
-                     "  gpusched import cupti recording.json.gz --out app.yaml --timeline measured.csv");
+                     "  gpusched import cupti validation/data/h100/probe/recorder/testapp.json.gz --out app.yaml --timeline measured.csv");
     auto o = std::make_shared<NcuImportOptions>();
     auto* ncu = import->add_subcommand("ncu", "Join Nsight Compute metrics (CSV) to an imported workload's kernels");
     ncu->footer("Examples (docs/importing.md gives the ncu command):\n"
-                "  gpusched import ncu report.csv --workload model.yaml --out model-ncu.yaml");
+                "  gpusched import torch tests/importers/data/two_streams.json --out two-streams.yaml\n"
+                "  gpusched import ncu tests/importers/data/two_streams_ncu.csv --workload two-streams.yaml --out two-streams-ncu.yaml");
     ncu->add_option("report", o->report, "ncu --csv --page raw --metrics ... output")->required();
     ncu->add_option("--workload", o->workload, "Workload written by gpusched import torch/cupti")->required();
     ncu->add_option("--out", o->out, "Workload YAML to write, with instructions, dram_bytes and l2_bytes")->required();
