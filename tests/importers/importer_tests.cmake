@@ -3,7 +3,7 @@
 file(GLOB importer_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/importers/*_test.cpp)
 add_executable(test_importers ${importer_tests})
 target_include_directories(test_importers PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(test_importers PRIVATE gpusched_importers gpusched_doctest_main ZLIB::ZLIB)
+target_link_libraries(test_importers PRIVATE gpusched_importers gpusched_scheduler gpusched_sim gpusched_doctest_main ZLIB::ZLIB)
 target_compile_definitions(test_importers PRIVATE GPUSCHED_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                                    GPUSCHED_TEST_TMP="${CMAKE_CURRENT_BINARY_DIR}/importers")
 gpusched_test_headers(test_importers)
@@ -14,7 +14,7 @@ set(IMPORT_OUT ${CMAKE_CURRENT_BINARY_DIR}/importers)
 file(MAKE_DIRECTORY ${IMPORT_OUT})
 
 gpusched_cli_test(import_help 0 stdout "torch.*cupti.*ncu" import --help)
-gpusched_cli_test(import_torch_help 0 stdout "--steps.*gpusched import torch trace.json.gz" import torch --help)
+gpusched_cli_test(import_torch_help 0 stdout "--steps.*gpusched import torch validation/data/h100/torch/transformer_k132.json.gz" import torch --help)
 # two_streams.json: 6 kernels, an HtoD and a DtoH copy, a memset, 4 host gaps, one cuda_sync stream wait,
 # a stream and a device synchronisation (tests/importers/imported_application_test.cpp walks through it).
 gpusched_cli_test(import_torch 0 stdout "imported 6 kernels, 2 copies, 1 memsets/device copies, 1 host threads, 1 cross-stream waits, 2 host syncs on 2 streams \\(GPU preset h100, steps all\\)"

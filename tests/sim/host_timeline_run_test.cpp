@@ -90,7 +90,8 @@ TEST_CASE("host timeline run: each call's start, end and blocked time reach the 
     CallRecorder calls;
     sim::SummaryCollector summary;
     auto p = scheduler::make_policy("most-room");
-    sim::Engine engine(timeline_gpu(), app, *p, "fixed");
+    const hw::GpuSpec gpu = timeline_gpu();  // the engine keeps a reference
+    sim::Engine engine(gpu, app, *p, "fixed");
     engine.add_observer(calls);
     engine.add_observer(summary);
     engine.run();
@@ -126,6 +127,42 @@ TEST_CASE("host timeline run: a launch blocked on a full queue reports its wait 
     CHECK(calls.calls[2].start == 2 * kUs);
     CHECK(calls.calls[2].blocked == 8500 * kNs);
     CHECK(calls.calls[2].end == 11500 * kNs);
+}
+
+TEST_CASE("host timeline run: a call of the next iteration waits until every thread ended the previous one") {
+    // Two iterations of: thread a launches kernel 0 (cpu 1 us) after a 1 us gap; thread b launches kernel 1
+    // (stream 1) after 30 us. Without the tie, a's second iteration would start at 3 us; it waits for b's
+    // first call to end at 31 us, so it starts then (28 us of iteration wait), and b's second call at 31 + 30.
+    std::vector<workloads::KernelLaunch> launches;
+    for (int i = 0; i < 4; ++i) launches.push_back(test::launch(1, 32, 10 * kUs, i % 2));
+    workloads::Application app = test::app_of(launches);
+    app.operations = app.issue_order();
+    workloads::HostThread a{"a", {launch(0, 1 * kUs, 1 * kUs), launch(2, 1 * kUs, 1 * kUs)}, ""};
+    workloads::HostThread b{"b", {launch(1, 30 * kUs, 1 * kUs), launch(3, 30 * kUs, 1 * kUs)}, ""};
+    a.calls[1].round = 1;
+    b.calls[1].round = 1;
+    app.host = {a, b};
+    CallRecorder calls;
+    sim::SummaryCollector summary;
+    const hw::GpuSpec gpu = timeline_gpu();
+    auto p = scheduler::make_policy("most-room");
+    sim::Engine engine(gpu, app, *p, "fixed");
+    engine.add_observer(calls);
+    engine.add_observer(summary);
+    engine.run();
+    REQUIRE(calls.calls.size() == 4);
+    for (const auto& c : calls.calls) {
+        CAPTURE(c.thread);
+        CAPTURE(c.call);
+        if (c.thread == 0 && c.call == 1) {
+            CHECK(c.start == 3 * kUs);        // its own schedule: 2 us + its 1 us gap
+            CHECK(c.iteration_wait == 28 * kUs);
+            CHECK(c.end == 32 * kUs);         // released at 31 us, then its 1 us of CPU
+        }
+        if (c.thread == 1 && c.call == 1) CHECK(c.start == 61 * kUs);  // not held: a ended iteration 0 at 2 us
+    }
+    CHECK(summary.summary().host_threads[0].iteration_wait == 28 * kUs);
+    CHECK(summary.summary().host_threads[0].queue_wait == 0);
 }
 
 TEST_CASE("host timeline run: host threads and issue: host-calls are not given together") {

@@ -82,3 +82,48 @@ TEST_CASE("a host timeline on a GPU without launch_queue_depth: the run's notes 
     gpu.launch_queue_depth.reset();
     CHECK(has_note());
 }
+
+TEST_CASE("iterations: the items and each thread's calls that many times, later calls naming their iteration's operations") {
+    // One iteration: kernel item 0 and copy item 1 (2 operations), thread a launching both, thread b syncing.
+    const std::string text = "iterations: 3\n"
+                             "launches:\n"
+                             "  - {kernel: synthetic, blocks: 4, threads: 64, duration: 5us}\n"
+                             "  - {copy: h2d, bytes: 64, stream: 0}\n"
+                             "host:\n  - thread: a\n    calls:\n      - {launch: 0, gap: 1us, cpu: 2us}\n      - {launch: 1}\n"
+                             "  - thread: b\n    calls:\n      - {sync: device}\n";
+    const WorkloadDocument doc = read_workload_document(text, "w.yaml");
+    CHECK(doc.iterations == 3u);
+    const Application app = build_application(doc);
+    CHECK(app.launches.size() == 3);    // the kernel once per iteration
+    CHECK(app.operations.size() == 6);  // kernel, copy; three times
+    // Identical items share one work model (the engine memoises their later runs).
+    CHECK(app.launches[0].work == app.launches[2].work);
+    REQUIRE(app.host.size() == 2);
+    const auto& a = app.host[0].calls;
+    REQUIRE(a.size() == 6);
+    // Iteration k's calls launch operations 2k and 2k + 1, and carry their iteration.
+    for (std::size_t k = 0; k < 3; ++k) {
+        CHECK(a[2 * k].ops == std::vector<std::size_t>{2 * k});
+        CHECK(a[2 * k + 1].ops == std::vector<std::size_t>{2 * k + 1});
+        CHECK(a[2 * k].round == k);
+        CHECK(a[2 * k].gap == 1'000'000);  // each iteration's first call keeps its recorded gap
+    }
+    CHECK(app.host[1].calls.size() == 3);
+    // Written back with the key; reads back equal.
+    const std::string written = workload_yaml(doc);
+    CHECK(written.find("iterations: 3\n") != std::string::npos);
+    CHECK(read_workload_document(written, "again.yaml") == doc);
+}
+
+TEST_CASE("iterations: bad values and events are refused with the key") {
+    const std::string launches = "launches:\n  - {kernel: synthetic, blocks: 4, threads: 64, duration: 5us}\n";
+    CHECK_THROWS_WITH_AS(parse_workload("iterations: 0\n" + launches, "w.yaml"), doctest::Contains("key 'iterations'"), InputError);
+    CHECK_THROWS_WITH_AS(parse_workload("iterations: many\n" + launches, "w.yaml"), doctest::Contains("key 'iterations'"), InputError);
+    CHECK_THROWS_WITH_AS(parse_workload("iterations: 2\n" + launches + "  - {record: e, stream: 0}\n", "w.yaml"),
+                         doctest::Contains("w.yaml:1: key 'iterations': launches[1] (w.yaml:4) names an event or an id"), InputError);
+    // 600,000 iterations of 2 launches: more than the 1,000,000 launches a workload may have.
+    CHECK_THROWS_WITH_AS(parse_workload("iterations: 600000\n" + launches + "  - {kernel: synthetic, blocks: 4, threads: 64, duration: 5us}\n",
+                                        "w.yaml"),
+                         doctest::Contains("w.yaml:1: key 'iterations': 600000 iterations of 2 launches would be more than 1000000 launches"),
+                         InputError);
+}

@@ -96,27 +96,41 @@ bool add_kernel_item(const WorkloadItem& item, Application& app, BuiltSpecs& bui
 
 /// The host threads with each launch's item replaced by its operation; an item a call launches
 /// must be one kernel, copy or delay operation, launched by one call.
-std::vector<HostThread> host_threads_of(const WorkloadDocument& document, const std::vector<std::size_t>& first_op) {
+std::vector<HostThread> host_threads_of(const WorkloadDocument& document, const std::vector<std::size_t>& first_op,
+                                        std::uint64_t rounds) {
     std::vector<HostThread> threads = document.host;
-    std::vector<std::string> launched_at(document.items.size());
-    for (HostThread& thread : threads)
-        for (HostCall& call : thread.calls)
-            for (std::size_t& op : call.ops) {
-                if (op >= document.items.size())
-                    throw InputError(call.where + ": key 'launch': item " + std::to_string(op) + " does not exist (the workload has " +
-                                     std::to_string(document.items.size()) + ")");
-                const WorkloadItem& item = document.items[op];
-                const auto fail = [&](const std::string& what) {
-                    throw InputError(call.where + ": key 'launch': " + item.path + " (" + item.where + ") " + what);
-                };
-                if (item.kind == Operation::Kind::record || item.kind == Operation::Kind::wait)
-                    fail("is an event; a launch issues kernels, copies and delays");
-                if (first_op[op + 1] - first_op[op] != 1)
-                    fail("stands for " + std::to_string(first_op[op + 1] - first_op[op]) + " operations; a launch names one each");
-                if (!launched_at[op].empty()) fail("is launched twice (first at " + launched_at[op] + ")");
-                launched_at[op] = call.where.empty() ? "?" : call.where;
-                op = first_op[op];
+    const std::size_t items = document.items.size();
+    std::vector<std::string> launched_at(items);
+    for (HostThread& thread : threads) {
+        const std::vector<HostCall> once = thread.calls;
+        thread.calls.clear();
+        thread.calls.reserve(once.size() * rounds);
+        for (std::uint64_t round = 0; round < rounds; ++round)
+            for (const HostCall& call : once) {
+                thread.calls.push_back(call);
+                thread.calls.back().round = static_cast<std::uint32_t>(round);
+                for (std::size_t& op : thread.calls.back().ops) {
+                    if (round > 0) {
+                        op = first_op[round * items + op];  // the first round checked the item
+                        continue;
+                    }
+                    if (op >= items)
+                        throw InputError(call.where + ": key 'launch': item " + std::to_string(op) + " does not exist (the workload has " +
+                                         std::to_string(items) + ")");
+                    const WorkloadItem& item = document.items[op];
+                    const auto fail = [&](const std::string& what) {
+                        throw InputError(call.where + ": key 'launch': " + item.path + " (" + item.where + ") " + what);
+                    };
+                    if (item.kind == Operation::Kind::record || item.kind == Operation::Kind::wait)
+                        fail("is an event; a launch issues kernels, copies and delays");
+                    if (first_op[op + 1] - first_op[op] != 1)
+                        fail("stands for " + std::to_string(first_op[op + 1] - first_op[op]) + " operations; a launch names one each");
+                    if (!launched_at[op].empty()) fail("is launched twice (first at " + launched_at[op] + ")");
+                    launched_at[op] = call.where.empty() ? "?" : call.where;
+                    op = first_op[op];
+                }
             }
+    }
     return threads;
 }
 
@@ -129,7 +143,8 @@ bool operator==(const WorkloadItem& a, const WorkloadItem& b) {
 }
 
 bool operator==(const WorkloadDocument& a, const WorkloadDocument& b) {
-    return a.notes == b.notes && a.description == b.description && a.issue == b.issue && a.partitions == b.partitions &&
+    return a.notes == b.notes && a.description == b.description && a.issue == b.issue && a.iterations == b.iterations &&
+           a.partitions == b.partitions &&
            a.partition == b.partition &&
            std::equal(a.streams.begin(), a.streams.end(), b.streams.begin(), b.streams.end(), same_stream) &&
            a.items == b.items && a.host == b.host;
@@ -144,21 +159,30 @@ Application build_application(const WorkloadDocument& document) {
     app.partitions_where = document.partitions_where;
     app.host_issue = document.issue.value_or(HostIssue::queued);
     bool plain = document.host.empty();  // only kernels, no ids, `after` or host: leave `operations` empty (launch order)
-    std::vector<std::size_t> first_op(document.items.size() + 1, 0);  // item i: operations first_op[i]..first_op[i+1]
+    const std::uint64_t rounds = document.iterations.value_or(1);
+    const std::size_t items = document.items.size();
+    // Item i of round r: operations first_op[r x items + i] .. first_op[r x items + i + 1].
+    std::vector<std::size_t> first_op(static_cast<std::size_t>(rounds) * items + 1, 0);
     BuiltSpecs built_specs;
-    for (std::size_t i = 0; i < document.items.size(); ++i) {
-        const WorkloadItem& item = document.items[i];
-        first_op[i] = app.operations.size();
-        if (item.kind != Operation::Kind::kernel) {
-            app.operations.push_back(operation_of(item));
-            plain = false;
-        } else {
-            const bool extra = add_kernel_item(item, app, built_specs);
-            plain = plain && !extra && item.id.empty() && item.after.empty();
+    for (std::uint64_t round = 0; round < rounds; ++round) {
+        for (std::size_t i = 0; i < items; ++i) {
+            const WorkloadItem& item = document.items[i];
+            first_op[round * items + i] = app.operations.size();
+            if (item.kind != Operation::Kind::kernel) {
+                app.operations.push_back(operation_of(item));
+                plain = false;
+            } else {
+                const bool extra = add_kernel_item(item, app, built_specs);
+                plain = plain && !extra && item.id.empty() && item.after.empty();
+            }
         }
+        if (round == 0 && rounds > 1 && app.launches.size() * rounds > kMaxWorkloadLaunches)
+            throw InputError(document.iterations_where + ": key 'iterations': " + std::to_string(rounds) + " iterations of " +
+                             std::to_string(app.launches.size()) + " launches would be more than " +
+                             std::to_string(kMaxWorkloadLaunches) + " launches");
     }
     first_op.back() = app.operations.size();
-    if (!document.host.empty()) app.host = host_threads_of(document, first_op);
+    if (!document.host.empty()) app.host = host_threads_of(document, first_op, rounds);
     if (plain) std::vector<Operation>().swap(app.operations);  // frees them: a million launches need none
     return app;
 }

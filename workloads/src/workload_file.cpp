@@ -234,6 +234,10 @@ WorkloadDocument read_workload_document(const std::string& yaml, const std::stri
         if (const auto streams = top.optional_child("streams")) document.streams = parse_streams(*streams, source);
         parse_partitions(top, root, source, document);
         if (top.has("issue")) document.issue = read_issue(top);
+        if (top.has("iterations")) {
+            document.iterations_where = yaml_location(root["iterations"], source);
+            document.iterations = static_cast<std::uint64_t>(top.integer("iterations", 1, static_cast<std::int64_t>(kMaxWorkloadLaunches)));
+        }
         const YAML::Node launches = top.child("launches");
         if (!launches.IsSequence() || launches.size() == 0)
             top.fail("launches", "expected a non-empty list of launches (each a mapping with 'kernel: NAME')");
@@ -249,6 +253,12 @@ WorkloadDocument read_workload_document(const std::string& yaml, const std::stri
         if (!any_kernel)
             top.fail("launches", "expected at least one kernel launch (copies, delays and events alone run nothing)");
         if (const auto host = top.optional_child("host")) document.host = read_host_section(*host, source, document.items.size());
+        if (document.iterations && *document.iterations > 1)
+            for (const WorkloadItem& item : document.items)
+                if (!item.id.empty() || !item.after.empty() || !item.event.empty())
+                    throw InputError(document.iterations_where + ": key 'iterations': " + item.path + " (" + item.where +
+                                     ") names an event or an id, which each iteration would repeat; iterations take items "
+                                     "without ids, `after` and events");
         top.finish();
         return document;
     } catch (const YAML::Exception& e) {

@@ -128,6 +128,7 @@ void write_workload(std::ostream& out, const WorkloadDocument& document) {
     if (document.issue)
         out << "issue: "
             << (*document.issue == HostIssue::calls ? "host-calls" : *document.issue == HostIssue::graph ? "graph" : "queued") << "\n";
+    if (document.iterations) out << "iterations: " << *document.iterations << "\n";
     if (!document.partitions.empty()) {
         out << "partitions: [";
         for (std::size_t i = 0; i < document.partitions.size(); ++i) out << (i == 0 ? "" : ", ") << document.partitions[i];

@@ -47,13 +47,34 @@ bool HostTimeline::sync_done(const workloads::HostCall& call) const {
     return true;
 }
 
+bool HostTimeline::round_open(std::uint32_t round) const {
+    for (const Thread& th : threads_)
+        if (th.rounds_done < round) return false;
+    return true;
+}
+
 void HostTimeline::finish_call(std::size_t thread, Time end) {
     Thread& th = threads_[thread];
     last_call_end_ = std::max(last_call_end_, end);
-    if (listener_) listener_({thread, th.next, th.call_start, end, th.blocked});
+    if (listener_) listener_({thread, th.next, th.call_start, end, th.blocked, th.iteration_wait});
     th.blocked = 0;
+    th.iteration_wait = 0;
     const auto& calls = threads_data_[thread].calls;
-    if (++th.next == calls.size()) {
+    const std::uint32_t round = calls[th.next].round;
+    const bool last = ++th.next == calls.size();
+    if (last || calls[th.next].round != round) {
+        // The thread ended its calls of `round`: threads waiting for it to open the next start at its end.
+        th.rounds_done = last ? ~std::uint64_t{0} : std::uint64_t{round} + 1;
+        for (std::size_t t = 0; t < threads_.size(); ++t) {
+            Thread& other = threads_[t];
+            if (other.state != State::round_blocked || !round_open(threads_data_[t].calls[other.next].round)) continue;
+            other.state = State::waiting;
+            other.blocked += end - other.blocked_since;
+            other.iteration_wait += end - other.blocked_since;
+            events_.schedule(end, Phase::operation, payload_base_ + static_cast<std::uint32_t>(t));
+        }
+    }
+    if (last) {
         th.state = State::done;
         return;
     }
@@ -68,6 +89,11 @@ void HostTimeline::on_event(std::size_t thread, std::vector<std::size_t>& issued
     const Time now = clock_.now();
     const workloads::HostCall& call = threads_data_[thread].calls[th.next];
     const auto what = [&] { return call.where + ": the host call's end"; };
+    if (th.state == State::waiting && call.round > 0 && !round_open(call.round)) {
+        th.state = State::round_blocked;
+        th.blocked_since = now;
+        return;
+    }
     if (call.kind == workloads::HostCall::Kind::sync) {
         if (!sync_done(call)) {
             th.state = State::sync_blocked;
@@ -114,9 +140,9 @@ void HostTimeline::check_done() const {
         if (threads_[t].state == State::done) continue;
         const workloads::HostCall& call = threads_data_[t].calls[threads_[t].next];
         throw InputError("host thread '" + threads_data_[t].name + "' never finished its call at " + call.where +
-                         (threads_[t].state == State::sync_blocked
-                              ? ": the sync waits for work that waits, through its stream, for a later call of the same thread"
-                              : ": its launch waits for a queue entry that never frees"));
+                         (threads_[t].state == State::sync_blocked    ? ": the sync waits for work that waits, through its stream, for a later call of the same thread"
+                          : threads_[t].state == State::round_blocked ? ": its iteration waits for another thread that never ends the one before"
+                                                                      : ": its launch waits for a queue entry that never frees"));
     }
 }
 
@@ -130,7 +156,7 @@ void HostTimeline::op_finished(std::size_t op) {
         const workloads::HostCall& call = threads_data_[t].calls[th.next];
         if (!sync_done(call)) continue;
         sync_wait_ += now - th.blocked_since;
-        th.blocked = now - th.blocked_since;
+        th.blocked += now - th.blocked_since;
         finish_call(t, checked_time_sum(now, call.cpu, [&] { return call.where + ": the host call's end"; }));
     }
 }

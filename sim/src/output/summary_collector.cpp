@@ -192,13 +192,15 @@ const char* copy_direction_name(workloads::CopyDirection direction) {
 void SummaryCollector::on_host_call(const HostCallRecord& call) {
     HostThreadSummary& t = summary_.host_threads.at(call.thread);
     const workloads::HostCall& c = app_->host.at(call.thread).calls.at(call.call);
+    const Time own = call.blocked - call.iteration_wait;  // a sync's wait for its work, a launch's for queue room
     if (c.kind == workloads::HostCall::Kind::sync) {
         ++t.syncs;
-        t.sync_wait += call.blocked;
+        t.sync_wait += own;
     } else {
         ++t.launches;
-        t.queue_wait += call.blocked;
+        t.queue_wait += own;
     }
+    t.iteration_wait += call.iteration_wait;
     t.cpu += call.end - call.start - call.blocked;
     if (call.call == 0) t.first_start = call.start;
     t.last_end = std::max(t.last_end, call.end);
@@ -268,6 +270,7 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
             e["cpu_ns"] = ns_json(t.cpu);
             e["sync_wait_ns"] = ns_json(t.sync_wait);
             e["queue_wait_ns"] = ns_json(t.queue_wait);
+            e["iteration_wait_ns"] = ns_json(t.iteration_wait);
             return e;
         });
     }

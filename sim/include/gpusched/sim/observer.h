@@ -70,6 +70,7 @@ struct HostCallRecord {
     Time start = 0;
     Time end = 0;
     Time blocked = 0;
+    Time iteration_wait = 0;   ///< of `blocked`: waiting for the other threads to end the previous iteration
 };
 
 /// Engine callbacks, in simulated-time order. Default implementations do nothing.

@@ -26,9 +26,14 @@ struct HostCall {
     Time gap = 0;     ///< CPU time from the previous call's end to this call's start
     Time cpu = 0;     ///< launch: the call's CPU time; sync: its CPU time after the work it waited for ended
     std::string where;  ///< "FILE:LINE", for messages; not compared
+    /// A workload's `iterations`: the iteration the call belongs to (0 in a document). A call of iteration
+    /// r > 0 starts only once every thread has ended its calls of iteration r - 1: the threads of one
+    /// training step finish before the next step's begin (the trace records no other tie between them).
+    std::uint32_t round = 0;
 
     friend bool operator==(const HostCall& a, const HostCall& b) {
-        return a.kind == b.kind && a.ops == b.ops && a.stream == b.stream && a.gap == b.gap && a.cpu == b.cpu;
+        return a.kind == b.kind && a.ops == b.ops && a.stream == b.stream && a.gap == b.gap && a.cpu == b.cpu &&
+               a.round == b.round;
     }
 };
 

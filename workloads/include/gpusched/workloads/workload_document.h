@@ -51,6 +51,10 @@ struct WorkloadDocument {
     std::vector<std::string> notes;          ///< top-level `notes`: where the workload came from
     std::optional<std::string> description;  ///< the source's name when absent
     std::optional<HostIssue> issue;
+    /// `iterations`: the items and the host threads' calls that many times in a row (a step of a training
+    /// loop, N steps); identical items share their work model, so the engine memoises their later runs.
+    std::optional<std::uint64_t> iterations;
+    std::string iterations_where;  ///< "FILE:LINE" of `iterations`; not compared
     std::vector<int> partitions;
     std::optional<int> partition;
     std::string partitions_where;  ///< "FILE:LINE" of `partitions`; not compared

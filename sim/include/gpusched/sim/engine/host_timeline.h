@@ -26,6 +26,8 @@ namespace gpusched::sim {
 ///           by t --> the next call starts at t + c.cpu + next.gap
 ///       c = sync, some not finished --> sync-blocked; when the last of them finishes (at f),
 ///           the next call starts at f + c.cpu + next.gap
+///       c of iteration r > 0 (a workload's `iterations`), some thread not past iteration r - 1
+///           --> round-blocked; when the last thread ends its last call of r - 1 (at e), c starts at e
 ///     after its last call: done.
 ///
 /// Invariants: a thread's calls start in order, each at or after the previous one's end; an
@@ -67,14 +69,18 @@ public:
 
 private:
     static constexpr std::uint32_t kNone = ~std::uint32_t{0};
-    enum class State : std::uint8_t { waiting, queue_blocked, sync_blocked, done };
+    enum class State : std::uint8_t { waiting, queue_blocked, sync_blocked, round_blocked, done };
     struct Thread {
         std::size_t next = 0;  ///< index of the next call
         State state = State::waiting;
         Time blocked_since = 0;
         Time call_start = 0;  ///< when the current call started
         Time blocked = 0;     ///< how long the current call has been blocked
+        Time iteration_wait = 0;  ///< of it, waiting for the previous iteration (round_blocked)
+        std::uint64_t rounds_done = 0;  ///< iterations whose calls it has all ended (done: all)
     };
+    /// Whether every thread has ended its calls of the iterations before `round`.
+    bool round_open(std::uint32_t round) const;
     /// Whether every operation the sync of `call` waits for has finished.
     bool sync_done(const workloads::HostCall& call) const;
     /// The call ended at `end`: the next one is scheduled at end + its gap (or the thread is done).

@@ -99,6 +99,7 @@ struct HostThreadSummary {
     Time cpu = 0;                  ///< its calls' CPU time (without the time blocked)
     Time sync_wait = 0;            ///< blocked in synchronisations (the GPU busy with the work they named)
     Time queue_wait = 0;           ///< blocked on full launch queues
+    Time iteration_wait = 0;       ///< blocked until the other threads ended the previous iteration (`iterations`)
     Time first_start = 0;          ///< its first call's start
     Time last_end = 0;             ///< its last call's end
 };
