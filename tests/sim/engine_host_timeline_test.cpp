@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gpusched/sim/engine/host_timeline.h"
+#include "support/sim_fixtures.h"
 
 namespace gpusched {
 
@@ -20,23 +21,6 @@ public:
     [[nodiscard]] Time now() const override { return time; }
 };
 
-workloads::HostCall launch(std::size_t op, Time gap, Time cpu) {
-    workloads::HostCall c;
-    c.ops = {op};
-    c.gap = gap;
-    c.cpu = cpu;
-    return c;
-}
-
-workloads::HostCall sync(int stream, Time gap, Time cpu) {
-    workloads::HostCall c;
-    c.kind = workloads::HostCall::Kind::sync;
-    c.stream = stream;
-    c.gap = gap;
-    c.cpu = cpu;
-    return c;
-}
-
 /// `ops` kernel operations on stream 0 and one host thread with `calls`.
 workloads::Application app_of(std::size_t ops, std::vector<workloads::HostCall> calls) {
     workloads::Application app;
@@ -49,7 +33,7 @@ workloads::Application app_of(std::size_t ops, std::vector<workloads::HostCall> 
 
 TEST_CASE("host timeline: the host runs ahead, each call at the previous end plus its gap") {
     // Call 0 starts at gap 10 us and takes 4 us; call 1 starts at 14 + 1 = 15 us. Payload = base 2 + thread 0.
-    const auto app = app_of(2, {launch(0, 10 * kUs, 4 * kUs), launch(1, 1 * kUs, 4 * kUs)});
+    const auto app = app_of(2, {test::host_launch(0, 10 * kUs, 4 * kUs), test::host_launch(1, 1 * kUs, 4 * kUs)});
     FakeEvents ev;
     sim::HostTimeline host(app, 2, std::nullopt, 2, ev, ev);
     CHECK(host.holds(0));
@@ -73,7 +57,7 @@ TEST_CASE("host timeline: the host runs ahead, each call at the previous end plu
 TEST_CASE("host timeline: a stream sync holds the next call until the work it names finished") {
     // launch op 0 at 1 us (cpu 4), sync stream 0 at 5 + 1 = 6 us: op 0 is still running; it
     // finishes at 50 us, so the sync ends at 50 + 2 = 52 us and the last launch starts at 52 + 3 = 55 us.
-    const auto app = app_of(2, {launch(0, 1 * kUs, 4 * kUs), sync(0, 1 * kUs, 2 * kUs), launch(1, 3 * kUs, 4 * kUs)});
+    const auto app = app_of(2, {test::host_launch(0, 1 * kUs, 4 * kUs), test::host_sync(0, 1 * kUs, 2 * kUs), test::host_launch(1, 3 * kUs, 4 * kUs)});
     FakeEvents ev;
     sim::HostTimeline host(app, 2, std::nullopt, 2, ev, ev);
     host.start();
@@ -94,7 +78,7 @@ TEST_CASE("host timeline: a stream sync holds the next call until the work it na
 
 TEST_CASE("host timeline: a sync on finished work costs only its cpu; a device sync waits for every stream") {
     // op 0 finished at 3 us, before the sync starts at 5 + 1 = 6 us: the next call at 6 + 2 + 1 = 9 us.
-    auto app = app_of(2, {launch(0, 1 * kUs, 4 * kUs), sync(-1, 1 * kUs, 2 * kUs), launch(1, 1 * kUs, 1 * kUs)});
+    auto app = app_of(2, {test::host_launch(0, 1 * kUs, 4 * kUs), test::host_sync(-1, 1 * kUs, 2 * kUs), test::host_launch(1, 1 * kUs, 1 * kUs)});
     app.operations[1].stream = 3;
     FakeEvents ev;
     sim::HostTimeline host(app, 2, std::nullopt, 2, ev, ev);
@@ -113,7 +97,7 @@ TEST_CASE("host timeline: a sync on finished work costs only its cpu; a device s
 TEST_CASE("host timeline: a full launch queue blocks the next launch until the oldest pending one starts") {
     // depth 1: op 0 issued at 0 holds the only entry; the launch of op 1 at 0 + 1 + 1 = 2 us
     // blocks; op 0 starts at 30 us: the call is retried at 30 us and issues op 1.
-    const auto app = app_of(2, {launch(0, 0, 1 * kUs), launch(1, 1 * kUs, 1 * kUs)});
+    const auto app = app_of(2, {test::host_launch(0, 0, 1 * kUs), test::host_launch(1, 1 * kUs, 1 * kUs)});
     FakeEvents ev;
     sim::HostTimeline host(app, 2, 1, 2, ev, ev);
     host.start();
@@ -135,9 +119,9 @@ TEST_CASE("host timeline: a full launch queue blocks the next launch until the o
 TEST_CASE("host timeline: a graph launch takes one queue entry for all its operations") {
     // depth 1: the graph call issues ops 0 and 1 at 0 (one entry, held by op 0); the next launch
     // at 0 + 2 + 1 = 3 us blocks until op 0 starts (at 5 us), not op 1.
-    workloads::HostCall graph = launch(0, 0, 2 * kUs);
+    workloads::HostCall graph = test::host_launch(0, 0, 2 * kUs);
     graph.ops = {0, 1};
-    const auto app = app_of(3, {graph, launch(2, 1 * kUs, 1 * kUs)});
+    const auto app = app_of(3, {graph, test::host_launch(2, 1 * kUs, 1 * kUs)});
     FakeEvents ev;
     sim::HostTimeline host(app, 3, 1, 3, ev, ev);
     host.start();
@@ -156,7 +140,7 @@ TEST_CASE("host timeline: a graph launch takes one queue entry for all its opera
 }
 
 TEST_CASE("host timeline: operations no call launches are not held") {
-    const auto app = app_of(3, {launch(1, 0, 1 * kUs)});
+    const auto app = app_of(3, {test::host_launch(1, 0, 1 * kUs)});
     FakeEvents ev;
     sim::HostTimeline host(app, 3, std::nullopt, 3, ev, ev);
     CHECK_FALSE(host.holds(0));

@@ -19,22 +19,6 @@ hw::GpuSpec timeline_gpu() {
     return g;
 }
 
-workloads::HostCall launch(std::size_t op, Time gap, Time cpu) {
-    workloads::HostCall c;
-    c.ops = {op};
-    c.gap = gap;
-    c.cpu = cpu;
-    return c;
-}
-
-workloads::HostCall sync(int stream, Time gap, Time cpu) {
-    workloads::HostCall c = launch(0, gap, cpu);
-    c.kind = workloads::HostCall::Kind::sync;
-    c.ops.clear();
-    c.stream = stream;
-    return c;
-}
-
 /// `n` one-block 10 us kernels (the last on `last_stream`) and one host thread of `calls`.
 workloads::Application app_with(std::size_t n, int last_stream, std::vector<workloads::HostCall> calls) {
     std::vector<workloads::KernelLaunch> launches;
@@ -52,7 +36,7 @@ TEST_CASE("host timeline run: a launch waits for its call, a sync holds the host
     // Launch 0 at 1 us (cpu 1) -> ready 1.5, runs 1.5..11.5. Launch 1 at 2 us; its stream is free
     // at 11.5 -> ready 12.0, ends 22.0. The sync starts at 3 us and ends at 22 + 1 = 23 us; launch 2
     // at 23 + 2 = 25 us -> ready 25.5, ends 35.5.
-    const auto app = app_with(3, 0, {launch(0, 1 * kUs, 1 * kUs), launch(1, 0, 1 * kUs), sync(0, 0, 1 * kUs), launch(2, 2 * kUs, 1 * kUs)});
+    const auto app = app_with(3, 0, {test::host_launch(0, 1 * kUs, 1 * kUs), test::host_launch(1, 0, 1 * kUs), test::host_sync(0, 0, 1 * kUs), test::host_launch(2, 2 * kUs, 1 * kUs)});
     const auto r = test::run(timeline_gpu(), app, "most-room");
     CHECK(r.ready == std::vector<Time>{1500 * kNs, 12000 * kNs, 25500 * kNs});
     CHECK(r.makespan == 35500 * kNs);
@@ -63,8 +47,8 @@ TEST_CASE("host timeline run: a full launch queue blocks the thread until the ol
     // (its stream) and holds the entry; launch 2 at 2 us finds the queue full: it is issued when
     // kernel 1 starts, at kernel 0's end 0.5 + 10 = 10.5 us, and ends at 11.5 us; launch 3 (stream 1)
     // then starts at 11.5 us -> ready 12.0. Without a depth: launch 3 at 3 us -> ready 3.5.
-    const auto calls = std::vector<workloads::HostCall>{launch(0, 0, 1 * kUs), launch(1, 0, 1 * kUs), launch(2, 0, 1 * kUs),
-                                                        launch(3, 0, 1 * kUs)};
+    const auto calls = std::vector<workloads::HostCall>{test::host_launch(0, 0, 1 * kUs), test::host_launch(1, 0, 1 * kUs), test::host_launch(2, 0, 1 * kUs),
+                                                        test::host_launch(3, 0, 1 * kUs)};
     hw::GpuSpec gpu = timeline_gpu();
     const auto unbounded = test::run(gpu, app_with(4, 1, calls), "most-room");
     CHECK(unbounded.ready[3] == 3500 * kNs);
@@ -86,7 +70,7 @@ public:
 TEST_CASE("host timeline run: each call's start, end and blocked time reach the observers and the summary's threads") {
     // The first test's calls: launch 0 at 1..2 us, launch 1 at 2..3, the sync starts at 3 us, is blocked
     // until kernel 1 ends at 22 us (19 us) and ends at 23; launch 2 at 25..26 us.
-    const auto app = app_with(3, 0, {launch(0, 1 * kUs, 1 * kUs), launch(1, 0, 1 * kUs), sync(0, 0, 1 * kUs), launch(2, 2 * kUs, 1 * kUs)});
+    const auto app = app_with(3, 0, {test::host_launch(0, 1 * kUs, 1 * kUs), test::host_launch(1, 0, 1 * kUs), test::host_sync(0, 0, 1 * kUs), test::host_launch(2, 2 * kUs, 1 * kUs)});
     CallRecorder calls;
     sim::SummaryCollector summary;
     auto p = scheduler::make_policy("most-room");
@@ -117,8 +101,8 @@ TEST_CASE("host timeline run: each call's start, end and blocked time reach the 
 TEST_CASE("host timeline run: a launch blocked on a full queue reports its wait in its record") {
     // The queue test's depth 1: launch 2 starts at 2 us and is blocked until kernel 1 starts at 10.5 us
     // (8.5 us), then takes its 1 us of CPU.
-    const auto calls_in = std::vector<workloads::HostCall>{launch(0, 0, 1 * kUs), launch(1, 0, 1 * kUs), launch(2, 0, 1 * kUs),
-                                                           launch(3, 0, 1 * kUs)};
+    const auto calls_in = std::vector<workloads::HostCall>{test::host_launch(0, 0, 1 * kUs), test::host_launch(1, 0, 1 * kUs), test::host_launch(2, 0, 1 * kUs),
+                                                           test::host_launch(3, 0, 1 * kUs)};
     hw::GpuSpec gpu = timeline_gpu();
     gpu.launch_queue_depth = 1;
     CallRecorder calls;
@@ -137,8 +121,8 @@ TEST_CASE("host timeline run: a call of the next iteration waits until every thr
     for (int i = 0; i < 4; ++i) launches.push_back(test::launch(1, 32, 10 * kUs, i % 2));
     workloads::Application app = test::app_of(launches);
     app.operations = app.issue_order();
-    workloads::HostThread a{"a", {launch(0, 1 * kUs, 1 * kUs), launch(2, 1 * kUs, 1 * kUs)}, ""};
-    workloads::HostThread b{"b", {launch(1, 30 * kUs, 1 * kUs), launch(3, 30 * kUs, 1 * kUs)}, ""};
+    workloads::HostThread a{"a", {test::host_launch(0, 1 * kUs, 1 * kUs), test::host_launch(2, 1 * kUs, 1 * kUs)}, ""};
+    workloads::HostThread b{"b", {test::host_launch(1, 30 * kUs, 1 * kUs), test::host_launch(3, 30 * kUs, 1 * kUs)}, ""};
     a.calls[1].round = 1;
     b.calls[1].round = 1;
     app.host = {a, b};
@@ -166,7 +150,7 @@ TEST_CASE("host timeline run: a call of the next iteration waits until every thr
 }
 
 TEST_CASE("host timeline run: host threads and issue: host-calls are not given together") {
-    auto app = app_with(1, 0, {launch(0, 0, 0)});
+    auto app = app_with(1, 0, {test::host_launch(0, 0, 0)});
     app.host_issue = workloads::HostIssue::calls;
     hw::GpuSpec gpu = timeline_gpu();
     gpu.host_launch_interval_ns = 1000;
@@ -176,9 +160,9 @@ TEST_CASE("host timeline run: host threads and issue: host-calls are not given t
 TEST_CASE("host timeline run: a sync that can never end is an error naming the thread and the call") {
     // Thread b launches kernel 1 at once; kernel 1 waits for kernel 0 (its stream), which thread a
     // launches only after its sync on stream 0, which waits for kernel 1: no order of the calls works.
-    auto app = app_with(2, 0, {sync(0, 1 * kUs, 0), launch(0, 0, 0)});
+    auto app = app_with(2, 0, {test::host_sync(0, 1 * kUs, 0), test::host_launch(0, 0, 0)});
     app.host[0].calls[0].where = "w.yaml:9";
-    app.host.push_back({"b", {launch(1, 0, 0)}, ""});
+    app.host.push_back({"b", {test::host_launch(1, 0, 0)}, ""});
     CHECK_THROWS_WITH_AS(test::run(timeline_gpu(), app, "most-room"),
                          "host thread 'main' never finished its call at w.yaml:9: the sync waits for work that waits, through its "
                          "stream, for a later call of the same thread",

@@ -6,40 +6,12 @@
 #include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/sim/output/timeline_csv.h"
 #include "gpusched/workloads/kernel_spec.h"
+#include "support/memo_run.h"
 #include "support/sim_fixtures.h"
 
 using namespace gpusched;
 
-namespace {
-
-class RepeatCounter final : public sim::SimObserver {
-public:
-    int repeated = 0;
-    [[nodiscard]] bool needs_every_block() const override { return false; }
-    void on_launch_repeated(const sim::RepeatedLaunch&) override { ++repeated; }
-};
-
-struct Outcome {
-    std::string json;
-    int repeated = 0;
-};
-
-Outcome run(const hw::GpuSpec& gpu, const workloads::Application& app, const std::string& policy,
-            const std::string& execution, bool memoise) {
-    auto p = scheduler::make_policy(policy);
-    sim::Engine engine(gpu, app, *p, execution);
-    engine.set_memoise(memoise);
-    sim::SummaryCollector summary;
-    RepeatCounter counter;
-    engine.add_observer(summary);
-    engine.add_observer(counter);
-    engine.run();
-    std::ostringstream json;
-    sim::write_summary_json(json, summary.summary());
-    return {json.str(), counter.repeated};
-}
-
-}  // namespace
+using test::RepeatCounter;
 
 TEST_CASE("memoised runs equal full simulation over sizes, block sizes, policies and execution models") {
     const hw::GpuSpec gpu = hw::resolve_gpu("h100");  // with its measured launch and dispatch overheads
@@ -55,8 +27,8 @@ TEST_CASE("memoised runs equal full simulation over sizes, block sizes, policies
                         CAPTURE(spec);
                         CAPTURE(policy);
                         CAPTURE(exec);
-                        const Outcome full = run(gpu, app, policy, exec, false);
-                        const Outcome memo = run(gpu, app, policy, exec, true);
+                        const test::MemoOutcome full = test::run_memoised(gpu, app, policy, exec, false);
+                        const test::MemoOutcome memo = test::run_memoised(gpu, app, policy, exec, true);
                         CHECK(full.repeated == 0);
                         CHECK(memo.json == full.json);
                         // Every launch after the first repeats it: launches - 1 of them.
@@ -86,8 +58,8 @@ TEST_CASE("memoised runs equal full simulation when identical launches alternate
         for (const std::string exec : {"shared", "fixed"}) {
             CAPTURE(policy);
             CAPTURE(exec);
-            const Outcome full = run(gpu, app, policy, exec, false);
-            const Outcome memo = run(gpu, app, policy, exec, true);
+            const test::MemoOutcome full = test::run_memoised(gpu, app, policy, exec, false);
+            const test::MemoOutcome memo = test::run_memoised(gpu, app, policy, exec, true);
             CHECK(memo.json == full.json);
             CHECK(memo.repeated == 9);  // rounds 2-4: 3 launches each
         }
@@ -119,8 +91,8 @@ TEST_CASE("memoised runs equal full simulation under a host timeline on one stre
             thread.calls.push_back(call);
         }
         app.host.push_back(thread);
-        const Outcome full = run(gpu, app, "most-room", "shared", false);
-        const Outcome memo = run(gpu, app, "most-room", "shared", true);
+        const test::MemoOutcome full = test::run_memoised(gpu, app, "most-room", "shared", false);
+        const test::MemoOutcome memo = test::run_memoised(gpu, app, "most-room", "shared", true);
         CHECK(memo.json == full.json);
         CHECK(memo.repeated == (b_stream == 0 ? 4 : 0));
     }
@@ -144,8 +116,8 @@ TEST_CASE("no memoisation with a per-block observer or with another stream runni
     {
         // Stream 1 runs a long kernel beside stream 0's launches: the GPU is never idle.
         auto two = workloads::application_from_specs({"apsp-minplus:n=100,block=16", "binomial-series:blocks=4,threads=64,stream=1"});
-        const Outcome full = run(gpu, two, "most-room", "shared", false);
-        const Outcome memo = run(gpu, two, "most-room", "shared", true);
+        const test::MemoOutcome full = test::run_memoised(gpu, two, "most-room", "shared", false);
+        const test::MemoOutcome memo = test::run_memoised(gpu, two, "most-room", "shared", true);
         CHECK(memo.json == full.json);
     }
 }

@@ -169,6 +169,25 @@ inline workloads::KernelLaunch seeded_launch(std::uint64_t blocks, int threads, 
     return k;
 }
 
+/// A host timeline's launch call of operation `op`, `gap` after the previous call's end, taking `cpu`.
+inline workloads::HostCall host_launch(std::size_t op, Time gap, Time cpu) {
+    workloads::HostCall c;
+    c.ops = {op};
+    c.gap = gap;
+    c.cpu = cpu;
+    return c;
+}
+
+/// A host timeline's sync call of `stream` (-1: the device), `gap` after the previous call's end, `cpu` after its work.
+inline workloads::HostCall host_sync(int stream, Time gap, Time cpu) {
+    workloads::HostCall c;
+    c.kind = workloads::HostCall::Kind::sync;
+    c.stream = stream;
+    c.gap = gap;
+    c.cpu = cpu;
+    return c;
+}
+
 inline workloads::Application app_of(std::vector<workloads::KernelLaunch> launches) {
     workloads::Application a;
     a.launches = std::move(launches);
