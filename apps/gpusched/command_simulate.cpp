@@ -1,4 +1,5 @@
 // `gpusched simulate`: one application on one GPU under one policy; summary, JSON, explanation, timeline CSV, trace, Gantt.
+#include <charconv>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -25,6 +26,7 @@
 #include "gpusched/sim/output/run_explanation.h"
 #include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/sim/output/timeline_csv.h"
+#include "gpusched/workloads/host_speed.h"
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/replay_timeline.h"
 #include "gpusched/workloads/workload_file.h"
@@ -71,6 +73,7 @@ struct SimulateOptions {
     std::string gantt;
     bool gantt_given = false;
     std::string gantt_colour = "kernel";
+    std::optional<std::string> host_speed;  ///< --host-speed: the host timeline's CPU times divided by it
 };
 
 /// --gantt's format from its file name: true for HTML, false for SVG; InputError naming the flag otherwise.
@@ -87,6 +90,16 @@ GanttColouring gantt_colouring(const std::string& name) {
     if (name == "kernel") return GanttColouring::kernel;
     if (name == "stream") return GanttColouring::stream;
     throw InputError("--gantt-colour: expected kernel or stream, got '" + name + "'");
+}
+
+/// --host-speed's number: the whole text a decimal number, else InputError naming the flag (the range is scale_host_speed's).
+double host_speed_value(const std::string& text) {
+    double value = 0;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || error != std::errc() || stop != end)
+        throw InputError("--host-speed: expected a number (2 = a host CPU twice as fast as the trace's), got '" + text + "'");
+    return value;
 }
 
 workloads::Application load_application(const SimulateOptions& o) {
@@ -134,17 +147,27 @@ void run_simulation(const SimulateOptions& given) {
         if (const auto problem = hw::set_walk_start(*gpu.dispatch_walk, o.walk_start, "--walk-start"); !problem.empty())
             throw InputError(problem);
     }
-    const workloads::Application app = load_application(o);
+    workloads::Application app = load_application(o);
+    std::vector<std::string> host_notes;
+    if (o.host_speed) {
+        workloads::scale_host_speed(app, host_speed_value(*o.host_speed), "--host-speed");
+        std::ostringstream note;
+        note << "host: every host call's CPU time and gap divided by " << *o.host_speed << " (--host-speed "
+             << *o.host_speed << "): a what-if on the CPU, the GPU's work unchanged";
+        host_notes.push_back(note.str());
+    }
     if (o.threads && *o.threads > gpu.max_threads_per_block)
         throw InputError("--threads " + std::to_string(*o.threads) + ": more than the " +
                          std::to_string(gpu.max_threads_per_block) + " threads per block of " + gpu.name);
     sim::Simulation run(gpu, app, *policy, setup.execution);
     const scheduler::RunNotes rule_notes = scheduler::run_rule_note_kinds(setup, app, gpu, run.execution());
     std::vector<std::string> notes = rule_notes.what_if;  // what the summary prints: all with --json or --notes all
+    notes.insert(notes.end(), host_notes.begin(), host_notes.end());
     if (o.json || o.notes == "all") notes.insert(notes.end(), rule_notes.gpu_rules.begin(), rule_notes.gpu_rules.end());
     else if (!rule_notes.gpu_rules.empty()) notes.push_back(rule_notes.gpu_rules_line(gpu));
     if (!o.quiet) {
         for (const auto& note : rule_notes.what_if) std::cerr << "gpusched: note: " << note << "\n";
+        for (const auto& note : host_notes) std::cerr << "gpusched: note: " << note << "\n";
         if (!rule_notes.gpu_rules.empty()) std::cerr << "gpusched: note: " << rule_notes.gpu_rules_line(gpu) << "\n";
     }
 
@@ -228,6 +251,7 @@ void add_simulate_command(CLI::App& app) {
                 "  gpusched simulate --exec shared --kernel sssp:nodes=4000,degree=4,sources=8,streams=4 "
                 "--gantt s.svg --gantt-colour stream\n"
                 "  gpusched simulate --workload examples/copy-overlap.yaml --timeline blocks.csv --trace run.json\n"
+                "  gpusched simulate --workload examples/host-timeline.yaml --host-speed 2 --explain\n"
                 "  gpusched simulate --explain --json");
     cmd->add_option("--gpu", o->gpu, "Preset name (gpusched list gpus) or GPU YAML file")->capture_default_str();
     add_gpu_what_if_options(cmd, o->what_if);
@@ -279,6 +303,10 @@ void add_simulate_command(CLI::App& app) {
         ->check(CLI::IsMember({"per-rule", "all"}).description(""))
         ->capture_default_str();
     cmd->add_flag("--quiet", o->quiet, "No notes on stderr (the summary still lists the rules its result rests on)");
+    cmd->add_option("--host-speed", o->host_speed,
+                    "A what-if on the CPU: the workload's host timeline runs F times as fast (every call's CPU time "
+                    "and gap divided by F, 0.01 to 100); the GPU's work is unchanged (docs/workloads.md \"Host timeline\")")
+        ->type_name("F");
     cmd->add_option("--gantt", o->gantt,
                     "Write the per-SM Gantt chart: FILE.svg, or FILE.html with the explanation beside it")
         ->each([o](const std::string&) { o->gantt_given = true; });

@@ -12,13 +12,17 @@ FLOPs (record_shapes=True, with_flops=True) to the traces; PyTorch 2.11 does not
 so they are written into the cpu_op events' args as "flops" after the export (add_flops).
 --profile-steps sets the traced iterations (default 3). A (workload, K) that raises is reported on
 stderr and in OUT/failures.txt, and the others still run.
+--rounds R runs the whole sweep (every K, every workload) R times in the same process and writes
+round r to OUT/round<r>/: the first profiler sessions of a process run the host's operators slower
+(ResNet-18 at K = 132, the first session, spent 4.8 ms per profiled step against 3.0 ms at K = 128,
+although its unprofiled iterations were within 4%), so a later round gives every K the same host.
 
 Workloads: cnn, transformer, gemm, elementwise (the default four, inference) and cnn_train
 (a ResNet-18 training step: bf16 autocast, SGD with momentum, forward + backward + optimizer step).
 
   python3 validation/torch/profile_workloads.py --out DIR [--sms 132,128,96,64,32,16]
                                                 [--workloads cnn,transformer,gemm,elementwise]
-                                                [--record-shapes] [--profile-steps 3]
+                                                [--record-shapes] [--profile-steps 3] [--rounds 1]
 """
 import argparse
 import csv
@@ -248,6 +252,9 @@ def main():
                          "(torch.profiler record_shapes=True, with_flops=True)")
     ap.add_argument("--profile-steps", type=int, default=3,
                     help="iterations in each trace (ProfilerStep markers), default 3")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="run the whole sweep this many times in one process, round r into OUT/round<r>/ "
+                         "(default 1: straight into OUT)")
     ap.add_argument("--bandwidth", action="store_true",
                     help="measure copy and read bandwidth from DRAM and L2 in green contexts of each K "
                          "(OUT/bandwidth.csv) and exit")
@@ -280,6 +287,20 @@ def main():
         return
     torch.backends.cuda.matmul.allow_tf32 = True
     torch.backends.cudnn.allow_tf32 = True
+    if args.rounds < 1:
+        raise SystemExit(f"--rounds must be at least 1, got {args.rounds}")
+    status = 0
+    for r in range(1, args.rounds + 1):
+        out = args.out if args.rounds == 1 else os.path.join(args.out, f"round{r}")
+        os.makedirs(out, exist_ok=True)
+        if args.rounds > 1:
+            print(f"round {r} of {args.rounds} -> {out}", flush=True)
+        status |= sweep(args, names, total, out)
+    return status
+
+
+def sweep(args, names, total, out):
+    """One pass over every K and workload: a trace and the timed iterations of each into OUT."""
     rows = []
     failures = []
     for sms in [int(s) for s in args.sms.split(",")]:
@@ -292,7 +313,7 @@ def main():
                         step()
                     torch.cuda.synchronize()
                     times = timed_iterations(step, args.iterations)
-                    profile(step, os.path.join(args.out, f"{name}_k{sms}.json.gz"),
+                    profile(step, os.path.join(out, f"{name}_k{sms}.json.gz"),
                             record_shapes=args.record_shapes, steps=args.profile_steps)
             except Exception as e:  # e.g. a library kernel that fails inside a green context
                 msg = f"{name} K={sms}: {type(e).__name__}: {e}"
@@ -303,16 +324,17 @@ def main():
                 rows.append({"workload": name, "sms": sms, "iteration": i, "ms": f"{t:.5f}"})
             print(f"{name:12s} K={sms:3d}  median {statistics.median(times):9.4f} ms  "
                   f"({time.time() - t0:.1f} s)", flush=True)
-    with open(os.path.join(args.out, "iterations.csv"), "w", newline="") as f:
+    with open(os.path.join(out, "iterations.csv"), "w", newline="") as f:
         f.write(f"# device={torch.cuda.get_device_name(0)}\n# sm_count={total}\n"
                 f"# torch={torch.__version__}\n# cuda={torch.version.cuda}\n")
         w = csv.DictWriter(f, fieldnames=["workload", "sms", "iteration", "ms"])
         w.writeheader()
         w.writerows(rows)
     if failures:
-        with open(os.path.join(args.out, "failures.txt"), "w") as f:
+        with open(os.path.join(out, "failures.txt"), "w") as f:
             f.write("\n".join(failures) + "\n")
         return 1
+    return 0
 
 
 if __name__ == "__main__":

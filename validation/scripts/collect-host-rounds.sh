@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Collects, on a GPU machine, the PyTorch traces with the host held steady: the four inference
+# workloads at K = 132,128,96,64,32,16, the whole sweep three times in one process (round 1 warms
+# the profiler; rounds 2 and 3 show run-to-run host spread), without and with shapes/FLOPs.
+#
+#   validation/scripts/collect-host-rounds.sh OUT_DIR
+# Writes OUT_DIR/env.txt, OUT_DIR/torch_rounds.tar.gz and OUT_DIR/torch_rounds_shapes.tar.gz, each
+# as soon as its sweep ends. Needs PyTorch with torchvision; changes no GPU setting.
+set -u
+out=${1:?usage: collect-host-rounds.sh OUT_DIR}
+here=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+mkdir -p "$out"
+prof="$here/validation/torch/profile_workloads.py"
+export PYTHONUNBUFFERED=1
+
+{
+  date -u +%Y-%m-%dT%H:%M:%SZ
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv
+  python3 -c 'import torch, torchvision; print("torch", torch.__version__, "cuda", torch.version.cuda,
+"cudnn", torch.backends.cudnn.version(), "torchvision", torchvision.__version__,
+"device", torch.cuda.get_device_name(0), "sms", torch.cuda.get_device_properties(0).multi_processor_count)'
+  nproc
+} >"$out/env.txt" 2>&1
+cat "$out/env.txt"
+
+for kind in plain shapes; do
+  d="$work/torch_rounds_$kind"; mkdir -p "$d"
+  extra=(); [ "$kind" = shapes ] && extra=(--record-shapes)
+  timeout 240 python3 "$prof" --out "$d" --rounds 3 --sms 132,128,96,64,32,16 "${extra[@]}" 2>&1 |
+    grep -v -e UserWarning -e _warn_once | tee "$d/run.log"
+  name=torch_rounds; [ "$kind" = shapes ] && name=torch_rounds_shapes
+  tar -C "$work" -czf "$out/$name.tar.gz" "torch_rounds_$kind"
+done
+ls -la "$out"
