@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/parallel_indices.h"
 #include "gpusched/support/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/output/launch_span_recorder.h"
@@ -151,7 +152,7 @@ SsspTimeline compare_timeline(const std::string& file, const std::string& dir, c
 SsspComparison validate_sssp(const std::string& dir, const hw::GpuSpec& gpu, const std::string& policy_name,
                              const std::function<bool(const SsspConfig&)>& select) {
     const std::string runs = (fs::path(dir) / "runs.csv").string();
-    const auto policy = scheduler::make_policy(policy_name);
+    (void)scheduler::make_policy(policy_name);  // an unknown name fails here, before any run
     const auto rows = read_run_table(runs, "SSSP run table",
                                      {"graph", "sources", "streams", "threads", "carveout", "mode", "launches",
                                       "median_ms", "min_ms", "max_ms", "workload_spec"});
@@ -161,8 +162,16 @@ SsspComparison validate_sssp(const std::string& dir, const hw::GpuSpec& gpu, con
     std::sort(graphs.begin(), graphs.end());
     out.reference = {graphs.front(), 32, 1, 256, "max-l1"};
     // By spec and issue (issue_of): graph mode as a CUDA graph, stream mode as direct host calls
-    // when the GPU spec has host_launch_interval_ns (else queued).
-    std::map<std::pair<std::string, workloads::HostIssue>, Simulated> simulated;
+    // when the GPU spec has host_launch_interval_ns (else queued). Each distinct run once, on the
+    // machine's threads (each with a policy of its own), in the order of the table's rows.
+    struct Run {
+        workloads::KernelSpec spec;
+        workloads::HostIssue issue;
+        int streams;
+    };
+    std::vector<Run> runs_to_simulate;
+    std::vector<std::size_t> run_of_point;
+    std::map<std::pair<std::string, workloads::HostIssue>, std::size_t> run_index;
     for (const auto& r : rows) {
         const std::string mode = r.text("mode");
         if (mode != "graph" && mode != "stream") continue;
@@ -178,12 +187,25 @@ SsspComparison validate_sssp(const std::string& dir, const hw::GpuSpec& gpu, con
         p.spread_percent = 100.0 * (r.number("max_ms") - r.number("min_ms")) * 1000.0 / p.measured_us;
         const workloads::KernelSpec spec = spec_with_data_file(r.text("workload_spec"), "sssp", "graph", dir, r.where());
         const std::pair<std::string, workloads::HostIssue> key{spec.to_string(), issue_of(mode, gpu)};
-        auto it = simulated.find(key);
-        if (it == simulated.end()) it = simulated.emplace(key, simulate(spec, gpu, *policy, key.second, config.streams)).first;
-        p.simulated_us = it->second.makespan_us;
-        p.simulated_launches = it->second.launches;
-        out.launches_match = out.launches_match && p.simulated_launches == p.launches;
+        auto it = run_index.find(key);
+        if (it == run_index.end()) {
+            it = run_index.emplace(key, runs_to_simulate.size()).first;
+            runs_to_simulate.push_back({spec, key.second, config.streams});
+        }
+        run_of_point.push_back(it->second);
         out.points.push_back(p);
+    }
+    std::vector<Simulated> simulated(runs_to_simulate.size());
+    for_each_index(runs_to_simulate.size(), [&](std::size_t i) {
+        const auto own_policy = scheduler::make_policy(policy_name);
+        const Run& run = runs_to_simulate[i];
+        simulated[i] = simulate(run.spec, gpu, *own_policy, run.issue, run.streams);
+    });
+    for (std::size_t i = 0; i < out.points.size(); ++i) {
+        SsspPoint& p = out.points[i];
+        p.simulated_us = simulated[run_of_point[i]].makespan_us;
+        p.simulated_launches = simulated[run_of_point[i]].launches;
+        out.launches_match = out.launches_match && p.simulated_launches == p.launches;
     }
     const auto ref = std::find_if(out.points.begin(), out.points.end(), [&](const SsspPoint& p) {
         return p.mode == "graph" && key_of(p.config) == key_of(out.reference);
@@ -232,7 +254,11 @@ SsspComparison validate_sssp(const std::string& dir, const hw::GpuSpec& gpu, con
         if (name.rfind("timeline_", 0) == 0 && e.path().extension() == ".csv") files.push_back(e.path());
     }
     std::sort(files.begin(), files.end());
-    for (const auto& f : files) out.timelines.push_back(compare_timeline(f.string(), dir, gpu, *policy));
+    out.timelines.resize(files.size());
+    for_each_index(files.size(), [&](std::size_t i) {
+        const auto own_policy = scheduler::make_policy(policy_name);
+        out.timelines[i] = compare_timeline(files[i].string(), dir, gpu, *own_policy);
+    });
     return out;
 }
 

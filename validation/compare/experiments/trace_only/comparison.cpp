@@ -9,6 +9,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/importers/kineto_reader.h"
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/parallel_indices.h"
 #include "imported_runs.h"
 #include "numeric_csv.h"
 
@@ -93,13 +94,18 @@ TraceOnlyComparison validate_trace_only(const std::string& data_dir, const std::
     if (c.other_dir.empty()) return c;
     const auto here = whole_gpu_traces(torch);
     const auto there = whole_gpu_traces(c.other_dir);
+    std::vector<std::pair<std::string, std::pair<std::string, std::string>>> pairs;  // name, (here, there)
+    for (const auto& [name, reference] : here)
+        if (const auto other = there.find(name); other != there.end())
+            pairs.push_back({name, {reference.second, other->second.second}});
+    c.other.resize(pairs.size());
+    for_each_index(pairs.size(), [&](std::size_t i) {
+        c.other[i] = compare_other_gpu(pairs[i].first, pairs[i].second.first, pairs[i].second.second, policy, execution, step);
+    });
     std::vector<double> busy, kernels;
-    for (const auto& [name, reference] : here) {
-        const auto other = there.find(name);
-        if (other == there.end()) continue;
-        c.other.push_back(compare_other_gpu(name, reference.second, other->second.second, policy, execution, step));
-        busy.push_back(std::abs(c.other.back().busy_error_percent));
-        kernels.push_back(c.other.back().kernel_median_abs_error_percent);
+    for (const auto& o : c.other) {
+        busy.push_back(std::abs(o.busy_error_percent));
+        kernels.push_back(o.kernel_median_abs_error_percent);
     }
     if (!busy.empty()) {
         const ErrorSummary b = summarise_errors(busy);

@@ -15,6 +15,7 @@
 #include "gpusched/importers/imported_application.h"
 #include "gpusched/importers/kineto_reader.h"
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/parallel_indices.h"
 #include "experiments/curves/comparison.h"
 #include "experiments/series/comparison.h"
 #include "imported_runs.h"
@@ -173,10 +174,18 @@ std::vector<WhatIfOwnPoint> compare_own(const std::string& green_dir, const hw::
     }
     std::vector<WhatIfOwnPoint> out;
     if (dirs.empty() || dirs.rbegin()->first != gpu.sm_count) return out;
-    const OwnTimes reference = own_times(dirs.rbegin()->second, green_dir, gpu, policy, series_work);
-    for (auto it = std::next(dirs.rbegin()); it != dirs.rend(); ++it) {
+    // Every K's own kernels on the machine's threads (descending K, the reference first), then compared.
+    const std::vector<std::pair<int, std::string>> descending(dirs.rbegin(), dirs.rend());
+    std::vector<OwnTimes> all(descending.size());
+    for_each_index(descending.size(), [&](std::size_t i) {
         std::string unused;
-        const OwnTimes times = own_times(it->second, green_dir, what_if_gpu(gpu, it->first), policy, unused);
+        all[i] = i == 0 ? own_times(descending[i].second, green_dir, gpu, policy, series_work)
+                        : own_times(descending[i].second, green_dir, what_if_gpu(gpu, descending[i].first), policy, unused);
+    });
+    const OwnTimes& reference = all.front();
+    for (std::size_t i = 1; i < descending.size(); ++i) {
+        const auto it = std::next(dirs.rbegin(), static_cast<std::ptrdiff_t>(i));
+        const OwnTimes& times = all[i];
         for (const auto& [key, t] : times) {
             const auto ref = reference.find(key);
             if (ref == reference.end() || ref->second.first <= 0 || ref->second.second <= 0) continue;
@@ -204,11 +213,17 @@ hw::GpuSpec what_if_gpu(const hw::GpuSpec& gpu, int sms) {
 WhatIfComparison validate_what_if(const std::string& torch_dir, const std::string& green_dir, const std::string& policy,
                                   const std::string& execution, int step, bool join_ncu) {
     WhatIfComparison c;
-    hw::GpuSpec gpu;
-    for (const auto& [name, traces] : find_traces(torch_dir)) {
+    // One workload per job on the machine's threads; each job fills its own slots.
+    const auto found = find_traces(torch_dir);
+    const std::vector<std::pair<std::string, std::map<int, std::string>>> entries(found.begin(), found.end());
+    c.workloads.resize(entries.size());
+    std::vector<hw::GpuSpec> gpus(entries.size());
+    for_each_index(entries.size(), [&](std::size_t i) {
+        const auto& [name, traces] = entries[i];
         const std::string ncu = join_ncu ? (fs::path(torch_dir) / "ncu" / (name + ".csv.gz")).string() : "";
-        c.workloads.push_back(compare_workload(name, traces, ncu, policy, execution, step, gpu));
-    }
+        c.workloads[i] = compare_workload(name, traces, ncu, policy, execution, step, gpus[i]);
+    });
+    const hw::GpuSpec gpu = gpus.back();  // every workload's trace maps to the same preset
     c.sm_rule = "at K = 16: " + hw::sm_count_rule(gpu, 16);
     std::vector<double> busy, reference, wave_change;
     for (const auto& w : c.workloads) {
