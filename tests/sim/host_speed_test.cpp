@@ -14,13 +14,6 @@ namespace {
 constexpr Time kNs = 1000;
 constexpr Time kUs = 1'000'000;
 
-/// 4 SMs, 500 ns from a kernel's start (issued, its stream free) to its first block.
-hw::GpuSpec speed_gpu() {
-    hw::GpuSpec g = test::small_gpu(4);
-    g.kernel_launch_ns = 500;
-    return g;
-}
-
 /// Two one-block 10 us kernels on stream 0, each launched after a `gap` of host work (cpu 2 us).
 workloads::Application two_launches(Time gap) {
     workloads::Application app = test::app_of({test::launch(1, 32, 10 * kUs), test::launch(1, 32, 10 * kUs)});
@@ -44,17 +37,17 @@ TEST_CASE("host speed: a host-bound run follows the CPU, a GPU-bound one does no
     // Host-bound (gap 30 us): launch 0 at 30 us, its kernel 30.5..40.5; launch 1 at 30+2+30 = 62 us,
     // its kernel 62.5..72.5. At speed 2 the calls are at 15 and 15+1+15 = 31 us: kernels 15.5..25.5
     // and 31.5..41.5. The GPU's 10 us kernels are the same; only when they can start moved.
-    CHECK(test::run(speed_gpu(), two_launches(30 * kUs), "most-room").makespan == 72500 * kNs);
+    CHECK(test::run(test::host_timeline_gpu(), two_launches(30 * kUs), "most-room").makespan == 72500 * kNs);
     auto faster = two_launches(30 * kUs);
     workloads::scale_host_speed(faster, 2.0, "--host-speed");
-    CHECK(test::run(speed_gpu(), faster, "most-room").makespan == 41500 * kNs);
+    CHECK(test::run(test::host_timeline_gpu(), faster, "most-room").makespan == 41500 * kNs);
     // GPU-bound (gap 1 us): launch 0 at 1 us -> kernel 1.5..11.5; launch 1 at 4 us waits for its stream
     // -> 12.0..22.0. Twice as slow a host (calls at 2 and 8 us) changes only the first start: 2.5..12.5,
     // then 13.0..23.0 -- 1 us, not twice the makespan.
-    CHECK(test::run(speed_gpu(), two_launches(1 * kUs), "most-room").makespan == 22000 * kNs);
+    CHECK(test::run(test::host_timeline_gpu(), two_launches(1 * kUs), "most-room").makespan == 22000 * kNs);
     auto slower = two_launches(1 * kUs);
     workloads::scale_host_speed(slower, 0.5, "--host-speed");
-    CHECK(test::run(speed_gpu(), slower, "most-room").makespan == 23000 * kNs);
+    CHECK(test::run(test::host_timeline_gpu(), slower, "most-room").makespan == 23000 * kNs);
 }
 
 TEST_CASE("host speed: a speed out of range, not a number, or no host timeline is refused naming the key") {

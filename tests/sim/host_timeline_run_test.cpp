@@ -12,13 +12,6 @@ namespace {
 constexpr Time kNs = 1000;
 constexpr Time kUs = 1'000'000;
 
-/// 4 SMs, 500 ns from a kernel's start (issued, its stream free) to its first block.
-hw::GpuSpec timeline_gpu() {
-    hw::GpuSpec g = test::small_gpu(4);
-    g.kernel_launch_ns = 500;
-    return g;
-}
-
 /// `n` one-block 10 us kernels (the last on `last_stream`) and one host thread of `calls`.
 workloads::Application app_with(std::size_t n, int last_stream, std::vector<workloads::HostCall> calls) {
     std::vector<workloads::KernelLaunch> launches;
@@ -37,7 +30,7 @@ TEST_CASE("host timeline run: a launch waits for its call, a sync holds the host
     // at 11.5 -> ready 12.0, ends 22.0. The sync starts at 3 us and ends at 22 + 1 = 23 us; launch 2
     // at 23 + 2 = 25 us -> ready 25.5, ends 35.5.
     const auto app = app_with(3, 0, {test::host_launch(0, 1 * kUs, 1 * kUs), test::host_launch(1, 0, 1 * kUs), test::host_sync(0, 0, 1 * kUs), test::host_launch(2, 2 * kUs, 1 * kUs)});
-    const auto r = test::run(timeline_gpu(), app, "most-room");
+    const auto r = test::run(test::host_timeline_gpu(), app, "most-room");
     CHECK(r.ready == std::vector<Time>{1500 * kNs, 12000 * kNs, 25500 * kNs});
     CHECK(r.makespan == 35500 * kNs);
 }
@@ -49,7 +42,7 @@ TEST_CASE("host timeline run: a full launch queue blocks the thread until the ol
     // then starts at 11.5 us -> ready 12.0. Without a depth: launch 3 at 3 us -> ready 3.5.
     const auto calls = std::vector<workloads::HostCall>{test::host_launch(0, 0, 1 * kUs), test::host_launch(1, 0, 1 * kUs), test::host_launch(2, 0, 1 * kUs),
                                                         test::host_launch(3, 0, 1 * kUs)};
-    hw::GpuSpec gpu = timeline_gpu();
+    hw::GpuSpec gpu = test::host_timeline_gpu();
     const auto unbounded = test::run(gpu, app_with(4, 1, calls), "most-room");
     CHECK(unbounded.ready[3] == 3500 * kNs);
     gpu.launch_queue_depth = 1;
@@ -74,7 +67,7 @@ TEST_CASE("host timeline run: each call's start, end and blocked time reach the 
     CallRecorder calls;
     sim::SummaryCollector summary;
     auto p = scheduler::make_policy("most-room");
-    const hw::GpuSpec gpu = timeline_gpu();  // the engine keeps a reference
+    const hw::GpuSpec gpu = test::host_timeline_gpu();  // the engine keeps a reference
     sim::Engine engine(gpu, app, *p, "fixed");
     engine.add_observer(calls);
     engine.add_observer(summary);
@@ -103,7 +96,7 @@ TEST_CASE("host timeline run: a launch blocked on a full queue reports its wait 
     // (8.5 us), then takes its 1 us of CPU.
     const auto calls_in = std::vector<workloads::HostCall>{test::host_launch(0, 0, 1 * kUs), test::host_launch(1, 0, 1 * kUs), test::host_launch(2, 0, 1 * kUs),
                                                            test::host_launch(3, 0, 1 * kUs)};
-    hw::GpuSpec gpu = timeline_gpu();
+    hw::GpuSpec gpu = test::host_timeline_gpu();
     gpu.launch_queue_depth = 1;
     CallRecorder calls;
     static_cast<void>(test::run(gpu, app_with(4, 1, calls_in), "most-room", &calls));
@@ -128,7 +121,7 @@ TEST_CASE("host timeline run: a call of the next iteration waits until every thr
     app.host = {a, b};
     CallRecorder calls;
     sim::SummaryCollector summary;
-    const hw::GpuSpec gpu = timeline_gpu();
+    const hw::GpuSpec gpu = test::host_timeline_gpu();
     auto p = scheduler::make_policy("most-room");
     sim::Engine engine(gpu, app, *p, "fixed");
     engine.add_observer(calls);
@@ -152,7 +145,7 @@ TEST_CASE("host timeline run: a call of the next iteration waits until every thr
 TEST_CASE("host timeline run: host threads and issue: host-calls are not given together") {
     auto app = app_with(1, 0, {test::host_launch(0, 0, 0)});
     app.host_issue = workloads::HostIssue::calls;
-    hw::GpuSpec gpu = timeline_gpu();
+    hw::GpuSpec gpu = test::host_timeline_gpu();
     gpu.host_launch_interval_ns = 1000;
     CHECK_THROWS_WITH_AS(test::run(gpu, app, "most-room"), doctest::Contains("host threads (`host`) and `issue: host-calls`"), InputError);
 }
@@ -163,7 +156,7 @@ TEST_CASE("host timeline run: a sync that can never end is an error naming the t
     auto app = app_with(2, 0, {test::host_sync(0, 1 * kUs, 0), test::host_launch(0, 0, 0)});
     app.host[0].calls[0].where = "w.yaml:9";
     app.host.push_back({"b", {test::host_launch(1, 0, 0)}, ""});
-    CHECK_THROWS_WITH_AS(test::run(timeline_gpu(), app, "most-room"),
+    CHECK_THROWS_WITH_AS(test::run(test::host_timeline_gpu(), app, "most-room"),
                          "host thread 'main' never finished its call at w.yaml:9: the sync waits for work that waits, through its "
                          "stream, for a later call of the same thread",
                          InputError);

@@ -49,6 +49,13 @@ inline hw::GpuSpec small_gpu(int sms) {
     return g;
 }
 
+/// small_gpu(4) with 500 ns from a kernel's start (issued, its stream free) to its first block: the host-timeline tests' GPU.
+inline hw::GpuSpec host_timeline_gpu() {
+    hw::GpuSpec g = small_gpu(4);
+    g.kernel_launch_ns = 500;
+    return g;
+}
+
 /// small_gpu(sms) issuing C = 4 slots per cycle at 1000 MHz (4 slots per ns), with no DRAM, L2 or L1 limit:
 /// the hand-derived `shared` tests' GPU.
 inline hw::GpuSpec unlimited_issue_gpu(int sms) {

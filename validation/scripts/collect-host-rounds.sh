@@ -7,22 +7,14 @@
 # Writes OUT_DIR/env.txt, OUT_DIR/torch_rounds.tar.gz and OUT_DIR/torch_rounds_shapes.tar.gz, each
 # as soon as its sweep ends. Needs PyTorch with torchvision; changes no GPU setting.
 set -u
+export PYTHONUNBUFFERED=1
 out=${1:?usage: collect-host-rounds.sh OUT_DIR}
 here=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
 mkdir -p "$out"
-prof="$here/validation/torch/profile_workloads.py"
-export PYTHONUNBUFFERED=1
+bash "$here/validation/scripts/write-gpu-env.sh" "$out/env.txt"
 
-{
-  date -u +%Y-%m-%dT%H:%M:%SZ
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv
-  python3 -c 'import torch, torchvision; print("torch", torch.__version__, "cuda", torch.version.cuda,
-"cudnn", torch.backends.cudnn.version(), "torchvision", torchvision.__version__,
-"device", torch.cuda.get_device_name(0), "sms", torch.cuda.get_device_properties(0).multi_processor_count)'
-  nproc
-} >"$out/env.txt" 2>&1
-cat "$out/env.txt"
+prof="$here/validation/torch/profile_workloads.py"
+work=$(mktemp -d)
 
 for kind in plain shapes; do
   d="$work/torch_rounds_$kind"; mkdir -p "$d"

@@ -16,15 +16,7 @@ mkdir -p "$out"
 prof="$here/validation/torch/profile_workloads.py"
 export PYTHONUNBUFFERED=1
 
-{
-  date -u +%Y-%m-%dT%H:%M:%SZ
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv
-  python3 -c 'import torch, torchvision; print("torch", torch.__version__, "cuda", torch.version.cuda,
-"cudnn", torch.backends.cudnn.version(), "torchvision", torchvision.__version__,
-"device", torch.cuda.get_device_name(0), "sms", torch.cuda.get_device_properties(0).multi_processor_count)'
-  nvcc --version | tail -1
-} >"$out/env.txt" 2>&1
-cat "$out/env.txt"
+bash "$here/validation/scripts/write-gpu-env.sh" "$out/env.txt"
 
 # 1. the four inference workloads with shapes and FLOPs
 d="$work/torch_shapes"; mkdir -p "$d"
