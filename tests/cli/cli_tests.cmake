@@ -688,7 +688,7 @@ gpusched_cli_file_test(simulate_gantt_host_lanes host_lanes.svg ">host main<.*>h
 gpusched_cli_file_test(simulate_trace_host_track host_track.json
                        "\"name\":\"Host\".*\"name\":\"host main\".*\"name\":\"sync stream 0\",\"cat\":\"host\""
                        simulate --workload ${PROJECT_SOURCE_DIR}/examples/host-timeline.yaml --trace host_track.json --quiet)
-gpusched_cli_test(simulate_json_host_threads 0 stdout "\"host_threads\":\\[{\"thread\":\"main\",\"launches\":5,\"syncs\":1,.*\"sync_wait_ns\":71624.571"
+gpusched_cli_test(simulate_json_host_threads 0 stdout "\"host_threads\":\\[{\"thread\":\"main\",\"launches\":5,\"syncs\":1,.*\"sync_wait_ns\":75624.571"
                   simulate --workload ${PROJECT_SOURCE_DIR}/examples/host-timeline.yaml --json --quiet)
 gpusched_cli_test(simulate_help_examples 0 stdout "Examples:.*--explain.*--gantt run.html" simulate --help)
 gpusched_cli_test(simulate_gantt_bad_name 2 stderr "--gantt: expected a file name ending in .html or .svg, got 'g.png'"

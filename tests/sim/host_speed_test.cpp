@@ -34,20 +34,21 @@ TEST_CASE("host speed: gaps and CPU times divided, rounded to the picosecond; ho
 }
 
 TEST_CASE("host speed: a host-bound run follows the CPU, a GPU-bound one does not") {
-    // Host-bound (gap 30 us): launch 0 at 30 us, its kernel 30.5..40.5; launch 1 at 30+2+30 = 62 us,
-    // its kernel 62.5..72.5. At speed 2 the calls are at 15 and 15+1+15 = 31 us: kernels 15.5..25.5
-    // and 31.5..41.5. The GPU's 10 us kernels are the same; only when they can start moved.
-    CHECK(test::run(test::host_timeline_gpu(), two_launches(30 * kUs), "most-room").makespan == 72500 * kNs);
+    // A launch submits as its call returns. Host-bound (gap 30 us): launch 0's call 30..32 us, its kernel
+    // 32.5..42.5; launch 1's call 62..64 us, its kernel 64.5..74.5. At speed 2 (gap 15, cpu 1) the calls
+    // are 15..16 and 31..32 us: kernels 16.5..26.5 and 32.5..42.5. The GPU's 10 us kernels are the same;
+    // only when they can start moved.
+    CHECK(test::run(test::host_timeline_gpu(), two_launches(30 * kUs), "most-room").makespan == 74500 * kNs);
     auto faster = two_launches(30 * kUs);
     workloads::scale_host_speed(faster, 2.0, "--host-speed");
-    CHECK(test::run(test::host_timeline_gpu(), faster, "most-room").makespan == 41500 * kNs);
-    // GPU-bound (gap 1 us): launch 0 at 1 us -> kernel 1.5..11.5; launch 1 at 4 us waits for its stream
-    // -> 12.0..22.0. Twice as slow a host (calls at 2 and 8 us) changes only the first start: 2.5..12.5,
-    // then 13.0..23.0 -- 1 us, not twice the makespan.
-    CHECK(test::run(test::host_timeline_gpu(), two_launches(1 * kUs), "most-room").makespan == 22000 * kNs);
+    CHECK(test::run(test::host_timeline_gpu(), faster, "most-room").makespan == 42500 * kNs);
+    // GPU-bound (gap 1 us): launch 0's call 1..3 us -> kernel 3.5..13.5; launch 1's call 4..6 us waits for
+    // its stream -> 14.0..24.0. Twice as slow a host (gap 2, cpu 4: calls 2..6 and 8..12 us) delays only
+    // the first kernel, by 3 us (6.5..16.5, then 17.0..27.0): 24 -> 27 us, not twice.
+    CHECK(test::run(test::host_timeline_gpu(), two_launches(1 * kUs), "most-room").makespan == 24000 * kNs);
     auto slower = two_launches(1 * kUs);
     workloads::scale_host_speed(slower, 0.5, "--host-speed");
-    CHECK(test::run(test::host_timeline_gpu(), slower, "most-room").makespan == 23000 * kNs);
+    CHECK(test::run(test::host_timeline_gpu(), slower, "most-room").makespan == 27000 * kNs);
 }
 
 TEST_CASE("host speed: a speed out of range, not a number, or no host timeline is refused naming the key") {

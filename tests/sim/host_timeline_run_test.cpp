@@ -26,31 +26,31 @@ workloads::Application app_with(std::size_t n, int last_stream, std::vector<work
 }  // namespace
 
 TEST_CASE("host timeline run: a launch waits for its call, a sync holds the host until its stream is done") {
-    // Launch 0 at 1 us (cpu 1) -> ready 1.5, runs 1.5..11.5. Launch 1 at 2 us; its stream is free
-    // at 11.5 -> ready 12.0, ends 22.0. The sync starts at 3 us and ends at 22 + 1 = 23 us; launch 2
-    // at 23 + 2 = 25 us -> ready 25.5, ends 35.5.
+    // A launch submits its work as its call returns. Launch 0's call runs 1..2 us -> ready 2.5, runs 2.5..12.5.
+    // Launch 1's call 2..3 us; its stream is free at 12.5 -> ready 13.0, ends 23.0. The sync starts at 3 us and
+    // ends at 23 + 1 = 24 us; launch 2's call at 24 + 2 = 26..27 us -> ready 27.5, ends 37.5.
     const auto app = app_with(3, 0, {test::host_launch(0, 1 * kUs, 1 * kUs), test::host_launch(1, 0, 1 * kUs), test::host_sync(0, 0, 1 * kUs), test::host_launch(2, 2 * kUs, 1 * kUs)});
     const auto r = test::run(test::host_timeline_gpu(), app, "most-room");
-    CHECK(r.ready == std::vector<Time>{1500 * kNs, 12000 * kNs, 25500 * kNs});
-    CHECK(r.makespan == 35500 * kNs);
+    CHECK(r.ready == std::vector<Time>{2500 * kNs, 13000 * kNs, 27500 * kNs});
+    CHECK(r.makespan == 37500 * kNs);
 }
 
 TEST_CASE("host timeline run: a full launch queue blocks the thread until the oldest pending launch starts") {
-    // Depth 1. Launch 0 at 0 starts at once (its entry freed). Launch 1 at 1 us waits for kernel 0
-    // (its stream) and holds the entry; launch 2 at 2 us finds the queue full: it is issued when
-    // kernel 1 starts, at kernel 0's end 0.5 + 10 = 10.5 us, and ends at 11.5 us; launch 3 (stream 1)
-    // then starts at 11.5 us -> ready 12.0. Without a depth: launch 3 at 3 us -> ready 3.5.
+    // Depth 1. Launch 0 submits at 1 us and starts at once (its entry freed): kernel 0 runs 1.5..11.5. Launch
+    // 1 submits at 2 us, waits for kernel 0 (its stream) and holds the entry; launch 2's call (2..3 us) finds
+    // the queue full at 3 us: it submits when kernel 1 starts, at kernel 0's end 11.5 us, and returns then;
+    // launch 3 (stream 1) runs 11.5..12.5 -> ready 13.0. Without a depth: launch 3 submits at 4 us -> ready 4.5.
     const auto calls = std::vector<workloads::HostCall>{test::host_launch(0, 0, 1 * kUs), test::host_launch(1, 0, 1 * kUs), test::host_launch(2, 0, 1 * kUs),
                                                         test::host_launch(3, 0, 1 * kUs)};
     hw::GpuSpec gpu = test::host_timeline_gpu();
     const auto unbounded = test::run(gpu, app_with(4, 1, calls), "most-room");
-    CHECK(unbounded.ready[3] == 3500 * kNs);
+    CHECK(unbounded.ready[3] == 4500 * kNs);
     gpu.launch_queue_depth = 1;
     const auto bounded = test::run(gpu, app_with(4, 1, calls), "most-room");
-    CHECK(bounded.ready[3] == 12000 * kNs);
-    CHECK(bounded.ready[2] == 21500 * kNs);  // kernel 1 runs 11.0..21.0, then + 0.5
-    CHECK(bounded.makespan == unbounded.makespan);  // stream 0's order bound the end either way: 31.5 us
-    CHECK(bounded.makespan == 31500 * kNs);
+    CHECK(bounded.ready[3] == 13000 * kNs);
+    CHECK(bounded.ready[2] == 22500 * kNs);  // kernel 1 runs 12.0..22.0, then + 0.5
+    CHECK(bounded.makespan == unbounded.makespan);  // stream 0's order bound the end either way: 32.5 us
+    CHECK(bounded.makespan == 32500 * kNs);
 }
 
 /// Keeps every host call record.
@@ -62,7 +62,7 @@ public:
 
 TEST_CASE("host timeline run: each call's start, end and blocked time reach the observers and the summary's threads") {
     // The first test's calls: launch 0 at 1..2 us, launch 1 at 2..3, the sync starts at 3 us, is blocked
-    // until kernel 1 ends at 22 us (19 us) and ends at 23; launch 2 at 25..26 us.
+    // until kernel 1 ends at 23 us (20 us) and ends at 24; launch 2 at 26..27 us.
     const auto app = app_with(3, 0, {test::host_launch(0, 1 * kUs, 1 * kUs), test::host_launch(1, 0, 1 * kUs), test::host_sync(0, 0, 1 * kUs), test::host_launch(2, 2 * kUs, 1 * kUs)});
     CallRecorder calls;
     sim::SummaryCollector summary;
@@ -76,24 +76,24 @@ TEST_CASE("host timeline run: each call's start, end and blocked time reach the 
     const auto at = [&](std::size_t i) { return std::vector<Time>{calls.calls[i].start, calls.calls[i].end, calls.calls[i].blocked}; };
     CHECK(at(0) == std::vector<Time>{1 * kUs, 2 * kUs, 0});
     CHECK(at(1) == std::vector<Time>{2 * kUs, 3 * kUs, 0});
-    CHECK(at(2) == std::vector<Time>{3 * kUs, 23 * kUs, 19 * kUs});
-    CHECK(at(3) == std::vector<Time>{25 * kUs, 26 * kUs, 0});
+    CHECK(at(2) == std::vector<Time>{3 * kUs, 24 * kUs, 20 * kUs});
+    CHECK(at(3) == std::vector<Time>{26 * kUs, 27 * kUs, 0});
     for (std::size_t i = 0; i < 4; ++i) CHECK(calls.calls[i].call == i);
     const auto& threads = summary.summary().host_threads;
     REQUIRE(threads.size() == 1);
     CHECK(threads[0].name == "main");
     CHECK(threads[0].launches == 3);
     CHECK(threads[0].syncs == 1);
-    CHECK(threads[0].cpu == 4 * kUs);  // 1 us per call; the sync's 19 us blocked are not CPU time
-    CHECK(threads[0].sync_wait == 19 * kUs);
+    CHECK(threads[0].cpu == 4 * kUs);  // 1 us per call; the sync's 20 us blocked are not CPU time
+    CHECK(threads[0].sync_wait == 20 * kUs);
     CHECK(threads[0].queue_wait == 0);
     CHECK(threads[0].first_start == 1 * kUs);
-    CHECK(threads[0].last_end == 26 * kUs);
+    CHECK(threads[0].last_end == 27 * kUs);
 }
 
 TEST_CASE("host timeline run: a launch blocked on a full queue reports its wait in its record") {
-    // The queue test's depth 1: launch 2 starts at 2 us and is blocked until kernel 1 starts at 10.5 us
-    // (8.5 us), then takes its 1 us of CPU.
+    // The queue test's depth 1: launch 2's call starts at 2 us, would submit at 3 us and is blocked until
+    // kernel 1 starts at 11.5 us (8.5 us); it returns as it submits.
     const auto calls_in = std::vector<workloads::HostCall>{test::host_launch(0, 0, 1 * kUs), test::host_launch(1, 0, 1 * kUs), test::host_launch(2, 0, 1 * kUs),
                                                            test::host_launch(3, 0, 1 * kUs)};
     hw::GpuSpec gpu = test::host_timeline_gpu();

@@ -103,6 +103,12 @@ void HostTimeline::on_event(std::size_t thread, std::vector<std::size_t>& issued
         finish_call(thread, checked_time_sum(now, call.cpu, what));
         return;
     }
+    if (th.state == State::waiting) {
+        // The launch call runs its CPU time first; the runtime submits its work as the call returns.
+        th.state = State::in_call;
+        events_.schedule(checked_time_sum(now, call.cpu, what), Phase::operation, payload_base_ + static_cast<std::uint32_t>(thread));
+        return;
+    }
     const int queue = queue_of(call.ops.front());
     if (depth_ && queued_[static_cast<std::size_t>(queue)] >= *depth_) {
         if (th.state != State::queue_blocked) th.blocked_since = now;
@@ -119,7 +125,7 @@ void HostTimeline::on_event(std::size_t thread, std::vector<std::size_t>& issued
         last_issued_[static_cast<std::size_t>(app_.operations[op].stream)] = static_cast<std::int64_t>(op);
         issued.push_back(op);
     }
-    finish_call(thread, checked_time_sum(now, call.cpu, what));
+    finish_call(thread, now);
 }
 
 void HostTimeline::op_started(std::size_t op) {

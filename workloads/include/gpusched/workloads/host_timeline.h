@@ -13,7 +13,7 @@ namespace gpusched::workloads {
 /// One runtime API call of a host thread (docs/workloads.md "Host timeline").
 ///
 /// A call starts `gap` after the previous call of its thread ended (the first at `gap` after 0)
-/// and takes `cpu`. A launch issues its operations at its start; a sync (cudaStreamSynchronize,
+/// and takes `cpu`. A launch issues its operations as it returns (its start + cpu); a sync (cudaStreamSynchronize,
 /// cudaDeviceSynchronize, a blocking copy's wait) ends `cpu` after the later of its start and
 /// the end of every operation already issued on the stream it names (on every stream: device).
 struct HostCall {

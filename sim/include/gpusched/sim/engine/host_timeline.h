@@ -17,11 +17,14 @@ namespace gpusched::sim {
 /// A thread's state and its transitions (t: the start of its next call, c: that call):
 ///
 ///     at t (a host event)
-///       c = launch, its stream's queue has room  --> issued: c's operations are issued at t,
-///           the queue holds one more entry (a graph launch: one for all of them), the next
-///           call starts at t + c.cpu + next.gap
-///       c = launch, the queue holds `depth` entries --> queue-blocked; when the oldest entry's
-///           operation starts (at u), c starts at u (the same transitions again)
+///       c = launch --> in-call until t + c.cpu (the runtime submits the work as the call returns:
+///           on an idle GPU the traces' kernels start about kernel_launch_ns after the call's end,
+///           whatever the call's length; docs/workloads.md "Host timeline")
+///     at e = t + c.cpu (in-call)
+///       its stream's queue has room --> issued: c's operations are issued at e, the queue holds
+///           one more entry (a graph launch: one for all of them), the next call starts at e + next.gap
+///       the queue holds `depth` entries --> queue-blocked; when the oldest entry's operation
+///           starts (at u), c's operations are issued at u and the next call starts at u + next.gap
 ///       c = sync, every operation issued so far on its stream (every stream: device) finished
 ///           by t --> the next call starts at t + c.cpu + next.gap
 ///       c = sync, some not finished --> sync-blocked; when the last of them finishes (at f),
@@ -31,7 +34,7 @@ namespace gpusched::sim {
 ///     after its last call: done.
 ///
 /// Invariants: a thread's calls start in order, each at or after the previous one's end; an
-/// operation a call launches is issued exactly once, at that call's start (operations no call
+/// operation a call launches is issued exactly once, at that call's end (operations no call
 /// launches are not held); a queue holds at most `depth` entries (each stream its own queue;
 /// no limit without a depth). Time is integer picoseconds; a time past 2^63 ps is a TimeRangeError.
 ///
@@ -69,7 +72,7 @@ public:
 
 private:
     static constexpr std::uint32_t kNone = ~std::uint32_t{0};
-    enum class State : std::uint8_t { waiting, queue_blocked, sync_blocked, round_blocked, done };
+    enum class State : std::uint8_t { waiting, in_call, queue_blocked, sync_blocked, round_blocked, done };
     struct Thread {
         std::size_t next = 0;  ///< index of the next call
         State state = State::waiting;
