@@ -1,5 +1,4 @@
 // `gpusched simulate`: one application on one GPU under one policy; summary, JSON, explanation, timeline CSV, trace, Gantt.
-#include <charconv>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -19,6 +18,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/support/key_error.h"
+#include "gpusched/support/yaml_fields.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/scheduler/run_setup.h"
 #include "gpusched/sim/simulation.h"
@@ -92,14 +92,11 @@ GanttColouring gantt_colouring(const std::string& name) {
     throw InputError("--gantt-colour: expected kernel or stream, got '" + name + "'");
 }
 
-/// --host-speed's number: the whole text a decimal number, else InputError naming the flag (the range is scale_host_speed's).
+/// --host-speed's number (parse_number: the whole text, finite), else InputError naming the flag; the range is scale_host_speed's.
 double host_speed_value(const std::string& text) {
-    double value = 0;
-    const char* end = text.data() + text.size();
-    const auto [stop, error] = std::from_chars(text.data(), end, value);
-    if (text.empty() || error != std::errc() || stop != end)
-        throw InputError("--host-speed: expected a number (2 = a host CPU twice as fast as the trace's), got '" + text + "'");
-    return value;
+    const auto value = parse_number(text);
+    if (!value) throw InputError("--host-speed: expected a number (2 = a host CPU twice as fast as the trace's), got '" + text + "'");
+    return *value;
 }
 
 workloads::Application load_application(const SimulateOptions& o) {

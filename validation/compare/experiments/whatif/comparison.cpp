@@ -184,7 +184,6 @@ std::vector<WhatIfOwnPoint> compare_own(const std::string& green_dir, const hw::
     });
     const OwnTimes& reference = all.front();
     for (std::size_t i = 1; i < descending.size(); ++i) {
-        const auto it = std::next(dirs.rbegin(), static_cast<std::ptrdiff_t>(i));
         const OwnTimes& times = all[i];
         for (const auto& [key, t] : times) {
             const auto ref = reference.find(key);
@@ -192,7 +191,7 @@ std::vector<WhatIfOwnPoint> compare_own(const std::string& green_dir, const hw::
             WhatIfOwnPoint p;
             p.experiment = key.first;
             p.point = key.second;
-            p.sms = it->first;
+            p.sms = descending[i].first;
             p.measured_ratio = t.first / ref->second.first;
             p.predicted_ratio = t.second / ref->second.second;
             p.error_percent = percent_error(p.predicted_ratio, p.measured_ratio);
