@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Collects, on a GPU machine, the PyTorch traces with the host held steady: the four inference
-# workloads at K = 132,128,96,64,32,16, the whole sweep three times in one process (round 1 warms
-# the profiler; rounds 2 and 3 show run-to-run host spread), without and with shapes/FLOPs.
+# Collects, on a GPU machine, PyTorch traces that show how steady the host is between recordings: the four inference
+# workloads at K = 132,128,96,64,32,16, the whole sweep three times in one process (the host's own
+# speed moves between recordings: the rounds show by how much), without and with shapes/FLOPs.
 #
 #   validation/scripts/collect-host-rounds.sh OUT_DIR
 # Writes OUT_DIR/env.txt, OUT_DIR/torch_rounds.tar.gz and OUT_DIR/torch_rounds_shapes.tar.gz, each

@@ -13,9 +13,8 @@ so they are written into the cpu_op events' args as "flops" after the export (ad
 --profile-steps sets the traced iterations (default 3). A (workload, K) that raises is reported on
 stderr and in OUT/failures.txt, and the others still run.
 --rounds R runs the whole sweep (every K, every workload) R times in the same process and writes
-round r to OUT/round<r>/: the first profiler sessions of a process run the host's operators slower
-(ResNet-18 at K = 132, the first session, spent 4.8 ms per profiled step against 3.0 ms at K = 128,
-although its unprofiled iterations were within 4%), so a later round gives every K the same host.
+round r to OUT/round<r>/: the host's own speed moves between recordings of one program (up to 2x on
+the validation machine, validation/data/h100/torch_rounds/README.md), and the rounds show that spread.
 
 Workloads: cnn, transformer, gemm, elementwise (the default four, inference) and cnn_train
 (a ResNet-18 training step: bf16 autocast, SGD with momentum, forward + backward + optimizer step).
