@@ -1,6 +1,7 @@
 // IssueQueue: warp-scheduler contention on one SM as closed queues per sub-partition, oldest block first.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -52,8 +53,11 @@ double mva_throughput(int warps, double think, double service);
 class IssueQueue {
 public:
     /// `sub_partitions` >= 1 schedulers, `warp_slots` >= 1 hardware warp slots, `block_slots`
-    /// >= 1 resident blocks at most, `service` > 0, `fair_warps` >= 0.
-    IssueQueue(int sub_partitions, int warp_slots, int block_slots, double service, int fair_warps = 0);
+    /// >= 1 resident blocks at most, `service` > 0, `fair_warps` >= 0. `incremental` off: every
+    /// update() recomputes every sub-partition from its oldest block (the reference the incremental
+    /// update is tested against, bit for bit: tests/sim/issue_queue_incremental_test.cpp).
+    IssueQueue(int sub_partitions, int warp_slots, int block_slots, double service, int fair_warps = 0,
+               bool incremental = true);
 
     /// Block `slot` (an SmPool slot id, < block_slots) joins as the youngest, with `warps` warps that
     /// wait `think` >= 0 between instructions. Warps beyond the free warp slots are counted
@@ -64,12 +68,19 @@ public:
     /// Issue rate (instructions per unit of time) of one warp of block `slot`, as computed by
     /// the last update(); 0 for a slot not resident.
     [[nodiscard]] double rate(int slot) const { return rate_[static_cast<std::size_t>(slot)]; }
-    /// Recomputes every resident block's rate after an add() or remove(), O(warps + blocks x
-    /// sub-partitions); nothing to do otherwise.
+    /// Recomputes the rates after add() and remove() calls; nothing to do otherwise. Under the
+    /// age order a block's rate on a sub-partition depends only on the older blocks there, so
+    /// only the sub-partitions a change touched are recomputed, each from the first block the
+    /// change moved on (a block joining as the youngest: that block alone), starting from the
+    /// utilisation the older blocks left at the last update; a sub-partition in (or leaving) the
+    /// fair regime is recomputed whole. The arithmetic is the full recomputation's, operation for
+    /// operation, so the rates are the same bits. Then each block's rate is its slowest
+    /// sub-partition's, O(blocks x sub-partitions).
     void update();
     [[nodiscard]] bool empty() const { return order_.empty(); }
 
 private:
+    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
     int parts_;
     int warp_slots_;
     double service_;
@@ -80,8 +91,21 @@ private:
     std::vector<std::uint64_t> slot_bits_;   ///< [slot * words + w]: the warp slots a block holds
     std::vector<double> think_;              ///< per block slot
     std::vector<double> rate_;               ///< per block slot
+    std::vector<double> part_rate_;          ///< [slot * parts + p]: per-warp rate there (where it has warps)
+    std::vector<double> used_before_;        ///< [slot * parts + p]: utilisation left by older blocks (age order)
+    std::vector<int> part_warps_;            ///< per sub-partition: warps of all resident blocks
+    std::vector<char> part_fair_;            ///< per sub-partition: computed as one fair queue at the last update
+    std::vector<double> part_used_;          ///< per sub-partition: utilisation after every block (age order)
+    std::vector<std::size_t> dirty_from_;    ///< per sub-partition: first position in order_ to recompute (npos: none)
+    std::vector<double> dirty_used_;         ///< per sub-partition: utilisation before that position
     int words_;
+    bool incremental_;
     bool changed_ = false;                   ///< add() or remove() since the last update()
+
+    /// A change at position `pos` of order_ on sub-partition `p`, where the older blocks left `used`.
+    void mark(int p, std::size_t pos, double used);
+    void recompute_fair(int p);
+    void recompute_by_age(int p, std::size_t from, double used);
 };
 
 }  // namespace gpusched::sim
