@@ -8,9 +8,7 @@
 #   scripts/test.sh --plain   optimised Release build in build/ (as scripts/run.sh builds it)
 #   Both build the browser lab (WebAssembly, emscripten) and run its chromium test (tests/lab, docs/lab.md);
 #   the default also gives scripts/run.sh's Release build in build/, when there is one, its lab page, so the
-#   README's `./build/apps/gpusched lab --out my-lab` works after the README's set-up, and builds build/'s
-#   gpusched (configuring build/ as run.sh does when there is none): the README's `validate DATA_DIR` line,
-#   40 CPU-minutes under the sanitizers, runs on it exactly as written (tests/examples/check-as-written.sh).
+#   README's `./build/apps/gpusched lab --out my-lab` works after the README's set-up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --lab
@@ -19,7 +17,7 @@ mode=sanitize
 case "${1:-}" in
   "") ;;
   --plain) mode=plain ;;
-  -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
   *) echo "scripts/test.sh: unknown option '$1' (allowed: --plain)" >&2; exit 2 ;;
 esac
 
@@ -38,37 +36,28 @@ else
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
 
-had_release_build=false
-[ -f build/CMakeCache.txt ] && had_release_build=true
 cmake -S . -B "$build_dir" "${cmake_args[@]}" >/dev/null
 cmake --build "$build_dir" --parallel "$(nproc)"
 # run.sh configures build/ without the lab (its first result must not wait for emscripten); the README's
 # examples run build/'s gpusched, so the set-up's second step builds build/'s lab page (its own engine
 # build: the page belongs to the binary that writes it). Not in a fresh clone (CI): no build/ there.
-if [ "$mode" = sanitize ] && $had_release_build; then
-  echo "== build/ (scripts/run.sh's Release build): its lab page, for the README's gpusched lab"
+if [ "$mode" = sanitize ] && [ -f build/CMakeCache.txt ]; then
+  echo "== build/ (scripts/run.sh's Release build): its lab page, for the README's gpusched lab (at ${SECONDS} s)"
   cmake -S . -B build -DGPUSCHED_LAB=ON >/dev/null
   cmake --build build --parallel "$(nproc)" --target gpusched lab_page
 fi
-# The README's `validate DATA_DIR` line (every section) takes about 40 CPU-minutes under the sanitizers: the
-# sanitizer build's check runs it exactly as written on build/'s gpusched (run.sh's Release build, configured
-# as run.sh does when there is none, as in CI's fresh clone; tests/examples/check-as-written.sh --release-build).
-if [ "$mode" = sanitize ]; then
-  echo "== build/ (scripts/run.sh's Release build): gpusched, for the README's validate line as written"
-  $had_release_build || cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSCHED_UNITY_COMMAND=ON >/dev/null
-  cmake --build build --parallel "$(nproc)" --target gpusched
-fi
+echo "== ctest in $build_dir (at ${SECONDS} s since the set-up began: dependencies and builds)"
 ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)"
 
 nvcc=/usr/local/cuda/bin/nvcc
 if [ "$mode" = sanitize ] && { command -v nvcc >/dev/null || [ -x "$nvcc" ]; }; then
-  echo "== CUDA runner (validation/runner): warning-free build with nvcc"
+  echo "== CUDA runner (validation/runner): warning-free build with nvcc (at ${SECONDS} s)"
   [ -x "$nvcc" ] || nvcc=$(command -v nvcc)
   cmake -S validation/runner -B build-runner-check -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_CUDA_COMPILER="$nvcc" -DGPUSCHED_RUNNER_WERROR=ON >/dev/null
   cmake --build build-runner-check --parallel "$(nproc)"
   bash validation/scripts/check-runner-cli.sh build-runner-check/gpusched-runner
-  echo "== CUPTI recorder (validation/recorder) and probe example (examples/probe): warning-free builds with nvcc"
+  echo "== CUPTI recorder (validation/recorder) and probe example (examples/probe): warning-free builds with nvcc (at ${SECONDS} s)"
   cmake -S validation/recorder -B build-recorder-check -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_CUDA_COMPILER="$nvcc" -DGPUSCHED_RECORDER_WERROR=ON >/dev/null
   cmake --build build-recorder-check --parallel "$(nproc)"
@@ -77,3 +66,4 @@ if [ "$mode" = sanitize ] && { command -v nvcc >/dev/null || [ -x "$nvcc" ]; }; 
         -DCMAKE_CUDA_COMPILER="$nvcc" -DGPUSCHED_PROBE_WERROR=ON >/dev/null
   cmake --build build-probe-check --parallel "$(nproc)"
 fi
+echo "== scripts/test.sh done in ${SECONDS} s"

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,13 +17,21 @@ namespace gpusched::importers {
 /// first), its cpu the call's duration; a sync's cpu is its time after the GPU work it waited
 /// for ended. A call that starts before the previous call of its thread ended starts, in the
 /// timeline, when that one ended; notes() counts them and the time they overlapped.
+///
+/// A launch's work is submitted as its call returns, unless the trace shows otherwise: where the
+/// call's operation started on the GPU before the call returned (a call that went on after its
+/// submission), the call gets `submit` = the operation's start less the trace's launch lead, less
+/// the call's start (clamped to 0..cpu). The launch lead is the median time from a launch call's
+/// return to the start of its operation over the launches that found their stream idle (0 when
+/// none did); notes() says how many calls rest on this rule.
 class HostThreads {
 public:
     HostThreads(std::string path, TraceTime origin) : path_(std::move(path)), origin_(origin) {}
 
-    /// Call `call` (index `index` in ImportedTrace::calls) issues item `item`; a graph launch's
-    /// second and later operations join its call.
-    void launch(const HostCall& call, std::uint32_t index, std::size_t item);
+    /// Call `call` (index `index` in ImportedTrace::calls) issues item `item`, an operation that
+    /// started on the GPU at `gpu_start` and found its stream idle (`stream_idle`: every earlier
+    /// operation there ended before the call did); a graph launch's second and later operations join its call.
+    void launch(const HostCall& call, std::uint32_t index, std::size_t item, TraceTime gpu_start, bool stream_idle);
     /// A synchronisation of `stream` (-1: device) by `call`, whose awaited GPU work ended at `gpu_done`.
     void sync(const HostCall& call, std::uint32_t index, int stream, TraceTime gpu_done);
 
@@ -39,11 +48,26 @@ private:
         std::uint64_t last_event = 0;  ///< its event index
         std::size_t order = 0;
     };
+    /// A launch call's own times, for the submit rule.
+    struct Launch {
+        std::int64_t tid = 0;
+        std::size_t call = 0;  ///< its index in the thread's timeline
+        TraceTime start = 0, end = 0, gpu_start = 0;
+        bool stream_idle = false;
+    };
+    struct Lead {
+        TraceTime lead = 0;        ///< the median return-to-start time of launches on an idle stream
+        std::size_t idle = 0;      ///< how many such launches
+    };
     Thread& thread_of(const HostCall& call, std::uint32_t index);
+    [[nodiscard]] Lead launch_lead() const;
+    /// `submit` of a launch whose operation started before its call returned; none otherwise.
+    [[nodiscard]] std::optional<Time> submit_of(const Launch& l, const Lead& lead) const;
 
     std::string path_;
     TraceTime origin_;
     std::map<std::int64_t, Thread> threads_;
+    std::vector<Launch> launches_;
     std::size_t overlaps_ = 0;
     TraceTime overlap_ = 0;
     std::string first_overlap_;

@@ -338,7 +338,9 @@ private:
         }
         emit({kind, t, e.ref, 0, ""});
         const auto call = call_for(op.correlation);
-        if (host_ && call) host_->launch(trace_.calls[*call], *call, app_.items.size() - 1);
+        if (host_ && call)
+            host_->launch(trace_.calls[*call], *call, app_.items.size() - 1, op.start,
+                          !st.last_end || *st.last_end <= trace_.calls[*call].end);
         st.last_end = std::max(st.last_end.value_or(op.start + op.duration), op.start + op.duration);
         st.last_start = op.start;
         st.last_index = op.event_index;

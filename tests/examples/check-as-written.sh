@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every command line of README.md's code blocks and every example of every `gpusched ... --help` exactly as written, as a newcomer in a fresh clone would (ctest examples.as_written).
-#   tests/examples/check-as-written.sh BUILD_DIR [--sanitized [--release-build DIR]] [--no-lab] [--no-python]
-#                                      [--python-preload LIBS] [--readme FILE] [--no-help]
+#   tests/examples/check-as-written.sh BUILD_DIR [--sanitized] [--no-lab] [--no-python] [--python-preload LIBS]
+#                                      [--readme FILE] [--no-help]
 #
 # BUILD_DIR is the build under test (its apps/gpusched, python/ and lab/page). A scratch directory
 # stands in for the clone after the README's set-up: every tracked file of the repository is copied
@@ -33,14 +33,11 @@
 #
 # --python-preload LIBS: LD_PRELOAD for lines that run python3 (a sanitizer build's module needs the
 # ASan runtime loaded first). --readme FILE and --no-help check another file alone (the self-test).
-# With --sanitized (an ASan + UBSan build, CI's), `validate DATA_DIR` over every section (no --sections,
-# --timelines or --trace) would take about 40 CPU-minutes (sssp, trace-only, whatif and curves: over 9, 9,
-# 7 and 1.5 minutes; about 3.5 in a Release build). With --release-build DIR (scripts/test.sh passes
-# run.sh's Release build/, which it builds first: after the README's set-up build/ is that build) such a
-# line runs exactly as written with the clone's `build` and `gpusched` on PATH pointing at DIR for that
-# line alone, and is listed as "on the Release build"; DIR without apps/gpusched fails the line. Without
-# --release-build it runs cheaper: as written plus `--sections FAST_SECTIONS` (the nine others, seconds
-# each), listed as "cheaper". A Release build's check (scripts/test.sh --plain) runs it as written too.
+# Run cheaper, with --sanitized only (an ASan + UBSan build, CI's): `validate DATA_DIR` over every section
+# (no --sections, --timelines or --trace) takes about 40 CPU-minutes there (sssp, trace-only, whatif and
+# curves: over 9, 9, 7 and 1.5 minutes; 3.5 to 5 minutes in all in a Release build), so it runs as
+# written plus `--sections FAST_SECTIONS` (the nine others, seconds each) and is listed as "cheaper";
+# a Release build's check (scripts/test.sh --plain) runs it exactly as written.
 # Lines listed in tests/examples/as-written-pending.txt (each with its reason) are reported as pending
 # while they fail; one that runs, or that nothing prints any more, fails the check (so the list only shrinks).
 # A failure names the line (file and line number, or the help page and its line), the exit code and
@@ -51,7 +48,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 usage() { sed -n '3,4p' "$0" | sed 's/^#   //' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 build=$1; shift
-sanitized=false lab=true python=true help=true readme=$repo/README.md preload="" release=""
+sanitized=false lab=true python=true help=true readme=$repo/README.md preload=""
 while [ $# -gt 0 ]; do
     case $1 in
         "") ;;  # an option CMake left empty
@@ -61,18 +58,12 @@ while [ $# -gt 0 ]; do
         --no-help) help=false ;;
         --readme) [ $# -ge 2 ] || usage; readme=$2; shift ;;
         --python-preload) [ $# -ge 2 ] || usage; preload=$2; shift ;;
-        --release-build) [ $# -ge 2 ] || usage; release=$2; shift ;;
         *) echo "check-as-written: unknown option '$1'" >&2; usage ;;
     esac
     shift
 done
 [ -x "$build/apps/gpusched" ] || { echo "check-as-written: BUILD_DIR '$build' has no apps/gpusched" >&2; exit 2; }
 [ -f "$readme" ] || { echo "check-as-written: --readme: no file '$readme'" >&2; exit 2; }
-if [ -n "$release" ]; then
-    $sanitized || { echo "check-as-written: --release-build is for a --sanitized check only" >&2; exit 2; }
-    [ -d "$release" ] || { echo "check-as-written: --release-build: no directory '$release'" >&2; exit 2; }
-    release=$(cd "$release" && pwd)
-fi
 build=$(cd "$build" && pwd)
 readme=$(cd "$(dirname "$readme")" && pwd)/$(basename "$readme")
 exe=$build/apps/gpusched
@@ -153,11 +144,7 @@ add_line() {
     if $sanitized && [[ ! $command =~ --sections|--timelines|--trace ]] &&
         [[ $command =~ (gpusched|\$G)\ validate\ +validation/data/[a-z0-9]+ ]]; then
         local whole=${BASH_REMATCH[0]}
-        if [ -n "$release" ]; then
-            : >"$lines/$n.release"
-        else
-            printf '%s\n' "${text/"$whole"/"$whole --sections $fast_sections"}" >"$lines/$n.run"
-        fi
+        printf '%s\n' "${text/"$whole"/"$whole --sections $fast_sections"}" >"$lines/$n.run"
     fi
     if [[ $text =~ \#[[:space:]]*fails:[[:space:]]*(.*[^[:space:]])[[:space:]]*$ ]]; then
         printf '%s\n' "${BASH_REMATCH[1]}" >"$lines/$n.expect"
@@ -200,33 +187,17 @@ done
     echo 'cd "$__gs_scratch" || exit 1'
     cat <<'RUNNER'
 __gs_run() {
-    local __gs_n=$1 __gs_start __gs_rc __gs_text=$3
+    local __gs_n=$1 __gs_start
     echo "running $__gs_n: $(<"$__gs_lines/$__gs_n.where")"  # where a run cut off by a time limit was
     touch "$__gs_lines/$__gs_n.stamp"
     __gs_start=$(date +%s%N)
-    if [ "$3" = release ]; then  # the line as written, the clone's build/ being the Release build
-        __gs_text=cmd
-        if [ ! -x "$__gs_release/apps/gpusched" ]; then
-            echo "check-as-written: --release-build '$__gs_release' has no apps/gpusched (scripts/test.sh builds it)" \
-                >"$__gs_lines/$__gs_n.err"
-            echo 2 >"$__gs_lines/$__gs_n.rc"; echo 0 >"$__gs_lines/$__gs_n.ms"; : >"$__gs_lines/$__gs_n.wrote"
-            return
-        fi
-        ln -sfn "$__gs_release" "$__gs_scratch/build"
-        ln -sfn "$__gs_release/apps/gpusched" "$__gs_bin/gpusched"
-    fi
     if [ "$2" = python ] && [ -n "$__gs_preload" ]; then
-        (export LD_PRELOAD=$__gs_preload ASAN_OPTIONS=detect_leaks=0; eval "$(<"$__gs_lines/$__gs_n.$__gs_text")") \
+        (export LD_PRELOAD=$__gs_preload ASAN_OPTIONS=detect_leaks=0; eval "$(<"$__gs_lines/$__gs_n.$3")") \
             >"$__gs_lines/$__gs_n.out" 2>"$__gs_lines/$__gs_n.err" </dev/null
     else
-        eval "$(<"$__gs_lines/$__gs_n.$__gs_text")" >"$__gs_lines/$__gs_n.out" 2>"$__gs_lines/$__gs_n.err" </dev/null
+        eval "$(<"$__gs_lines/$__gs_n.$3")" >"$__gs_lines/$__gs_n.out" 2>"$__gs_lines/$__gs_n.err" </dev/null
     fi
-    __gs_rc=$?
-    if [ "$3" = release ]; then
-        ln -sfn "$__gs_build" "$__gs_scratch/build"
-        ln -sfn "$__gs_build/apps/gpusched" "$__gs_bin/gpusched"
-    fi
-    echo $__gs_rc >"$__gs_lines/$__gs_n.rc"
+    echo $? >"$__gs_lines/$__gs_n.rc"
     echo $(( ($(date +%s%N) - __gs_start) / 1000000 )) >"$__gs_lines/$__gs_n.ms"
     find -H "${__gs_entries[@]}" -newer "$__gs_lines/$__gs_n.stamp" -not -type d -print 2>/dev/null | head -5 >"$__gs_lines/$__gs_n.wrote"
 }
@@ -238,13 +209,11 @@ RUNNER
         grep -q 'python3' "$lines/$n.cmd" && kind=python
         source=cmd
         [ -e "$lines/$n.run" ] && source=run
-        [ -e "$lines/$n.release" ] && source=release
         echo "__gs_run $n $kind $source"
     done
 } >"$work/runner.sh"
 __gs_entries=$(printf '%q ' "${clone_entries[@]}")
-env __gs_scratch="$scratch" __gs_lines="$lines" __gs_preload="$preload" __gs_release="$release" \
-    __gs_build="$build" __gs_bin="$work/bin" PATH="$work/bin:$PATH" \
+env __gs_scratch="$scratch" __gs_lines="$lines" __gs_preload="$preload" PATH="$work/bin:$PATH" \
     bash -c "__gs_entries=($__gs_entries); source '$work/runner.sh'"
 
 # The verdict, line by line.
@@ -300,7 +269,6 @@ for ((i = 1; i <= count; i++)); do
     if [ -n "$problem" ]; then
         echo "FAIL: $where: $problem: $cmd"
         [ ! -e "$lines/$n.run" ] || echo "  (cheaper, --sanitized: ran $(<"$lines/$n.run"))"
-        [ ! -e "$lines/$n.release" ] || echo "  (as written on the Release build $release)"
         if [ -s "$lines/$n.err" ]; then
             echo "  standard error (last 15 lines):"
             tail -15 "$lines/$n.err" | sed 's/^/    /'
@@ -309,7 +277,6 @@ for ((i = 1; i <= count; i++)); do
     else
         printf 'ok (%d.%03d s): %s: %s\n' $((ms / 1000)) $((ms % 1000)) "$where" "$cmd"
         [ ! -e "$lines/$n.run" ] || echo "  cheaper (--sanitized): ran $(<"$lines/$n.run")"
-        [ ! -e "$lines/$n.release" ] || echo "  as written on the Release build $release (--sanitized --release-build)"
     fi
 done
 if $help; then

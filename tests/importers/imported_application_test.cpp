@@ -172,9 +172,18 @@ TEST_CASE("the host timeline of the two-stream trace: each call with its gap and
     CHECK(calls(app.host[0]) == std::vector<std::string>{"L0 0/8.5", "L1 1.5/4", "L2 1/3", "L3 2/3.5", "L6 11.5/3", "L7 7/2",
                                                          "S0 0/0.5", "L8 114.5/4", "L9 0/1", "Sd 5/0.75", "L10 34/3"});
     CHECK(app.host_syncs == 2);
-    REQUIRE(app.notes.size() == 1);
+    // The HtoD copy started at 110 us, before its cudaMemcpyAsync (105..113.5) returned. The launch lead is the
+    // median return-to-start over the launches whose stream was idle when their call returned: memset 124 - 123
+    // = 1, elementwise 130 - 128.5 = 1.5, gemm 315 - 314 = 1, elementwise 316 - 315 = 1, reduce_rows 405 - 403
+    // = 2 (the first gemm, the first reduce_rows and the DtoH copy queued behind work on stream 7): 1 us. So the
+    // copy was submitted by 110 - 1 = 109 us, 4 us into its call.
+    REQUIRE(app.host[0].calls[0].submit);
+    CHECK(*app.host[0].calls[0].submit == gpusched::Time{4'000'000});
+    for (std::size_t c = 1; c < app.host[0].calls.size(); ++c) CHECK(!app.host[0].calls[c].submit);
+    REQUIRE(app.notes.size() == 2);
     CHECK(app.notes[0] == "1 host calls start before the previous call of their thread ended (traceEvents[28] starts before "
                           "traceEvents[26] of host thread 4242 ended, ...; 2.0 us in all): each starts when the previous one ended");
+    CHECK(app.notes[1].find("1 launch call returned after the GPU had started its work") == 0);
 }
 
 TEST_CASE("host timeline: calls without operations and operations without calls are noted; a graph launch is one call") {
@@ -200,4 +209,35 @@ TEST_CASE("host timeline: calls without operations and operations without calls 
     REQUIRE(app.notes.size() == 2);
     CHECK(app.notes[0].find("1 GPU operations without their host call") == 0);
     CHECK(app.notes[1] == "1 launch or copy calls without a GPU operation on device 0 (2 us of CPU time, kept in the gaps between calls)");
+}
+
+TEST_CASE("host timeline: a launch call that returned after its kernel started submits at that start less the launch lead") {
+    const auto event = [](const std::string& cat, const std::string& name, const std::string& ts, const std::string& dur,
+                          int correlation) {
+        return R"({"ph": "X", "cat": ")" + cat + R"(", "name": ")" + name + R"(", "tid": 9, "ts": )" + ts + R"(, "dur": )" + dur +
+               R"(, "args": {"stream": 7, "correlation": )" + std::to_string(correlation) +
+               R"(, "grid": [1, 1, 1], "block": [32, 1, 1]}})";
+    };
+    // Three launches return at 3, 12 and 23 us and their kernels (1 us each, the stream idle) start 2, 2 and
+    // 2.5 us later: the trace's launch lead is their median, 2 us. The fourth call runs 30..70 us but its
+    // kernel started at 40 us: the runtime submitted it by 40 - 2 = 38 us, 8 us into the call.
+    std::string text = "{\"traceEvents\": [";
+    text += event("cuda_runtime", "cudaLaunchKernel", "1", "2", 1) + "," + event("kernel", "k", "5", "1", 1) + ",";
+    text += event("cuda_runtime", "cudaLaunchKernel", "10", "2", 2) + "," + event("kernel", "k", "14", "1", 2) + ",";
+    text += event("cuda_runtime", "cudaLaunchKernel", "20", "3", 3) + "," + event("kernel", "k", "25.5", "1", 3) + ",";
+    text += event("cuda_runtime", "cudaLaunchKernel", "30", "40", 4) + "," + event("kernel", "k", "40", "1", 4) + "]}";
+    const auto app = build_application(read_kineto_trace(temp_file("early_start.json", text)), ImportOptions{});
+    REQUIRE(app.host.size() == 1);
+    const auto& calls = app.host[0].calls;
+    REQUIRE(calls.size() == 4);
+    CHECK(!calls[0].submit);
+    CHECK(!calls[1].submit);
+    CHECK(!calls[2].submit);
+    REQUIRE(calls[3].submit);
+    CHECK(*calls[3].submit == gpusched::Time{8'000'000});  // 40 - 2 - 30 us
+    CHECK(calls[3].cpu == gpusched::Time{40'000'000});
+    REQUIRE(app.notes.size() == 1);
+    CHECK(app.notes[0] == "1 launch call returned after the GPU had started its work: each submits at that start less the "
+                          "trace's launch lead (`submit`), 2.0 us, the median time from a call's return to its operation's start "
+                          "over the 3 launches that found their stream idle");
 }

@@ -131,7 +131,7 @@ TEST_CASE("the workload reader accepts the imported file") {
     CHECK(app.operations.size() == 11);  // every item of build_application's list: 9 operations, a record and a wait
     REQUIRE(app.host.size() == 1);
     CHECK(app.host[0].calls.size() == 11);  // 9 launches, 2 syncs (imported_application_test.cpp lists them)
-    CHECK(w.yaml.find("host:\n  - thread: \"4242\"\n    calls:\n      - {launch: 0, gap: 0us, cpu: 8.5us}\n") != std::string::npos);
+    CHECK(w.yaml.find("host:\n  - thread: \"4242\"\n    calls:\n      - {launch: 0, gap: 0us, cpu: 8.5us, submit: 4us}\n") != std::string::npos);
     CHECK(app.launches[0].name == "gemm_kernel[128+64]");
     CHECK(app.launches[1].stream == 1);
 }

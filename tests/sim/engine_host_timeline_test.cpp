@@ -172,4 +172,69 @@ TEST_CASE("host timeline: operations no call launches are not held") {
     CHECK_FALSE(host.holds(2));
 }
 
+TEST_CASE("host timeline: a launch with `submit` issues its work inside the call, which then runs to its end") {
+    // Call 0 starts at 2 us with cpu 40 us and submit 5 us: op 0 is issued at 2 + 5 = 7 us, the call goes on
+    // for the other 35 us and ends at 42 us; call 1 (gap 1, cpu 4, no submit) starts at 43 us and issues at 47 us.
+    auto first = test::host_launch(0, 2 * kUs, 40 * kUs);
+    first.submit = 5 * kUs;
+    const auto app = app_of(2, {first, test::host_launch(1, 1 * kUs, 4 * kUs)});
+    FakeEvents ev;
+    sim::HostTimeline host(app, 2, std::nullopt, 2, ev, ev);
+    host.start();
+    std::vector<std::size_t> issued;
+    ev.time = 2 * kUs;
+    host.on_event(0, issued);
+    REQUIRE(ev.scheduled.size() == 2);
+    CHECK(std::get<0>(ev.scheduled[1]) == 7 * kUs);
+    ev.time = 7 * kUs;
+    host.on_event(0, issued);
+    CHECK(issued == std::vector<std::size_t>{0});
+    REQUIRE(ev.scheduled.size() == 3);
+    CHECK(std::get<0>(ev.scheduled[2]) == 42 * kUs);  // the rest of the call: 40 - 5 us
+    CHECK(host.last_call_end() == 0);                 // call 0 has not ended
+    ev.time = 42 * kUs;
+    host.on_event(0, issued);
+    CHECK(issued == std::vector<std::size_t>{0});
+    CHECK(host.last_call_end() == 42 * kUs);
+    REQUIRE(ev.scheduled.size() == 4);
+    CHECK(std::get<0>(ev.scheduled[3]) == 43 * kUs);
+    ev.time = 43 * kUs;
+    host.on_event(0, issued);
+    ev.time = 47 * kUs;
+    host.on_event(0, issued);
+    CHECK(issued == std::vector<std::size_t>{0, 1});
+    CHECK(host.last_call_end() == 47 * kUs);
+}
+
+TEST_CASE("host timeline: a launch with `submit` on a full queue ends its call the rest of its cpu after the block") {
+    // depth 1: op 0 (cpu 1 us) holds the only entry from 1 us; call 1 starts at 2 us, cpu 10 us, submit 3 us:
+    // at 5 us the queue is full; op 0 starts at 30 us: op 1 is issued at 30 us and the call ends at
+    // 30 + (10 - 3) = 37 us.
+    auto second = test::host_launch(1, 1 * kUs, 10 * kUs);
+    second.submit = 3 * kUs;
+    const auto app = app_of(2, {test::host_launch(0, 0, 1 * kUs), second});
+    FakeEvents ev;
+    sim::HostTimeline host(app, 2, 1, 2, ev, ev);
+    host.start();
+    std::vector<std::size_t> issued;
+    host.on_event(0, issued);
+    ev.time = 1 * kUs;
+    host.on_event(0, issued);
+    ev.time = 2 * kUs;
+    host.on_event(0, issued);
+    CHECK(std::get<0>(ev.scheduled.back()) == 5 * kUs);
+    ev.time = 5 * kUs;
+    host.on_event(0, issued);
+    CHECK(issued == std::vector<std::size_t>{0});
+    ev.time = 30 * kUs;
+    host.op_started(0);
+    host.on_event(0, issued);
+    CHECK(issued == std::vector<std::size_t>{0, 1});
+    CHECK(std::get<0>(ev.scheduled.back()) == 37 * kUs);
+    CHECK(host.queue_wait() == 25 * kUs);  // blocked from 5 to 30 us
+    ev.time = 37 * kUs;
+    host.on_event(0, issued);
+    CHECK(host.last_call_end() == 37 * kUs);
+}
+
 }  // namespace gpusched

@@ -30,7 +30,7 @@ void check_error(const std::string& host, const std::string& message) {
 TEST_CASE("host section: calls read, item indices mapped to operations, written back equal") {
     const std::string host = "host:\n  - thread: \"42\"\n    calls:\n"
                              "      - {launch: 0, gap: 20.1us, cpu: 4.25us}\n"
-                             "      - {launch: 3, cpu: 2us}\n"
+                             "      - {launch: 3, cpu: 2us, submit: 0.5us}\n"
                              "      - {sync: 1, gap: 1us, cpu: 0.5us}\n"
                              "      - {sync: device}\n";
     const WorkloadDocument doc = read_workload_document(items + host, "w.yaml");
@@ -41,6 +41,8 @@ TEST_CASE("host section: calls read, item indices mapped to operations, written 
     CHECK(calls[0].gap == 20'100'000);  // 20.1 us in ps
     CHECK(calls[0].cpu == 4'250'000);
     CHECK(calls[1].gap == 0);  // left out: 0
+    CHECK(!calls[0].submit);   // left out: submitted as the call returns
+    CHECK(calls[1].submit == Time{500'000});
     CHECK(calls[2].kind == HostCall::Kind::sync);
     CHECK(calls[2].stream == 1);
     CHECK(calls[3].stream == -1);  // device
@@ -52,6 +54,7 @@ TEST_CASE("host section: calls read, item indices mapped to operations, written 
     // The writer's form reads back equal, and writing it again gives the same text.
     const std::string written = workload_yaml(doc);
     CHECK(written.find("      - {sync: device, gap: 0us, cpu: 0us}\n") != std::string::npos);
+    CHECK(written.find("      - {launch: 3, gap: 0us, cpu: 2us, submit: 0.5us}\n") != std::string::npos);
     CHECK(read_workload_document(written, "again.yaml") == doc);
     CHECK(workload_yaml(read_workload_document(written, "again.yaml")) == written);
 }
@@ -66,6 +69,11 @@ TEST_CASE("host section errors name the line and key") {
     check_error(head + "      - {wait: 1}\n", "w.yaml:9: key 'host[0].calls[0]': expected a call");
     check_error(head + "      - {launch: 0, gap: soon}\n", "key 'host[0].calls[0].gap'");
     check_error("host: []\n", "key 'host': expected a non-empty list of threads");
+    check_error(head + "      - {launch: 0, cpu: 2us, submit: 3us}\n",
+                "w.yaml:9: key 'host[0].calls[0].submit': expected at most the call's cpu (2us)");
+    check_error(head + "      - {launch: 0, cpu: 2us, submit: -1us}\n", "key 'host[0].calls[0].submit'");
+    check_error(head + "      - {launch: 0, cpu: 2us, submit: later}\n", "key 'host[0].calls[0].submit'");
+    check_error(head + "      - {sync: device, cpu: 2us, submit: 1us}\n", "key 'host[0].calls[0].submit': only a launch call");
 }
 
 TEST_CASE("a host timeline on a GPU without launch_queue_depth: the run's notes say the queues are unbounded") {

@@ -51,10 +51,17 @@ HostCall read_call(const YAML::Node& node, const std::string& source, const std:
             call.stream = static_cast<int>(*stream);
         }
     } else {
-        f.fail("", "expected a call: {launch: ITEM, gap, cpu} or {sync: STREAM|device, gap, cpu}");
+        f.fail("", "expected a call: {launch: ITEM, gap, cpu[, submit]} or {sync: STREAM|device, gap, cpu}");
     }
     call.gap = read_time(f, "gap");
     call.cpu = read_time(f, "cpu");
+    if (f.has("submit")) {
+        if (call.kind != HostCall::Kind::launch) f.fail("submit", "only a launch call submits work (a sync has no 'submit')");
+        call.submit = read_time(f, "submit");
+        if (*call.submit > call.cpu)
+            f.fail("submit", "expected at most the call's cpu (" + exact_microseconds(call.cpu) + "): the work is submitted "
+                             "within the call, got " + exact_microseconds(*call.submit));
+    }
     f.finish();
     return call;
 }
@@ -106,7 +113,9 @@ void write_host_section(std::ostream& out, const std::vector<HostThread>& thread
             } else {
                 out << "sync: " << (call.stream < 0 ? std::string("device") : std::to_string(call.stream));
             }
-            out << ", gap: " << exact_microseconds(call.gap) << ", cpu: " << exact_microseconds(call.cpu) << "}\n";
+            out << ", gap: " << exact_microseconds(call.gap) << ", cpu: " << exact_microseconds(call.cpu);
+            if (call.submit) out << ", submit: " << exact_microseconds(*call.submit);
+            out << "}\n";
         }
     }
 }

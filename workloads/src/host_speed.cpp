@@ -35,6 +35,7 @@ void scale_host_speed(Application& app, double speed, const std::string& what) {
         for (auto& call : thread.calls) {
             call.gap = divided(call.gap, speed);
             call.cpu = divided(call.cpu, speed);
+            if (call.submit) call.submit = divided(*call.submit, speed);  // rounding is monotone: still <= cpu
         }
 }
 

@@ -104,9 +104,14 @@ void HostTimeline::on_event(std::size_t thread, std::vector<std::size_t>& issued
         return;
     }
     if (th.state == State::waiting) {
-        // The launch call runs its CPU time first; the runtime submits its work as the call returns.
+        // The launch call runs until the runtime submits its work: as it returns, or at `submit`.
         th.state = State::in_call;
-        events_.schedule(checked_time_sum(now, call.cpu, what), Phase::operation, payload_base_ + static_cast<std::uint32_t>(thread));
+        events_.schedule(checked_time_sum(now, call.submit.value_or(call.cpu), what), Phase::operation,
+                         payload_base_ + static_cast<std::uint32_t>(thread));
+        return;
+    }
+    if (th.state == State::submitted) {  // the rest of the call after its work was submitted
+        finish_call(thread, now);
         return;
     }
     const int queue = queue_of(call.ops.front());
@@ -125,7 +130,13 @@ void HostTimeline::on_event(std::size_t thread, std::vector<std::size_t>& issued
         last_issued_[static_cast<std::size_t>(app_.operations[op].stream)] = static_cast<std::int64_t>(op);
         issued.push_back(op);
     }
-    finish_call(thread, now);
+    const Time rest = call.cpu - call.submit.value_or(call.cpu);  // the workload reader holds submit <= cpu
+    if (rest == 0) {
+        finish_call(thread, now);
+        return;
+    }
+    th.state = State::submitted;
+    events_.schedule(checked_time_sum(now, rest, what), Phase::operation, payload_base_ + static_cast<std::uint32_t>(thread));
 }
 
 void HostTimeline::op_started(std::size_t op) {

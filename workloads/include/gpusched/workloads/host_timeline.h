@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,8 @@ namespace gpusched::workloads {
 /// One runtime API call of a host thread (docs/workloads.md "Host timeline").
 ///
 /// A call starts `gap` after the previous call of its thread ended (the first at `gap` after 0)
-/// and takes `cpu`. A launch issues its operations as it returns (its start + cpu); a sync (cudaStreamSynchronize,
+/// and takes `cpu`. A launch issues its operations as it returns (its start + cpu), or `submit` into the
+/// call where the trace shows the runtime submitted them before the call returned; a sync (cudaStreamSynchronize,
 /// cudaDeviceSynchronize, a blocking copy's wait) ends `cpu` after the later of its start and
 /// the end of every operation already issued on the stream it names (on every stream: device).
 struct HostCall {
@@ -25,6 +27,8 @@ struct HostCall {
     int stream = -1;  ///< sync: the stream it waits for; -1: every stream (the device)
     Time gap = 0;     ///< CPU time from the previous call's end to this call's start
     Time cpu = 0;     ///< launch: the call's CPU time; sync: its CPU time after the work it waited for ended
+    /// launch: the work is submitted this far into the call (0..cpu); absent: as the call returns
+    std::optional<Time> submit;
     std::string where;  ///< "FILE:LINE", for messages; not compared
     /// A workload's `iterations`: the iteration the call belongs to (0 in a document). A call of iteration
     /// r > 0 starts only once every thread has ended its calls of iteration r - 1: the threads of one
@@ -33,7 +37,7 @@ struct HostCall {
 
     friend bool operator==(const HostCall& a, const HostCall& b) {
         return a.kind == b.kind && a.ops == b.ops && a.stream == b.stream && a.gap == b.gap && a.cpu == b.cpu &&
-               a.round == b.round;
+               a.submit == b.submit && a.round == b.round;
     }
 };
 

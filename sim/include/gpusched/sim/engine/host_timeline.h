@@ -17,14 +17,16 @@ namespace gpusched::sim {
 /// A thread's state and its transitions (t: the start of its next call, c: that call):
 ///
 ///     at t (a host event)
-///       c = launch --> in-call until t + c.cpu (the runtime submits the work as the call returns:
-///           on an idle GPU the traces' kernels start about kernel_launch_ns after the call's end,
-///           whatever the call's length; docs/workloads.md "Host timeline")
-///     at e = t + c.cpu (in-call)
+///       c = launch --> in-call until e = t + s, s = c.submit or else c.cpu (the runtime submits the
+///           work as the call returns: on an idle GPU the traces' kernels start about kernel_launch_ns
+///           after the call's end, whatever the call's length; an import writes `submit` where a
+///           kernel started before its call returned; docs/workloads.md "Host timeline")
+///     at e (in-call)
 ///       its stream's queue has room --> issued: c's operations are issued at e, the queue holds
-///           one more entry (a graph launch: one for all of them), the next call starts at e + next.gap
+///           one more entry (a graph launch: one for all of them); the call ends at e + (c.cpu - s)
+///           (submitted until then, when s < c.cpu) and the next call starts next.gap later
 ///       the queue holds `depth` entries --> queue-blocked; when the oldest entry's operation
-///           starts (at u), c's operations are issued at u and the next call starts at u + next.gap
+///           starts (at u), c's operations are issued at u and the call ends at u + (c.cpu - s)
 ///       c = sync, every operation issued so far on its stream (every stream: device) finished
 ///           by t --> the next call starts at t + c.cpu + next.gap
 ///       c = sync, some not finished --> sync-blocked; when the last of them finishes (at f),
@@ -34,7 +36,7 @@ namespace gpusched::sim {
 ///     after its last call: done.
 ///
 /// Invariants: a thread's calls start in order, each at or after the previous one's end; an
-/// operation a call launches is issued exactly once, at that call's end (operations no call
+/// operation a call launches is issued exactly once, at its call's submit point (operations no call
 /// launches are not held); a queue holds at most `depth` entries (each stream its own queue;
 /// no limit without a depth). Time is integer picoseconds; a time past 2^63 ps is a TimeRangeError.
 ///
@@ -72,7 +74,7 @@ public:
 
 private:
     static constexpr std::uint32_t kNone = ~std::uint32_t{0};
-    enum class State : std::uint8_t { waiting, in_call, queue_blocked, sync_blocked, round_blocked, done };
+    enum class State : std::uint8_t { waiting, in_call, submitted, queue_blocked, sync_blocked, round_blocked, done };
     struct Thread {
         std::size_t next = 0;  ///< index of the next call
         State state = State::waiting;
