@@ -3,6 +3,7 @@
 
 #include "gpusched/sim/output/summary_collector.h"
 #include "gpusched/support/input_error.h"
+#include "gpusched/workloads/host_speed.h"
 #include "support/sim_fixtures.h"
 
 namespace gpusched {
@@ -85,6 +86,8 @@ TEST_CASE("host timeline run: each call's start, end and blocked time reach the 
     CHECK(threads[0].launches == 3);
     CHECK(threads[0].syncs == 1);
     CHECK(threads[0].cpu == 4 * kUs);  // 1 us per call; the sync's 20 us blocked are not CPU time
+    CHECK(threads[0].gaps == 3 * kUs);  // 1 + 0 + 0 + 2 us: cpu + gaps = workloads::host_work
+    CHECK(threads[0].cpu + threads[0].gaps == workloads::host_work(app));
     CHECK(threads[0].sync_wait == 20 * kUs);
     CHECK(threads[0].queue_wait == 0);
     CHECK(threads[0].first_start == 1 * kUs);

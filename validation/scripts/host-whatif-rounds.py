@@ -10,8 +10,8 @@ step and K, from the k132 trace only (imported as `gpusched import torch --steps
 validation/data/h100/torch/ncu/<w>.csv.gz when DIR's traces carry no shapes, else trace-only):
   - what-if:       simulate --sms K, the host as the k132 trace recorded it
   - host-matched:  simulate --sms K --host-speed H132/HK, where H is the step's host work (the sum of
-                   its calls' CPU times and gaps, workloads::host_work: what the CPU did, not what it
-                   waited for) in the k132 and the kK trace: the what-if for the CPU the kK run had.
+                   its calls' CPU times and gaps, cpu_ns + gap_ns of `simulate --json`: what the CPU did,
+                   not what it waited for) in the k132 and the kK trace: the what-if for the CPU the kK run had.
 Each predicts the span ratio T(K)/T(132), compared with the measured ratio of the two traces' step
 spans (first host call to last GPU end, `import --timeline`). Only H is taken from the kK trace; its
 kernels, durations and gaps are not used. Prints one row per (DIR, workload, step, K) and a summary;
@@ -22,7 +22,6 @@ import concurrent.futures as cf
 import csv
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -31,21 +30,18 @@ import tempfile
 WORKLOADS = ("cnn", "transformer", "gemm", "elementwise")
 KS = (132, 128, 96, 64, 32, 16)
 STEPS = (2, 3, 4)
-UNIT = {"ps": 1e-6, "ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
 
 def run(args):
     return subprocess.run(args, check=True, capture_output=True, text=True).stdout
 
 
-def host_work_us(yaml_path):
-    """The sum of gap + cpu over the workload's host calls, in us."""
-    total = 0.0
-    with open(yaml_path) as f:
-        for line in f:
-            for _key, value, unit in re.findall(r"\b(gap|cpu): ([0-9.eE+-]+)(ps|ns|us|ms|s)\b", line):
-                total += float(value) * UNIT[unit]
-    return total
+def host_work_us(binary, yaml_path):
+    """The workload's host work (every thread's cpu_ns + gap_ns of simulate --json), in us: the CPU's own
+    time, which does not depend on the GPU (so the fixed execution model, the quickest, gives it)."""
+    args = [binary, "simulate", "--gpu", "h100", "--exec", "fixed", "--workload", yaml_path, "--json", "--quiet"]
+    threads = json.loads(run(args))["host_threads"]
+    return sum(t["cpu_ns"] + t["gap_ns"] for t in threads) / 1000
 
 
 def span_measured_us(timeline_csv):
@@ -84,11 +80,11 @@ def one_step(binary, ncu_dir, directory, w, step, tmp):
         ref = base + "-ref-ncu.yaml"
     m132 = span_measured_us(imported[132][1])
     s132 = simulate_us(binary, ref, 132)
-    h132 = host_work_us(imported[132][0])
+    h132 = host_work_us(binary, imported[132][0])
     rows = []
     for k in KS:
         mk = span_measured_us(imported[k][1])
-        hk = host_work_us(imported[k][0])
+        hk = host_work_us(binary, imported[k][0])
         speed = h132 / hk
         # K = 132 is the reference itself at its own host speed: both predictions are s132.
         wi = s132 if k == 132 else simulate_us(binary, ref, k)

@@ -202,6 +202,7 @@ void SummaryCollector::on_host_call(const HostCallRecord& call) {
     }
     t.iteration_wait += call.iteration_wait;
     t.cpu += call.end - call.start - call.blocked;
+    t.gaps += c.gap;
     if (call.call == 0) t.first_start = call.start;
     t.last_end = std::max(t.last_end, call.end);
 }
@@ -268,6 +269,7 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
             e["first_start_ns"] = ns_json(t.first_start);
             e["last_end_ns"] = ns_json(t.last_end);
             e["cpu_ns"] = ns_json(t.cpu);
+            e["gap_ns"] = ns_json(t.gaps);
             e["sync_wait_ns"] = ns_json(t.sync_wait);
             e["queue_wait_ns"] = ns_json(t.queue_wait);
             e["iteration_wait_ns"] = ns_json(t.iteration_wait);

@@ -97,6 +97,7 @@ struct HostThreadSummary {
     std::uint64_t launches = 0;    ///< launch calls (a graph launch counts once)
     std::uint64_t syncs = 0;       ///< synchronisation calls
     Time cpu = 0;                  ///< its calls' CPU time (without the time blocked)
+    Time gaps = 0;                 ///< its CPU time between calls (their gaps): cpu + gaps is its host work
     Time sync_wait = 0;            ///< blocked in synchronisations (the GPU busy with the work they named)
     Time queue_wait = 0;           ///< blocked on full launch queues
     Time iteration_wait = 0;       ///< blocked until the other threads ended the previous iteration (`iterations`)
