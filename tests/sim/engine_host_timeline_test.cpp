@@ -29,6 +29,12 @@ workloads::Application app_of(std::size_t ops, std::vector<workloads::HostCall> 
     return app;
 }
 
+/// Thread 0's next host event, at `time`.
+void event_at(Time time, FakeEvents& ev, sim::HostTimeline& host, std::vector<std::size_t>& issued) {
+    ev.time = time;
+    host.on_event(0, issued);
+}
+
 }  // namespace
 
 TEST_CASE("host timeline: the host runs ahead, each call at the previous end plus its gap") {
@@ -182,26 +188,21 @@ TEST_CASE("host timeline: a launch with `submit` issues its work inside the call
     sim::HostTimeline host(app, 2, std::nullopt, 2, ev, ev);
     host.start();
     std::vector<std::size_t> issued;
-    ev.time = 2 * kUs;
-    host.on_event(0, issued);
+    event_at(2 * kUs, ev, host, issued);
     REQUIRE(ev.scheduled.size() == 2);
     CHECK(std::get<0>(ev.scheduled[1]) == 7 * kUs);
-    ev.time = 7 * kUs;
-    host.on_event(0, issued);
+    event_at(7 * kUs, ev, host, issued);
     CHECK(issued == std::vector<std::size_t>{0});
     REQUIRE(ev.scheduled.size() == 3);
     CHECK(std::get<0>(ev.scheduled[2]) == 42 * kUs);  // the rest of the call: 40 - 5 us
     CHECK(host.last_call_end() == 0);                 // call 0 has not ended
-    ev.time = 42 * kUs;
-    host.on_event(0, issued);
+    event_at(42 * kUs, ev, host, issued);
     CHECK(issued == std::vector<std::size_t>{0});
     CHECK(host.last_call_end() == 42 * kUs);
     REQUIRE(ev.scheduled.size() == 4);
     CHECK(std::get<0>(ev.scheduled[3]) == 43 * kUs);
-    ev.time = 43 * kUs;
-    host.on_event(0, issued);
-    ev.time = 47 * kUs;
-    host.on_event(0, issued);
+    event_at(43 * kUs, ev, host, issued);
+    event_at(47 * kUs, ev, host, issued);
     CHECK(issued == std::vector<std::size_t>{0, 1});
     CHECK(host.last_call_end() == 47 * kUs);
 }
@@ -217,14 +218,11 @@ TEST_CASE("host timeline: a launch with `submit` on a full queue ends its call t
     sim::HostTimeline host(app, 2, 1, 2, ev, ev);
     host.start();
     std::vector<std::size_t> issued;
-    host.on_event(0, issued);
-    ev.time = 1 * kUs;
-    host.on_event(0, issued);
-    ev.time = 2 * kUs;
-    host.on_event(0, issued);
+    event_at(0, ev, host, issued);
+    event_at(1 * kUs, ev, host, issued);
+    event_at(2 * kUs, ev, host, issued);
     CHECK(std::get<0>(ev.scheduled.back()) == 5 * kUs);
-    ev.time = 5 * kUs;
-    host.on_event(0, issued);
+    event_at(5 * kUs, ev, host, issued);
     CHECK(issued == std::vector<std::size_t>{0});
     ev.time = 30 * kUs;
     host.op_started(0);
@@ -232,8 +230,7 @@ TEST_CASE("host timeline: a launch with `submit` on a full queue ends its call t
     CHECK(issued == std::vector<std::size_t>{0, 1});
     CHECK(std::get<0>(ev.scheduled.back()) == 37 * kUs);
     CHECK(host.queue_wait() == 25 * kUs);  // blocked from 5 to 30 us
-    ev.time = 37 * kUs;
-    host.on_event(0, issued);
+    event_at(37 * kUs, ev, host, issued);
     CHECK(host.last_call_end() == 37 * kUs);
 }
 
