@@ -57,7 +57,6 @@ void IssueQueue::mark(int p, std::size_t pos, double used) {
         dirty_from_[part] = pos;
         dirty_used_[part] = used;
     }
-    changed_ = true;
 }
 
 void IssueQueue::add(int slot, int warps, double think) {
@@ -122,13 +121,10 @@ void IssueQueue::remove(int slot) {
 void IssueQueue::recompute_fair(int p) {
     const auto parts = static_cast<std::size_t>(parts_);
     const auto part = static_cast<std::size_t>(p);
-    int warps = 0;  // on this scheduler, all blocks
+    const int warps = part_warps_[part];  // on this scheduler, all blocks
     double think_sum = 0;
-    for (int slot : order_) {
-        const int k = warps_in_part_[static_cast<std::size_t>(slot) * parts + part];
-        warps += k;
-        think_sum += k * think_[static_cast<std::size_t>(slot)];
-    }
+    for (int slot : order_)
+        think_sum += warps_in_part_[static_cast<std::size_t>(slot) * parts + part] * think_[static_cast<std::size_t>(slot)];
     const double think = think_sum / warps;
     const double response = warps / mva_throughput(warps, think, service_) - think;
     for (int slot : order_) {
