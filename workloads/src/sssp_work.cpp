@@ -2,6 +2,8 @@
 #include "gpusched/workloads/sssp_work.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <bit>
 #include <stdexcept>
 #include <utility>
@@ -16,6 +18,12 @@ namespace gpusched::workloads {
 namespace {
 
 constexpr std::uint32_t kWarpSize = 32;  // CUDA's warpSize: the kernels' SIMT grouping, as ApspGrid assumes
+
+/// 1, 2, ...: a key no other SsspTables object of the process shares (the cost cache's).
+std::uint64_t next_tables_serial() {
+    static std::atomic<std::uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 // Warp-instruction counts read off the kernels (docs/workloads.md, `sssp`, lists them line by line).
 // relax (Alg. 1 left): tid = S2R, S2R, IMAD; tid < n: ISETP, EXIT; F[tid]: LDG.U8, ISETP, EXIT.
@@ -185,7 +193,7 @@ const SsspTables::FrontierEntry* SsspTables::FrontierTable::find(std::uint64_t b
 }
 
 SsspTables::SsspTables(const Graph& graph, const SsspRun& run, const SsspKernelConfig& config)
-    : config_(config), nodes_(graph.nodes()), edges_(graph.edges()), source_(run.source), iterations_(run.iterations) {
+    : serial_(next_tables_serial()), config_(config), nodes_(graph.nodes()), edges_(graph.edges()), source_(run.source), iterations_(run.iterations) {
     if (config.relax_threads == 0 || config.min_threads == 0 || config.update_threads == 0)
         throw std::invalid_argument("SsspTables: zero threads per block");
     if (run.settle_iteration.size() != nodes_) throw std::invalid_argument("SsspTables: run of another graph");
@@ -258,6 +266,24 @@ int SsspTables::min_group_levels(std::uint64_t group, std::uint32_t iteration) c
 }
 
 SsspBlockCost SsspTables::cost(SsspKernel kernel, std::uint32_t iteration, std::uint64_t block) const {
+    // Direct-mapped by block: the blocks of one launch in flight at a time take distinct entries.
+    struct Entry {
+        std::uint64_t serial = 0;  // 0: empty (serial numbers start at 1)
+        SsspKernel kernel = SsspKernel::relax;
+        std::uint32_t iteration = 0;
+        std::uint64_t block = 0;
+        SsspBlockCost cost;
+    };
+    constexpr std::size_t kEntries = 512;
+    thread_local std::array<Entry, kEntries> cache;
+    Entry& e = cache[(block ^ (static_cast<std::uint64_t>(iteration) * 0x9e3779b1u)) % kEntries];
+    if (e.serial == serial_ && e.kernel == kernel && e.iteration == iteration && e.block == block) return e.cost;
+    const SsspBlockCost c = compute_cost(kernel, iteration, block);  // throws past the grid: nothing cached
+    e = Entry{serial_, kernel, iteration, block, c};
+    return c;
+}
+
+SsspBlockCost SsspTables::compute_cost(SsspKernel kernel, std::uint32_t iteration, std::uint64_t block) const {
     const std::uint64_t blocks = sssp_grid_blocks(kernel, nodes_, config_);
     if (block >= blocks)
         throw std::out_of_range("SsspTables: block " + std::to_string(block) + " of a grid of " +

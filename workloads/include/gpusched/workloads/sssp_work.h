@@ -72,6 +72,9 @@ public:
     SsspTables(const Graph& graph, const SsspRun& run, const SsspKernelConfig& config);
 
     /// The cost of block `block` of `kernel` in iteration `iteration` (std::out_of_range past the grid).
+    /// A block's cost is asked for several times (its warps at dispatch; its work, latency floor and
+    /// warps when it starts), so recent answers are kept per thread: a small direct-mapped cache keyed
+    /// by these tables' serial number, kernel, iteration and block, which returns the same values.
     [[nodiscard]] SsspBlockCost cost(SsspKernel kernel, std::uint32_t iteration, std::uint64_t block) const;
     [[nodiscard]] const SsspKernelConfig& config() const { return config_; }
     [[nodiscard]] std::uint32_t nodes() const { return nodes_; }
@@ -103,6 +106,9 @@ public:
     };
 
 private:
+    [[nodiscard]] SsspBlockCost compute_cost(SsspKernel kernel, std::uint32_t iteration, std::uint64_t block) const;
+
+    std::uint64_t serial_;  ///< unique per SsspTables object of the process: the cost cache's key
     SsspKernelConfig config_;
     std::uint32_t nodes_;
     std::uint64_t edges_;
