@@ -165,8 +165,19 @@ void BandwidthShare::reschedule(Time now, CompletionSink& sink) {
         best = by_end_.top().id;
         best_end = end_at(by_end_.top().key, now);
     }
+    // A pending block's end depends only on its (start, length): blocks of one launch dispatched
+    // together share them, so the last one's end is reused (the same computation, the same Time).
+    Time memo_start = 0;
+    double memo_length = -1;
+    Time memo_end = 0;
     const auto consider = [&](const IndexedHeap<double>::Entry& e) {
-        const Time end = end_of(e.id, now);
+        const Block& b = blocks_[e.id];
+        if (b.start != memo_start || b.length != memo_length) {
+            memo_start = b.start;
+            memo_length = b.length;
+            memo_end = end_of(e.id, now);
+        }
+        const Time end = memo_end;
         const bool tie_wins = from_pending && end == best_end &&
                               (e.key < best_bound || (e.key == best_bound && e.id < best));
         if (!found || end < best_end || tie_wins) {
