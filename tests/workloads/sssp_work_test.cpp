@@ -3,9 +3,14 @@
 
 #include <memory>
 #include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "gpusched/workloads/crauser_sssp.h"
 #include "gpusched/workloads/graph_file.h"
+#include "gpusched/hw/gpu_spec_io.h"
+#include "gpusched/workloads/sssp_latency.h"
 #include "gpusched/workloads/sssp_launches.h"
 #include "gpusched/workloads/sssp_work.h"
 #include "support/sim_fixtures.h"
@@ -179,4 +184,64 @@ TEST_CASE("small SSSP kernels overlap on more streams: the makespan shrinks") {
         CHECK(four * 2 < one);
         CHECK(makespan(4, execution) == four);  // deterministic
     }
+}
+
+// SsspTables keeps recent block costs per thread and its derivations per GPU: answers must not depend
+// on what was asked before. Each instance's costs computed alone, in a thread of its own (an empty cache),
+// against two instances (sources 0 and 1) asked in an interleaved, repeated order in this thread.
+TEST_CASE("sssp tables: cached costs and per-GPU derivations equal fresh ones, whatever was asked before") {
+    const Graph g = tiny();
+    const auto config = threads(4, 2, 4);
+    const auto fresh = [&](std::uint32_t source) {
+        return std::make_shared<const SsspTables>(g, crauser_sssp(g, source, CrauserCriteria::out), config);
+    };
+    const auto questions = [&](const auto& ask) {
+        for (std::uint32_t i = 0; i < 3; ++i)
+            for (const SsspKernel k : {SsspKernel::relax, SsspKernel::minimum, SsspKernel::update})
+                for (std::uint64_t block = 0; block < sssp_grid_blocks(k, g.nodes(), config); ++block) ask(k, i, block);
+    };
+    const auto summary = [](const SsspBlockCost& c) {
+        return std::vector<double>{c.issue_slots, c.busiest_warp_slots, c.dram_bytes, double(c.active_threads),
+                                   double(c.load_levels), double(c.frontier)};
+    };
+    std::vector<std::vector<double>> alone[2];
+    for (std::uint32_t source : {0u, 1u})
+        std::thread([&] {
+            const auto tables = fresh(source);
+            questions([&](SsspKernel k, std::uint32_t i, std::uint64_t block) {
+                alone[source].push_back(summary(tables->cost(k, i, block)));
+            });
+        }).join();
+    REQUIRE(alone[0] != alone[1]);  // the two instances differ somewhere, so a mixed-up cache shows
+    const auto a = fresh(0), b = fresh(1);
+    for (int round = 0; round < 3; ++round) {
+        std::size_t q = 0;
+        questions([&](SsspKernel k, std::uint32_t i, std::uint64_t block) {
+            CAPTURE(round);
+            CAPTURE(q);
+            CHECK(summary(a->cost(k, i, block)) == alone[0][q]);
+            CHECK(summary(b->cost(k, i, block)) == alone[1][q]);
+            ++q;
+        });
+    }
+    // A block past the grid throws every time (nothing cached for it).
+    for (int twice = 0; twice < 2; ++twice) CHECK_THROWS_AS((void)a->cost(SsspKernel::update, 0, 99), std::out_of_range);
+
+    // Per GPU: the h100's floors, then the a100's (another L2 latency), then the h100's again: each as a
+    // fresh derivation on that GPU gives it.
+    const hw::GpuSpec h100 = hw::resolve_gpu("h100"), a100 = hw::resolve_gpu("a100");
+    const auto floors = [](const SsspLatency& l) {
+        return std::vector<double>{l.relax_entry, l.relax_frontier, l.edge, l.min_entry, l.min_level, l.min_tree,
+                                   l.update_entry, l.update_test};
+    };
+    for (const hw::GpuSpec* gpu : {&h100, &a100, &h100}) {
+        GpuNumbers numbers(*gpu, "sssp", "edge_latency_cycles");
+        CHECK(floors(a->latency_on(*gpu)) == floors(derive_sssp_latency(numbers, *fresh(0), *gpu)));
+        for (const SsspKernel k : {SsspKernel::relax, SsspKernel::minimum, SsspKernel::update}) {
+            GpuNumbers n(*gpu, "sssp", "edge_latency_cycles");
+            CHECK(a->derivation_on(*gpu, k).steps == sssp_latency_steps(n, *fresh(0), *gpu, k));
+            CHECK(a->derivation_on(*gpu, k).gpu_numbers.size() == n.used().size());
+        }
+    }
+    CHECK(floors(a->latency_on(h100)) != floors(a->latency_on(a100)));
 }

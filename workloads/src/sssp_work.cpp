@@ -403,11 +403,39 @@ double SsspWork::latency_bound_cycles(std::uint64_t block) const {
     return derived_ ? sssp_latency_cycles(*derived_, kernel_, c) : c.latency_cycles;
 }
 
+SsspTables::OnGpu& SsspTables::on_gpu(const hw::GpuSpec& gpu) const {
+    for (OnGpu& entry : on_gpu_)
+        if (entry.gpu == gpu) return entry;
+    if (on_gpu_.size() >= 8) on_gpu_.erase(on_gpu_.begin());  // a handful of GPUs per run: keep it bounded
+    return on_gpu_.emplace_back(OnGpu{gpu, std::nullopt, {}});
+}
+
+SsspLatency SsspTables::latency_on(const hw::GpuSpec& gpu) const {
+    const std::lock_guard<std::mutex> lock(derived_mutex_);
+    OnGpu& entry = on_gpu(gpu);
+    if (!entry.latency) {  // a GPU that lacks a number throws here, every time: nothing is kept
+        GpuNumbers numbers(gpu, "sssp", "edge_latency_cycles");
+        entry.latency = derive_sssp_latency(numbers, *this, gpu);
+    }
+    return *entry.latency;
+}
+
+WorkDerivation SsspTables::derivation_on(const hw::GpuSpec& gpu, SsspKernel kernel) const {
+    const std::lock_guard<std::mutex> lock(derived_mutex_);
+    std::optional<WorkDerivation>& kept = on_gpu(gpu).derivation.at(static_cast<std::size_t>(kernel));
+    if (!kept) {
+        GpuNumbers numbers(gpu, "sssp", "edge_latency_cycles");
+        WorkDerivation out;
+        out.steps = sssp_latency_steps(numbers, *this, gpu, kernel);
+        out.gpu_numbers = numbers.used();
+        kept = std::move(out);
+    }
+    return *kept;
+}
+
 std::shared_ptr<const BlockWork> SsspWork::bind(const GpuContext& context) const {
     if (tables_->config().edge_latency_given || derived_) return nullptr;
-    GpuNumbers numbers(context.gpu, "sssp", "edge_latency_cycles");
-    return std::make_shared<const SsspWork>(tables_, kernel_, iteration_,
-                                            derive_sssp_latency(numbers, *tables_, context.gpu));
+    return std::make_shared<const SsspWork>(tables_, kernel_, iteration_, tables_->latency_on(context.gpu));
 }
 
 WorkDerivation SsspWork::derivation(const GpuContext& context) const {
@@ -419,10 +447,7 @@ WorkDerivation SsspWork::derivation(const GpuContext& context) const {
                                 : "no latency floor: edge_latency_cycles is given, which replaces the derived floors");
         return out;
     }
-    GpuNumbers numbers(context.gpu, "sssp", "edge_latency_cycles");
-    out.steps = sssp_latency_steps(numbers, *tables_, context.gpu, kernel_);
-    out.gpu_numbers = numbers.used();
-    return out;
+    return tables_->derivation_on(context.gpu, kernel_);
 }
 
 std::string SsspWork::describe() const {

@@ -2,7 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <array>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -76,6 +79,11 @@ public:
     /// warps when it starts), so recent answers are kept per thread: a small direct-mapped cache keyed
     /// by these tables' serial number, kernel, iteration and block, which returns the same values.
     [[nodiscard]] SsspBlockCost cost(SsspKernel kernel, std::uint32_t iteration, std::uint64_t block) const;
+    /// The kernels' chain segments on `gpu` (derive_sssp_latency) and each kernel's derivation
+    /// (sssp_latency_steps and the GPU numbers read): functions of the GPU and these tables alone, so
+    /// derived once per GPU for every launch of the instance (thousands bind to one GPU); thread-safe.
+    [[nodiscard]] SsspLatency latency_on(const hw::GpuSpec& gpu) const;
+    [[nodiscard]] WorkDerivation derivation_on(const hw::GpuSpec& gpu, SsspKernel kernel) const;
     [[nodiscard]] const SsspKernelConfig& config() const { return config_; }
     [[nodiscard]] std::uint32_t nodes() const { return nodes_; }
     [[nodiscard]] std::uint64_t edges() const { return edges_; }
@@ -106,6 +114,13 @@ public:
     };
 
 private:
+    struct OnGpu {
+        hw::GpuSpec gpu;
+        std::optional<SsspLatency> latency;
+        std::array<std::optional<WorkDerivation>, 3> derivation;  ///< by SsspKernel
+    };
+    /// The entry of `gpu` in on_gpu_ (added if absent); derived_mutex_ must be held.
+    OnGpu& on_gpu(const hw::GpuSpec& gpu) const;
     [[nodiscard]] SsspBlockCost compute_cost(SsspKernel kernel, std::uint32_t iteration, std::uint64_t block) const;
 
     std::uint64_t serial_;  ///< unique per SsspTables object of the process: the cost cache's key
@@ -124,6 +139,8 @@ private:
     /// a reached node of U_i (merged, ascending), and their offsets (groups + 1).
     std::vector<std::pair<std::uint32_t, std::uint32_t>> min_reached_;
     std::vector<std::uint64_t> min_reached_offsets_;
+    mutable std::mutex derived_mutex_;
+    mutable std::vector<OnGpu> on_gpu_;  ///< what latency_on and derivation_on derived, per GPU
     /// Per minimum (warp, load) group, in block order (slot 0's warps, then slot 1's): the largest
     /// settle iteration of its elements (0 when it has none).
     std::vector<std::uint32_t> min_group_settle_;
