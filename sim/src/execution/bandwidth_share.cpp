@@ -19,7 +19,7 @@ BandwidthShare::BandwidthShare(int sm_count, int slots_per_sm, double bytes_per_
       bandwidth_(bytes_per_ps),
       l2_bandwidth_(l2_bytes_per_ps),
       blocks_(static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(slots_per_sm)),
-      by_end_(blocks_.size()),
+      by_end_(static_cast<std::size_t>(sm_count), static_cast<std::size_t>(slots_per_sm)),
       pending_(blocks_.size()),
       pending_bound_(blocks_.size()),
       pending_length_(blocks_.size()),
@@ -162,8 +162,9 @@ void BandwidthShare::reschedule(Time now, CompletionSink& sink) {
     double best_bound = 0;
     if (!by_end_.empty()) {
         found = true;
-        best = by_end_.top().id;
-        best_end = end_at(by_end_.top().key, now);
+        const GroupedMinHeap::Entry first = by_end_.top();
+        best = first.id;
+        best_end = end_at(first.key, now);
     }
     // A pending block's end depends only on its (start, length): blocks of one launch dispatched
     // together share them, so the last one's end is reused (the same computation, the same Time).

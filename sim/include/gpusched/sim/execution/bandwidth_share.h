@@ -6,6 +6,7 @@
 
 #include "gpusched/support/time.h"
 #include "gpusched/sim/execution/execution_model.h"
+#include "gpusched/sim/grouped_min_heap.h"
 #include "gpusched/sim/indexed_heap.h"
 
 namespace gpusched::sim {
@@ -94,7 +95,7 @@ private:
     double bandwidth_;
     double l2_bandwidth_;
     std::vector<Block> blocks_;
-    IndexedHeap<double> by_end_;         ///< started blocks by (v_end, id)
+    GroupedMinHeap by_end_;              ///< started blocks by (v_end, id), a minimum per SM
     IndexedHeap<Time> pending_;          ///< not yet started, by (start, id)
     IndexedHeap<double> pending_bound_;  ///< the same by (start + length, id)
     IndexedHeap<double> pending_length_; ///< the same by (length, id): the least length tightens the bound
