@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpusched/workloads/sssp_tables_cache.h"
+
 namespace gpusched::workloads {
 
 namespace {
@@ -57,14 +59,15 @@ std::vector<KernelLaunch> sssp_launches(const Graph& graph, const SsspOptions& o
         std::vector<Instance> batch;
         std::uint32_t iterations = 0;
         for (std::uint32_t k = first; k < last; ++k) {
-            const SsspRun run = crauser_sssp(graph, k, options.kernels.criteria);
-            needed += 3 * run.iterations.size() - 1;
+            std::shared_ptr<const SsspTables> tables = cached_sssp_tables(graph, k, options.kernels);
+            const std::size_t instance_iterations = tables->iterations().size();
+            needed += 3 * instance_iterations - 1;
             if (needed > max_launches)
                 throw std::length_error("instances 0.." + std::to_string(k) + " alone need " + std::to_string(needed) +
                                         " launches (3 per iteration; instance " + std::to_string(k) + " has " +
-                                        std::to_string(run.iterations.size()) + " iterations), more than the " +
+                                        std::to_string(instance_iterations) + " iterations), more than the " +
                                         std::to_string(max_launches) + " an application may have");
-            batch.push_back(Instance{k, std::make_shared<const SsspTables>(graph, run, options.kernels)});
+            batch.push_back(Instance{k, std::move(tables)});
             iterations = std::max(iterations, batch.back().iterations());
         }
         for (std::uint32_t i = 0; i < iterations; ++i)

@@ -1,0 +1,74 @@
+// A process-wide cache of SSSP instances' tables, keyed by the graph's edges, the source and the kernel configuration.
+#include "gpusched/workloads/sssp_tables_cache.h"
+
+#include <algorithm>
+#include <list>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "gpusched/workloads/crauser_sssp.h"
+
+namespace gpusched::workloads {
+
+namespace {
+
+constexpr std::size_t kGraphs = 4;
+constexpr std::size_t kInstancesPerGraph = 4096;
+
+/// Every field of the configuration, in an order (threads, criteria, latency, fixed-model speed).
+using ConfigKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, int, double, bool, double, std::uint32_t>;
+
+ConfigKey key_of(const SsspKernelConfig& c, std::uint32_t source) {
+    return {c.relax_threads, c.min_threads, c.update_threads, static_cast<int>(c.criteria), c.edge_latency_cycles,
+            c.edge_latency_given, c.ns_per_instr, source};
+}
+
+bool same_edges(const std::vector<WeightedEdge>& a, const std::vector<WeightedEdge>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const WeightedEdge& x, const WeightedEdge& y) {
+        return x.source == y.source && x.target == y.target && x.weight == y.weight;
+    });
+}
+
+struct GraphEntry {
+    std::uint32_t nodes = 0;
+    std::vector<WeightedEdge> edges;
+    std::map<ConfigKey, std::shared_ptr<const SsspTables>> tables;
+};
+
+std::mutex cache_mutex;
+std::list<GraphEntry> cache;  // most recently used first
+
+/// The entry of (nodes, edges), moved to the front (added if absent); cache_mutex must be held.
+GraphEntry& entry_of(std::uint32_t nodes, std::vector<WeightedEdge> edges) {
+    const auto it = std::find_if(cache.begin(), cache.end(),
+                                 [&](const GraphEntry& e) { return e.nodes == nodes && same_edges(e.edges, edges); });
+    if (it != cache.end()) {
+        cache.splice(cache.begin(), cache, it);
+    } else {
+        cache.push_front(GraphEntry{nodes, std::move(edges), {}});
+        if (cache.size() > kGraphs) cache.pop_back();
+    }
+    return cache.front();
+}
+
+}  // namespace
+
+std::shared_ptr<const SsspTables> cached_sssp_tables(const Graph& graph, std::uint32_t source, const SsspKernelConfig& config) {
+    const ConfigKey key = key_of(config, source);
+    std::vector<WeightedEdge> edges = graph.edge_list();
+    {
+        std::lock_guard<std::mutex> lock(cache_mutex);
+        GraphEntry& entry = entry_of(graph.nodes(), std::move(edges));
+        if (const auto hit = entry.tables.find(key); hit != entry.tables.end()) return hit->second;
+        edges = entry.edges;  // to find the entry again after computing outside the lock
+    }
+    auto tables = std::make_shared<const SsspTables>(graph, crauser_sssp(graph, source, config.criteria), config);
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    GraphEntry& entry = entry_of(graph.nodes(), std::move(edges));
+    if (entry.tables.size() >= kInstancesPerGraph) entry.tables.clear();
+    return entry.tables.emplace(key, std::move(tables)).first->second;  // another thread's, if it came first
+}
+
+}  // namespace gpusched::workloads
