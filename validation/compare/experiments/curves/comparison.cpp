@@ -7,6 +7,7 @@
 #include <map>
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/parallel_indices.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"
@@ -111,19 +112,30 @@ void mark_reproducible_jumps(CurveComparison& c, const std::vector<std::string>&
 
 std::vector<CurveComparison> validate_curve_dir(const std::string& curves_dir, const hw::GpuSpec& gpu,
                                                 const std::string& policy_name) {
-    std::vector<CurveComparison> out;
+    struct CurveFile {
+        std::string path, kernel;
+        bool queued = false;
+        std::vector<std::string> repeats;
+    };
+    std::vector<CurveFile> files;
     for (const bool queued : {false, true})
         for (const auto& [stem, kernel] : {std::pair<const char*, const char*>{"apsp_minplus", "apsp-minplus"},
                                            std::pair<const char*, const char*>{"apsp_fw", "apsp-fw"}}) {
             const std::string file = std::string(stem) + (queued ? "_queued.csv" : ".csv");
             const std::string path = (std::filesystem::path(curves_dir) / file).string();
             if (!std::filesystem::is_regular_file(path)) continue;
-            const std::vector<std::string> repeats = queued ? std::vector<std::string>{} : repeat_sweeps(curves_dir, stem);
-            for (auto& c : validate_curves(path, kernel, gpu, policy_name, 4.0, queued)) {
-                if (!repeats.empty()) mark_reproducible_jumps(c, repeats);
-                out.push_back(std::move(c));
-            }
+            files.push_back({path, kernel, queued, queued ? std::vector<std::string>{} : repeat_sweeps(curves_dir, stem)});
         }
+    // The files are independent: each on a thread of its own (its points on more), the results in file order.
+    std::vector<std::vector<CurveComparison>> per_file(files.size());
+    for_each_index(files.size(), [&](std::size_t i) {
+        per_file[i] = validate_curves(files[i].path, files[i].kernel, gpu, policy_name, 4.0, files[i].queued);
+        if (!files[i].repeats.empty())
+            for (auto& c : per_file[i]) mark_reproducible_jumps(c, files[i].repeats);
+    });
+    std::vector<CurveComparison> out;
+    for (auto& curves : per_file)
+        for (auto& c : curves) out.push_back(std::move(c));
     return out;
 }
 
@@ -131,7 +143,7 @@ std::vector<CurveComparison> validate_curves(const std::string& csv_path, const 
                                              const hw::GpuSpec& gpu, const std::string& policy_name,
                                              double jump_threshold_percent, bool queued) {
     const std::vector<MeasuredRow> rows = read_curve_csv(csv_path);
-    const auto policy = scheduler::make_policy(policy_name);
+    (void)scheduler::make_policy(policy_name);  // an unknown name fails here, before any thread starts
     std::map<int, std::vector<MeasuredRow>> by_block;
     for (const auto& r : rows) by_block[r.block].push_back(r);
     std::vector<CurveComparison> out;
@@ -145,8 +157,13 @@ std::vector<CurveComparison> validate_curves(const std::string& csv_path, const 
         for (const auto& p : points)
             if (p.n <= kDenseSweepMax) dense.push_back(p.n);
         c.reference_n = dense.empty() ? points[points.size() / 2].n : dense[dense.size() / 2];
-        for (const auto& p : points)
-            c.points.push_back({p.n, p.ms * 1000.0, simulate_us(gpu, *policy, kernel, p.n, block, queued), 0, 0});
+        // The points' simulations are independent: on the machine's threads, each with a policy of its own.
+        std::vector<double> simulated_us(points.size());
+        for_each_index(points.size(), [&](std::size_t i) {
+            simulated_us[i] = simulate_us(gpu, *scheduler::make_policy(policy_name), kernel, points[i].n, block, queued);
+        });
+        for (std::size_t i = 0; i < points.size(); ++i)
+            c.points.push_back({points[i].n, points[i].ms * 1000.0, simulated_us[i], 0, 0});
         const auto ref = std::find_if(c.points.begin(), c.points.end(), [&](const CurvePoint& p) { return p.n == c.reference_n; });
         c.factor = ref->measured_us / ref->simulated_us;
         std::vector<double> errors;
