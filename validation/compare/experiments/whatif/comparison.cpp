@@ -73,24 +73,37 @@ WhatIfWorkload compare_workload(const std::string& name, const std::map<int, std
         const auto resident = static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sms);
         return (blocks + resident - 1) / resident;
     };
-    double measured_reference = 0, simulated_reference = 0;
-    for (const int k : w.sms) {
+    // Each K's measured and simulated kernels on the machine's threads (its own slots), then compared in K order.
+    struct AtK {
+        std::vector<Interval> measured, simulated;
+        std::vector<std::vector<Interval>> other_steps;  // per w.other_steps: empty where this trace lacks it
+    };
+    std::vector<AtK> at_k(w.sms.size());
+    for_each_index(w.sms.size(), [&](std::size_t index) {
+        const int k = w.sms[index];
         const bool is_reference = k == gpu.sm_count;
-        std::vector<Interval> measured = reference_measured;
+        AtK& r = at_k[index];
+        r.measured = reference_measured;
         std::optional<importers::ImportedTrace> read;
         if (!is_reference) {
             read = importers::read_kineto_trace(traces.at(k));
-            measured = measured_kernels(*read, importers::build_application(*read, step_options(step)));
+            r.measured = measured_kernels(*read, importers::build_application(*read, step_options(step)));
         }
         const importers::ImportedTrace& trace = is_reference ? reference : *read;
-        std::vector<std::vector<Interval>> other_steps;  // per w.other_steps: empty where this trace lacks it
         for (const std::int64_t s : w.other_steps) {
             const bool present = std::any_of(trace.steps.begin(), trace.steps.end(), [&](const auto& m) { return m.number == s; });
-            other_steps.push_back(present ? measured_kernels(trace, importers::build_application(trace, step_options(static_cast<int>(s))))
-                                          : std::vector<Interval>{});
+            r.other_steps.push_back(present ? measured_kernels(trace, importers::build_application(trace, step_options(static_cast<int>(s))))
+                                            : std::vector<Interval>{});
         }
-        const std::vector<Interval> simulated =
-            simulated_kernels(app, is_reference ? gpu : what_if_gpu(gpu, k), policy, execution);
+        r.simulated = simulated_kernels(app, is_reference ? gpu : what_if_gpu(gpu, k), policy, execution);
+    });
+    double measured_reference = 0, simulated_reference = 0;
+    for (std::size_t index = 0; index < w.sms.size(); ++index) {
+        const int k = w.sms[index];
+        const bool is_reference = k == gpu.sm_count;
+        const std::vector<Interval>& measured = at_k[index].measured;
+        const std::vector<Interval>& simulated = at_k[index].simulated;
+        const std::vector<std::vector<Interval>>& other_steps = at_k[index].other_steps;
         WhatIfPoint p;
         p.sms = k;
         p.measured_busy_us = busy_time(measured);
