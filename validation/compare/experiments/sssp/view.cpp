@@ -257,7 +257,7 @@ void SsspView::add_json(nlohmann::ordered_json& top) const { top["sssp"] = sssp_
 std::string SsspView::report_part() const { return sssp_section(comparison_); }
 
 std::string SsspSection::description() const {
-    return "n x SSSP run times, speedups over streams, carveouts and timelines (75 configurations: about 2 CPU-minutes, 1 minute on two cores)";
+    return "n x SSSP run times, speedups over streams, carveouts and timelines (75 configurations: about 75 CPU-seconds, 40 s on two cores)";
 }
 
 std::unique_ptr<SectionView> SsspSection::run(const std::string& data_dir, const SectionSettings& settings) const {
