@@ -108,3 +108,12 @@ TEST_CASE("sssp tables cache: more graphs than it keeps are each still right") {
             CHECK(answers(*cached_sssp_tables(g, 0, threads(32)), g) == fresh_answers(g, 0, threads(32)));
         }
 }
+
+TEST_CASE("sssp tables: table_bytes counts the tables, which grow with the graph") {
+    // What the cache's 256 MiB bound adds up: a graph 16 times larger has larger tables.
+    const Graph small = random_graph(256, 4, 7), large = random_graph(4096, 4, 7);
+    const auto a = cached_sssp_tables(small, 0, threads(64));
+    const auto b = cached_sssp_tables(large, 0, threads(64));
+    CHECK(a->table_bytes() >= a->iterations().size() * sizeof(SsspIteration));
+    CHECK(b->table_bytes() > 4 * a->table_bytes());
+}

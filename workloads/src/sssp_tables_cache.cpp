@@ -16,6 +16,7 @@ namespace {
 
 constexpr std::size_t kGraphs = 4;
 constexpr std::size_t kInstancesPerGraph = 4096;
+constexpr std::size_t kMaxBytes = std::size_t{256} << 20;  // the tables kept, all graphs together
 
 /// Every field of the configuration, in an order (threads, criteria, latency, fixed-model speed).
 using ConfigKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, int, double, bool, double, std::uint32_t>;
@@ -35,10 +36,18 @@ struct GraphEntry {
     std::uint32_t nodes = 0;
     std::vector<WeightedEdge> edges;
     std::map<ConfigKey, std::shared_ptr<const SsspTables>> tables;
+    std::size_t bytes = 0;  ///< the tables' table_bytes(), summed
 };
 
 std::mutex cache_mutex;
 std::list<GraphEntry> cache;  // most recently used first
+std::size_t cached_bytes = 0;
+
+void drop_tables(GraphEntry& entry) {
+    cached_bytes -= entry.bytes;
+    entry.bytes = 0;
+    entry.tables.clear();
+}
 
 /// The entry of (nodes, edges), moved to the front (added if absent); cache_mutex must be held.
 GraphEntry& entry_of(std::uint32_t nodes, std::vector<WeightedEdge> edges) {
@@ -47,8 +56,11 @@ GraphEntry& entry_of(std::uint32_t nodes, std::vector<WeightedEdge> edges) {
     if (it != cache.end()) {
         cache.splice(cache.begin(), cache, it);
     } else {
-        cache.push_front(GraphEntry{nodes, std::move(edges), {}});
-        if (cache.size() > kGraphs) cache.pop_back();
+        cache.push_front(GraphEntry{nodes, std::move(edges), {}, 0});
+        if (cache.size() > kGraphs) {
+            drop_tables(cache.back());
+            cache.pop_back();
+        }
     }
     return cache.front();
 }
@@ -67,8 +79,16 @@ std::shared_ptr<const SsspTables> cached_sssp_tables(const Graph& graph, std::ui
     auto tables = std::make_shared<const SsspTables>(graph, crauser_sssp(graph, source, config.criteria), config);
     std::lock_guard<std::mutex> lock(cache_mutex);
     GraphEntry& entry = entry_of(graph.nodes(), std::move(edges));
-    if (entry.tables.size() >= kInstancesPerGraph) entry.tables.clear();
-    return entry.tables.emplace(key, std::move(tables)).first->second;  // another thread's, if it came first
+    if (const auto hit = entry.tables.find(key); hit != entry.tables.end()) return hit->second;  // another thread's
+    const std::size_t bytes = tables->table_bytes();
+    if (bytes > kMaxBytes) return tables;  // too large to keep: shared by this application's launches alone
+    // Room first from the graphs used longest ago, then from this one.
+    for (auto it = cache.rbegin(); it != cache.rend() && cached_bytes + bytes > kMaxBytes; ++it) drop_tables(*it);
+    if (entry.tables.size() >= kInstancesPerGraph) drop_tables(entry);
+    entry.tables.emplace(key, tables);
+    entry.bytes += bytes;
+    cached_bytes += bytes;
+    return tables;
 }
 
 }  // namespace gpusched::workloads

@@ -265,6 +265,15 @@ int SsspTables::min_group_levels(std::uint64_t group, std::uint32_t iteration) c
     return after != begin && std::prev(after)->second > iteration ? 3 : 2;
 }
 
+std::size_t SsspTables::table_bytes() const {
+    const auto bytes = [](const auto& v) { return v.size() * sizeof(v[0]); };
+    const auto frontier = [&](const FrontierTable& t) { return bytes(t.entries) + bytes(t.offsets); };
+    const auto sorted = [&](const SortedPerBlock& t) { return bytes(t.values) + bytes(t.offsets); };
+    return bytes(iterations_) + frontier(relax_frontier_) + frontier(update_settled_) + sorted(update_nodes_) +
+           sorted(update_warps_) + sorted(min_elements_) + sorted(min_groups_) + bytes(min_reached_) +
+           bytes(min_reached_offsets_) + bytes(min_group_settle_);
+}
+
 SsspBlockCost SsspTables::cost(SsspKernel kernel, std::uint32_t iteration, std::uint64_t block) const {
     // Direct-mapped by block: the blocks of one launch in flight at a time take distinct entries.
     struct Entry {

@@ -17,8 +17,10 @@ namespace gpusched::workloads {
 /// sweep or validation section simulates one graph under many stream counts, carveouts and modes: each
 /// of those configurations asked for the same Crauser runs and tables. A hit needs the same nodes, the
 /// same edges in the same order (compared in full, not only by a hash), the same source and an equal
-/// configuration, so it returns what a fresh computation would. Thread-safe; bounded (the 4 graphs used
-/// last, 4096 instances each). SsspTables are immutable apart from their own thread-safe caches.
+/// configuration, so it returns what a fresh computation would. Thread-safe; bounded: the 4 graphs used
+/// last, 4096 instances each, 256 MiB of tables in all (SsspTables::table_bytes; the graphs used longest
+/// ago give way first, and tables larger than that are returned without being kept). SsspTables are
+/// immutable apart from their own thread-safe caches.
 [[nodiscard]] std::shared_ptr<const SsspTables> cached_sssp_tables(const Graph& graph, std::uint32_t source,
                                                                    const SsspKernelConfig& config);
 

@@ -89,6 +89,8 @@ public:
     [[nodiscard]] std::uint64_t edges() const { return edges_; }
     [[nodiscard]] std::uint32_t source() const { return source_; }
     [[nodiscard]] const std::vector<SsspIteration>& iterations() const { return iterations_; }
+    /// Bytes its tables hold (their vectors' elements; not the per-GPU derivations): what keeping it costs.
+    [[nodiscard]] std::size_t table_bytes() const;
 
     /// Frontier nodes of a block in one iteration, aggregated over its warps.
     struct FrontierEntry {
