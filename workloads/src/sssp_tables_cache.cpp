@@ -17,6 +17,7 @@ namespace {
 constexpr std::size_t kGraphs = 4;
 constexpr std::size_t kInstancesPerGraph = 4096;
 constexpr std::size_t kMaxBytes = std::size_t{256} << 20;  // the tables kept, all graphs together
+constexpr std::uint64_t kMaxEdges = std::uint64_t{1} << 21;  // a larger graph is not kept (its edges: 24 MiB)
 
 /// Every field of the configuration, in an order (threads, criteria, latency, fixed-model speed).
 using ConfigKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, int, double, bool, double, std::uint32_t>;
@@ -68,6 +69,8 @@ GraphEntry& entry_of(std::uint32_t nodes, std::vector<WeightedEdge> edges) {
 }  // namespace
 
 std::shared_ptr<const SsspTables> cached_sssp_tables(const Graph& graph, std::uint32_t source, const SsspKernelConfig& config) {
+    if (graph.edges() > kMaxEdges)  // keeping its edges to compare would cost more than the tables save
+        return std::make_shared<const SsspTables>(graph, crauser_sssp(graph, source, config.criteria), config);
     const ConfigKey key = key_of(config, source);
     std::vector<WeightedEdge> edges = graph.edge_list();
     {

@@ -19,7 +19,8 @@ namespace gpusched::workloads {
 /// same edges in the same order (compared in full, not only by a hash), the same source and an equal
 /// configuration, so it returns what a fresh computation would. Thread-safe; bounded: the 4 graphs used
 /// last, 4096 instances each, 256 MiB of tables in all (SsspTables::table_bytes; the graphs used longest
-/// ago give way first, and tables larger than that are returned without being kept). SsspTables are
+/// ago give way first, and tables larger than that are returned without being kept); a graph of more than
+/// 2^21 edges is not kept at all (its tables are computed for each call, as without the cache). SsspTables are
 /// immutable apart from their own thread-safe caches.
 [[nodiscard]] std::shared_ptr<const SsspTables> cached_sssp_tables(const Graph& graph, std::uint32_t source,
                                                                    const SsspKernelConfig& config);
