@@ -34,6 +34,8 @@ struct SsspKernelConfig {
     double edge_latency_cycles = 0;  ///< relax: dependent-chain cycles per edge-loop trip (0: no latency bound)
     bool edge_latency_given = false; ///< edge_latency_cycles was given: the GPU does not derive it
     double ns_per_instr = 1;         ///< `fixed` model only: ns per warp-instruction of a block's busiest warp
+
+    bool operator==(const SsspKernelConfig&) const = default;  ///< every field (the tables cache's key)
 };
 
 /// Blocks of each kernel's grid: ceil(n / T) for relax and update (a thread per node), ceil(n / 2T) for
