@@ -21,7 +21,7 @@ BandwidthShare::BandwidthShare(int sm_count, int slots_per_sm, double bytes_per_
       blocks_(static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(slots_per_sm)),
       by_end_(static_cast<std::size_t>(sm_count), static_cast<std::size_t>(slots_per_sm)),
       pending_(blocks_.size()),
-      pending_bound_(blocks_.size()),
+      pending_groups_(blocks_.size()),
       pending_length_(blocks_.size()),
       armed_(blocks_.size()) {
     while (leaves_ < static_cast<std::size_t>(sm_count)) leaves_ *= 2;
@@ -52,7 +52,7 @@ void BandwidthShare::advance(Time now) {
     while (!pending_.empty() && pending_.top().key <= now) {
         const std::uint32_t id = pending_.pop().id;
         Block& b = blocks_[id];
-        pending_bound_.erase(id);
+        pending_groups_.leave(id);
         pending_length_.erase(id);
         b.started = true;
         b.v_end = clock_at(b.start) + b.length;  // the expression end_of used while it waited
@@ -77,7 +77,7 @@ void BandwidthShare::add(int sm, int slot, Time now, Time start, double slots, d
     if (start > now) {
         b.bound = static_cast<double>(start) + b.length;
         pending_.insert(start, id);
-        pending_bound_.insert(b.bound, id);
+        pending_groups_.join(id, b.bound, b.start, b.length);
         pending_length_.insert(b.length, id);
     } else {
         b.started = true;
@@ -92,9 +92,10 @@ void BandwidthShare::set_rate(int sm, int slot, Time now, double rate) {
     Block& b = blocks_[id];
     if (!b.in_use || rate == b.rate) return;
     if (!b.started) {
+        pending_groups_.leave(id);
         b.length = b.slots / rate;
         b.bound = static_cast<double>(b.start) + b.length;
-        pending_bound_.update(b.bound, id);
+        pending_groups_.join(id, b.bound, b.start, b.length);
         pending_length_.update(b.length, id);
     } else {
         const double v = clock_at(now);
@@ -111,8 +112,8 @@ void BandwidthShare::remove(int sm, int slot) {
     Block& b = blocks_[id];
     if (!b.in_use) return;
     by_end_.erase(id);
+    pending_groups_.leave(id);
     pending_.erase(id);
-    pending_bound_.erase(id);
     pending_length_.erase(id);
     armed_.erase(id);
     b = Block{};
@@ -166,34 +167,23 @@ void BandwidthShare::reschedule(Time now, CompletionSink& sink) {
         best = first.id;
         best_end = end_at(first.key, now);
     }
-    // A pending block's end depends only on its (start, length): blocks of one launch dispatched
-    // together share them, so the last one's end is reused (the same computation, the same Time).
-    Time memo_start = 0;
-    double memo_length = -1;
-    Time memo_end = 0;
-    const auto consider = [&](const IndexedHeap<double>::Entry& e) {
-        const Block& b = blocks_[e.id];
-        if (b.start != memo_start || b.length != memo_length) {
-            memo_start = b.start;
-            memo_length = b.length;
-            memo_end = end_of(e.id, now);
-        }
-        const Time end = memo_end;
-        const bool tie_wins = from_pending && end == best_end &&
-                              (e.key < best_bound || (e.key == best_bound && e.id < best));
+    // A pending group's blocks share their end (it depends only on their (start, length)); its least
+    // id is its candidate, as ties go by id.
+    const auto consider = [&](double bound, std::uint32_t id) {
+        const Time end = end_of(id, now);
+        const bool tie_wins = from_pending && end == best_end && (bound < best_bound || (bound == best_bound && id < best));
         if (!found || end < best_end || tie_wins) {
             found = true;
             from_pending = true;
-            best = e.id;
+            best = id;
             best_end = end;
-            best_bound = e.key;
+            best_bound = bound;
         }
     };
-    if (!pending_bound_.empty()) {
-        consider(pending_bound_.top());  // the likeliest winner first: lowers the limit
+    if (!pending_groups_.empty()) {
         // end >= bound + l_min (1/phi - 1); shaved by 1e-9 so that rounding never prunes a winner.
         const double extra = pending_length_.top().key * (1.0 / phi_ - 1.0) * (1.0 - 1e-9);
-        pending_bound_.for_each_below([&] { return static_cast<double>(best_end) + 1 - extra; }, consider);
+        pending_groups_.for_each_below([&] { return static_cast<double>(best_end) + 1 - extra; }, consider);
     }
     if (!found) return;
     arm(best, best_end, sink);

@@ -6,6 +6,7 @@
 
 #include "gpusched/support/time.h"
 #include "gpusched/sim/execution/execution_model.h"
+#include "gpusched/sim/execution/pending_groups.h"
 #include "gpusched/sim/grouped_min_heap.h"
 #include "gpusched/sim/indexed_heap.h"
 
@@ -28,9 +29,13 @@ namespace gpusched::sim {
 /// started (dispatch latency) wait apart and join the ordered set once their start has passed:
 /// V(start) is known then, as phi is constant between calls. Until then a pending block
 /// ends at start + length / phi = (start + length) + length (1/phi - 1) (length = slots /
-/// rate). They are kept ordered by start + length, so with the least pending length l_min,
-/// finding the earliest end looks only at the pending blocks whose start + length +
-/// l_min (1/phi - 1) is below the best end so far (with equal lengths: only those that tie).
+/// rate). Pending blocks with the same (start, length) end together, and of those only the
+/// least id can be the earliest (ties go by id), so they are kept as groups, one per distinct
+/// (start, length) (PendingGroups), ordered by start + length: with the least pending length
+/// l_min, finding the earliest end looks only at the groups whose start + length + l_min
+/// (1/phi - 1) is below the best end so far. A launch's blocks dispatched together form a few
+/// groups (one per resident count on their SMs), so a dispatch pass of n blocks costs
+/// O(n log n), not O(n^2).
 ///
 /// The engine cannot cancel an event: a block given an end keeps a live event until it ends,
 /// and when a later block overtakes it or phi falls, that event may be too early. reschedule()
@@ -97,7 +102,7 @@ private:
     std::vector<Block> blocks_;
     GroupedMinHeap by_end_;              ///< started blocks by (v_end, id), a minimum per SM
     IndexedHeap<Time> pending_;          ///< not yet started, by (start, id)
-    IndexedHeap<double> pending_bound_;  ///< the same by (start + length, id)
+    PendingGroups pending_groups_;       ///< the same, grouped by equal (start, length) (PendingGroups)
     IndexedHeap<double> pending_length_; ///< the same by (length, id): the least length tightens the bound
     IndexedHeap<Time> armed_;            ///< blocks with a live event, by (time, id)
     std::vector<double> demand_;         ///< segment tree over SMs; [1] is the total

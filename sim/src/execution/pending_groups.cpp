@@ -1,0 +1,99 @@
+// Pending blocks grouped by equal (start, length): joins, leaves and each group's least id.
+#include "gpusched/sim/execution/pending_groups.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+namespace gpusched::sim {
+
+PendingGroups::PendingGroups(std::size_t ids)
+    : groups_(ids), group_of_(ids, kNone), position_(ids, 0), heap_(ids) {
+    free_.reserve(ids);
+    for (std::size_t g = ids; g > 0; --g) free_.push_back(static_cast<std::uint32_t>(g - 1));
+    std::size_t size = 2;
+    while (size < 2 * ids) size *= 2;
+    table_.assign(size, kNone);
+    mask_ = size - 1;
+}
+
+std::size_t PendingGroups::home(Time start, double length) const {
+    // splitmix64's finaliser over both keys' bits.
+    std::uint64_t x = static_cast<std::uint64_t>(start) * 0x9E3779B97F4A7C15ull ^ std::bit_cast<std::uint64_t>(length);
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return static_cast<std::size_t>(x ^ (x >> 31)) & mask_;
+}
+
+std::size_t PendingGroups::slot_of(Time start, double length) const {
+    for (std::size_t i = home(start, length);; i = (i + 1) & mask_) {
+        const std::uint32_t g = table_[i];
+        if (g == kNone || (groups_[g].start == start && groups_[g].length == length)) return i;
+    }
+}
+
+void PendingGroups::erase_slot(std::size_t slot) {
+    // Backward shift: later entries of the probe run move up into the hole unless their home lies
+    // cyclically in (hole, entry].
+    std::size_t hole = slot;
+    table_[hole] = kNone;
+    for (std::size_t j = (hole + 1) & mask_; table_[j] != kNone; j = (j + 1) & mask_) {
+        const Group& g = groups_[table_[j]];
+        const std::size_t k = home(g.start, g.length);
+        const bool stays = hole <= j ? (hole < k && k <= j) : (hole < k || k <= j);
+        if (stays) continue;
+        table_[hole] = table_[j];
+        table_[j] = kNone;
+        hole = j;
+    }
+}
+
+void PendingGroups::join(std::uint32_t id, double bound, Time start, double length) {
+    if (!(bound == bound) || !(length == length))  // NaN would break the heap's order
+        throw std::logic_error("PendingGroups: a pending block's length is not a number");
+    if (group_of_[id] != kNone) throw std::logic_error("PendingGroups: a block joined twice");
+    const std::size_t slot = slot_of(start, length);
+    std::uint32_t group = table_[slot];
+    if (group == kNone) {
+        group = free_.back();  // ids >= open groups: one is always free for an absent block
+        free_.pop_back();
+        Group& g = groups_[group];
+        g.bound = bound;
+        g.start = start;
+        g.length = length;
+        g.members.clear();
+        g.least = kNone;
+        heap_.insert(bound, group);
+        table_[slot] = group;
+    }
+    Group& g = groups_[group];
+    group_of_[id] = group;
+    position_[id] = static_cast<std::uint32_t>(g.members.size());
+    g.members.push_back(id);
+    if (g.members.size() == 1 || (g.least != kNone && id < g.least)) g.least = id;
+}
+
+void PendingGroups::leave(std::uint32_t id) {
+    const std::uint32_t group = group_of_[id];
+    if (group == kNone) return;
+    group_of_[id] = kNone;
+    Group& g = groups_[group];
+    const std::uint32_t last = g.members.back();
+    g.members[position_[id]] = last;
+    position_[last] = position_[id];
+    g.members.pop_back();
+    if (g.least == id) g.least = kNone;
+    if (g.members.empty()) {
+        heap_.erase(group);
+        erase_slot(slot_of(g.start, g.length));
+        free_.push_back(group);
+    }
+}
+
+std::uint32_t PendingGroups::least_member(std::uint32_t group) {
+    Group& g = groups_[group];
+    if (g.least == kNone) g.least = *std::min_element(g.members.begin(), g.members.end());
+    return g.least;
+}
+
+}  // namespace gpusched::sim
