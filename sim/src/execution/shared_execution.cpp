@@ -19,6 +19,8 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
       slots_(static_cast<std::size_t>(SmPool::slots_per_sm(gpu))),
       slots_per_ps_(0),
       running_(static_cast<std::size_t>(gpu.sm_count) * slots_),
+      slot_words_((slots_ + 63) / 64),
+      live_bits_(static_cast<std::size_t>(gpu.sm_count) * slot_words_, 0),
       active_warps_(static_cast<std::size_t>(gpu.sm_count), 0),
       l1_blocks_(static_cast<std::size_t>(gpu.sm_count), 0),
       last_update_(static_cast<std::size_t>(gpu.sm_count), 0),
@@ -125,31 +127,31 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
     if (l1_blocks_[s] > 0) {
         double wavefronts = 0;
         int users = 0;
-        for (std::size_t slot = 0; slot < slots_; ++slot) {
+        for_each_live(s, [&](std::size_t slot) {
             const Running& r = running_[s * slots_ + slot];
-            if (r.live && r.active_warps > 0 && r.l1_per_slot > 0) {
+            if (r.active_warps > 0 && r.l1_per_slot > 0) {
                 wavefronts += r.active_warps * issue_rate(s, slot, r, share) * r.l1_per_slot;
                 users += r.l1_by_block ? 1 : r.active_warps;
             }
-        }
+        });
         psi = l1_queue_ ? l1_queue_share(users, wavefronts / l1_per_ps_)
                         : (wavefronts > l1_per_ps_ ? l1_per_ps_ / wavefronts : 1.0);
     }
     double chi = 1;  // one SM's DRAM cap: its blocks that move DRAM bytes share it
     if (sm_dram_per_ps_ > 0) {
         double bytes = 0;
-        for (std::size_t slot = 0; slot < slots_; ++slot) {
+        for_each_live(s, [&](std::size_t slot) {
             const Running& r = running_[s * slots_ + slot];
-            if (r.live && r.active_warps > 0 && r.bytes_per_slot > 0)
+            if (r.active_warps > 0 && r.bytes_per_slot > 0)
                 bytes += r.active_warps * issue_rate(s, slot, r, share) * (r.l1_per_slot > 0 ? psi : 1) * r.bytes_per_slot;
-        }
+        });
         if (bytes > sm_dram_per_ps_) chi = sm_dram_per_ps_ / bytes;
     }
     double demand = 0;
     double l2_demand = 0;
-    for (std::size_t slot = 0; slot < slots_; ++slot) {
+    for_each_live(s, [&](std::size_t slot) {
         Running& r = running_[s * slots_ + slot];
-        if (!r.live || r.active_warps == 0) continue;
+        if (r.active_warps == 0) return;
         double rate = r.l1_per_slot > 0 ? issue_rate(s, slot, r, share) * psi : issue_rate(s, slot, r, share);
         if (r.bytes_per_slot > 0) rate *= chi;
         if (r.dram) {  // progress on the bandwidth share's virtual clock
@@ -159,7 +161,7 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
             }
             demand += r.active_warps * rate * r.bytes_per_slot;
             l2_demand += r.active_warps * rate * r.l2_per_slot;
-            continue;
+            return;
         }
         const Time from = std::max(last, r.begin);  // no progress before the block starts
         if (now > from) r.remaining = std::max(0.0, r.remaining - r.rate * static_cast<double>(now - from));
@@ -173,8 +175,15 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
             r.end = end;
             sink.set_end(sm, static_cast<int>(slot), end);
         }
-    }
+    });
     if (bandwidth_) bandwidth_->set_demand(sm, demand, l2_demand);
+}
+
+void SharedExecution::set_live(int sm, int slot, bool live) {
+    const auto s = static_cast<std::size_t>(slot);
+    std::uint64_t& word = live_bits_[static_cast<std::size_t>(sm) * slot_words_ + s / 64];
+    const std::uint64_t mask = std::uint64_t{1} << (s % 64);
+    word = live ? word | mask : word & ~mask;
 }
 
 void SharedExecution::catch_up(int sm, Time now, CompletionSink& sink) {
@@ -196,6 +205,7 @@ void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionS
     Running& r = at(b.sm, b.slot);
     r = Running{};
     r.live = true;
+    set_live(b.sm, b.slot, true);
     r.begin = b.start;
     if (active_warps == 0 || work.issue_slots <= 0) {  // nothing to do: retires as it starts
         r.end = b.start;
@@ -238,6 +248,7 @@ void SharedExecution::block_finished(int sm, int slot, Time now, CompletionSink&
     if (r.l1_per_slot > 0) --l1_blocks_[static_cast<std::size_t>(sm)];
     if (!queues_.empty() && r.active_warps > 0) queues_[static_cast<std::size_t>(sm)].remove(slot);
     r.live = false;
+    set_live(sm, slot, false);
     r.dram = false;
     r.active_warps = 0;
     r.l1_per_slot = 0;

@@ -1,6 +1,8 @@
 // SharedExecution: blocks on an SM share its issue slots; each warp also has a latency-bound floor.
 #pragma once
 
+#include <bit>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -158,12 +160,23 @@ private:
     /// is counted as the bound work's warps too.
     [[nodiscard]] int bound_active_warps(const StartedBlock& b) const;
     Running& at(int sm, int slot) { return running_[static_cast<std::size_t>(sm) * slots_ + static_cast<std::size_t>(slot)]; }
+    /// f(slot) for each live slot of SM `s`, in slot order (the order of the sums update_sm() forms).
+    template <typename F>
+    void for_each_live(std::size_t s, F&& f) const {
+        const std::uint64_t* words = &live_bits_[s * slot_words_];
+        for (std::size_t w = 0; w < slot_words_; ++w)
+            for (std::uint64_t bits = words[w]; bits != 0; bits &= bits - 1)
+                f(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+    }
+    void set_live(int sm, int slot, bool live);
 
     const workloads::Application& app_;
     double clock_mhz_;
     std::size_t slots_;
     double slots_per_ps_;          ///< C x f
     std::vector<Running> running_;
+    std::size_t slot_words_;            ///< 64-bit words per SM in live_bits_
+    std::vector<std::uint64_t> live_bits_;  ///< per SM: which slots hold a live block
     std::vector<IssueQueue> queues_;  ///< per SM under the `queue` issue model, else empty
     double service_ps_ = 0;           ///< `queue`: ps one scheduler takes per warp-instruction
     bool gpu_has_dram_ = false;    ///< the spec limits DRAM bandwidth
