@@ -191,7 +191,9 @@ void BandwidthShare::reschedule(Time now, CompletionSink& sink) {
     // ones cannot fire before the next call.
     scratch_.clear();
     armed_.for_each_below([&] { return best_end + 1; }, [&](const IndexedHeap<Time>::Entry& e) {
-        if (e.id != best) scratch_.push_back(e);
+        // An event already at the block's end is left as it is (arm() would do nothing): only the
+        // ones that move are sorted and re-armed.
+        if (e.id != best && end_of(e.id, now) != e.key) scratch_.push_back(e);
     });
     std::sort(scratch_.begin(), scratch_.end(), [](const auto& a, const auto& b) {
         return a.key < b.key || (a.key == b.key && a.id < b.id);

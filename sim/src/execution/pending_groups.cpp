@@ -13,7 +13,7 @@ PendingGroups::PendingGroups(std::size_t ids)
     for (std::size_t g = ids; g > 0; --g) free_.push_back(static_cast<std::uint32_t>(g - 1));
     std::size_t size = 2;
     while (size < 2 * ids) size *= 2;
-    table_.assign(size, kNone);
+    table_.assign(size, TableEntry{});
     mask_ = size - 1;
 }
 
@@ -27,8 +27,8 @@ std::size_t PendingGroups::home(Time start, double length) const {
 
 std::size_t PendingGroups::slot_of(Time start, double length) const {
     for (std::size_t i = home(start, length);; i = (i + 1) & mask_) {
-        const std::uint32_t g = table_[i];
-        if (g == kNone || (groups_[g].start == start && groups_[g].length == length)) return i;
+        const TableEntry& e = table_[i];
+        if (e.group == kNone || (e.start == start && e.length == length)) return i;
     }
 }
 
@@ -36,14 +36,13 @@ void PendingGroups::erase_slot(std::size_t slot) {
     // Backward shift: later entries of the probe run move up into the hole unless their home lies
     // cyclically in (hole, entry].
     std::size_t hole = slot;
-    table_[hole] = kNone;
-    for (std::size_t j = (hole + 1) & mask_; table_[j] != kNone; j = (j + 1) & mask_) {
-        const Group& g = groups_[table_[j]];
-        const std::size_t k = home(g.start, g.length);
+    table_[hole].group = kNone;
+    for (std::size_t j = (hole + 1) & mask_; table_[j].group != kNone; j = (j + 1) & mask_) {
+        const std::size_t k = home(table_[j].start, table_[j].length);
         const bool stays = hole <= j ? (hole < k && k <= j) : (hole < k || k <= j);
         if (stays) continue;
         table_[hole] = table_[j];
-        table_[j] = kNone;
+        table_[j].group = kNone;
         hole = j;
     }
 }
@@ -53,7 +52,7 @@ void PendingGroups::join(std::uint32_t id, double bound, Time start, double leng
         throw std::logic_error("PendingGroups: a pending block's length is not a number");
     if (group_of_[id] != kNone) throw std::logic_error("PendingGroups: a block joined twice");
     const std::size_t slot = slot_of(start, length);
-    std::uint32_t group = table_[slot];
+    std::uint32_t group = table_[slot].group;
     if (group == kNone) {
         group = free_.back();  // ids >= open groups: one is always free for an absent block
         free_.pop_back();
@@ -64,7 +63,7 @@ void PendingGroups::join(std::uint32_t id, double bound, Time start, double leng
         g.members.clear();
         g.least = kNone;
         heap_.insert(bound, group);
-        table_[slot] = group;
+        table_[slot] = TableEntry{start, length, group};
     }
     Group& g = groups_[group];
     group_of_[id] = group;

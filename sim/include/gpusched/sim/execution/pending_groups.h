@@ -64,7 +64,12 @@ private:
     std::vector<std::uint32_t> group_of_;   ///< per block id: its group, kNone when absent
     std::vector<std::uint32_t> position_;   ///< per block id: its index in its group's members
     IndexedHeap<double> heap_;              ///< open groups by (bound, group number)
-    std::vector<std::uint32_t> table_;      ///< open groups by (start, length); kNone: empty
+    struct TableEntry {
+        Time start = 0;
+        double length = 0;
+        std::uint32_t group = kNone;  ///< kNone: empty
+    };
+    std::vector<TableEntry> table_;         ///< open groups by (start, length), the keys kept in place
     std::size_t mask_ = 0;                  ///< table_.size() - 1 (a power of two)
 };
 
