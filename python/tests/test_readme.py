@@ -73,12 +73,23 @@ def test_readme_has_simulate_examples():
     assert len(simulate) >= 10
 
 
+def calibrate_cheaply(words):
+    """A README `calibrate` line with `calibrate series` fitted to the 4-point example file instead: here only
+    the file it writes matters (what later simulate lines read), and the README's own line (6,860
+    simulations, over a minute under the sanitizers) runs as written in examples.as_written."""
+    if words[:2] != ["calibrate", "series"]:
+        return words
+    words = list(words)
+    words[words.index("--data") + 1] = "examples/binomial-series-4-points.csv"
+    return words
+
+
 def test_every_simulate_example_both_ways(scratch):
     """In README order in one folder, as a reader follows it: `calibrate` examples write what later ones read."""
     compared = 0
     for words in readme_commands():
         if words[0] == "calibrate":
-            subprocess.run([EXE, *words], cwd=scratch, check=True, capture_output=True)
+            subprocess.run([EXE, *calibrate_cheaply(words)], cwd=scratch, check=True, capture_output=True)
         if words[0] != "simulate":
             continue
         args = [w for w in words[1:] if w != "--json"]
