@@ -50,6 +50,12 @@ TEST_CASE("pending groups: each distinct (start, length) is offered once with it
     // The least member leaves: the next least is found again.
     groups.leave(2);
     CHECK(offered(groups, 1e300) == std::set<std::pair<double, std::uint32_t>>{{130, 3}, {150, 5}});
+    // Block 3, alone in its group, is rekeyed in place; then it joins the group of 5 and 7.
+    groups.rejoin(3, 120, 100, 20);
+    CHECK(offered(groups, 1e300) == std::set<std::pair<double, std::uint32_t>>{{120, 3}, {150, 5}});
+    groups.rejoin(3, 150, 100, 50);
+    CHECK(offered(groups, 1e300) == std::set<std::pair<double, std::uint32_t>>{{150, 3}});
+    groups.rejoin(3, 130, 100, 30);
     groups.leave(3);
     groups.leave(3);  // absent: nothing
     CHECK(offered(groups, 1e300) == std::set<std::pair<double, std::uint32_t>>{{150, 5}});
@@ -70,13 +76,17 @@ TEST_CASE("pending groups: random joins and leaves match a brute-force list (has
     std::mt19937 rng(7);
     for (int step = 0; step < 20000; ++step) {
         const auto id = static_cast<std::uint32_t>(rng() % ids);
-        if (members.count(id) != 0) {
+        const Key key{static_cast<Time>(rng() % 5) * 1000, 10.0 + static_cast<double>(rng() % 7) * 0.5};
+        const double bound = static_cast<double>(key.first) + key.second;
+        if (members.count(id) == 0) {
+            groups.join(id, bound, key.first, key.second);
+            members[id] = key;
+        } else if (rng() % 2 == 0) {  // its rate changed: a new (start, length), alone or not
+            groups.rejoin(id, bound, key.first, key.second);
+            members[id] = key;
+        } else {
             groups.leave(id);
             members.erase(id);
-        } else {
-            const Key key{static_cast<Time>(rng() % 5) * 1000, 10.0 + static_cast<double>(rng() % 7) * 0.5};
-            groups.join(id, static_cast<double>(key.first) + key.second, key.first, key.second);
-            members[id] = key;
         }
         if (step % 7 != 0) continue;
         std::set<std::pair<double, std::uint32_t>> want;

@@ -92,10 +92,9 @@ void BandwidthShare::set_rate(int sm, int slot, Time now, double rate) {
     Block& b = blocks_[id];
     if (!b.in_use || rate == b.rate) return;
     if (!b.started) {
-        pending_groups_.leave(id);
         b.length = b.slots / rate;
         b.bound = static_cast<double>(b.start) + b.length;
-        pending_groups_.join(id, b.bound, b.start, b.length);
+        pending_groups_.rejoin(id, b.bound, b.start, b.length);
         pending_length_.update(b.length, id);
     } else {
         const double v = clock_at(now);

@@ -21,6 +21,7 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
       running_(static_cast<std::size_t>(gpu.sm_count) * slots_),
       slot_words_((slots_ + 63) / 64),
       live_bits_(static_cast<std::size_t>(gpu.sm_count) * slot_words_, 0),
+      live_count_(static_cast<std::size_t>(gpu.sm_count), 0),
       active_warps_(static_cast<std::size_t>(gpu.sm_count), 0),
       l1_blocks_(static_cast<std::size_t>(gpu.sm_count), 0),
       last_update_(static_cast<std::size_t>(gpu.sm_count), 0),
@@ -183,7 +184,9 @@ void SharedExecution::set_live(int sm, int slot, bool live) {
     const auto s = static_cast<std::size_t>(slot);
     std::uint64_t& word = live_bits_[static_cast<std::size_t>(sm) * slot_words_ + s / 64];
     const std::uint64_t mask = std::uint64_t{1} << (s % 64);
-    word = live ? word | mask : word & ~mask;
+    if (((word & mask) != 0) == live) return;
+    word ^= mask;
+    live_count_[static_cast<std::size_t>(sm)] += live ? 1 : -1;
 }
 
 void SharedExecution::catch_up(int sm, Time now, CompletionSink& sink) {

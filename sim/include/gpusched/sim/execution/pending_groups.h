@@ -17,8 +17,9 @@ namespace gpusched::sim {
 ///
 /// Groups are ordered by (start + length, group number) in an IndexedHeap and found by their
 /// (start, length) bits in an open-addressing table (linear probing, at most half full; deletion by
-/// backward shift, so no tombstones). Allocation-free after construction but for a group's member
-/// list growing past its earlier size.
+/// backward shift, so no tombstones). The table starts small and doubles when half full (a few
+/// groups stay in cache); group numbers are reused last in first out for the same reason. Nothing
+/// else allocates after construction but a group's member list growing past its earlier size.
 ///
 ///     absent --join--> member of a group --leave--> absent        (a group with no member is closed)
 class PendingGroups {
@@ -30,8 +31,11 @@ public:
     /// Block `id` (absent) waits to start at `start`, its work taking `length` at full speed; `bound` =
     /// start + length orders the groups.
     void join(std::uint32_t id, double bound, Time start, double length);
-    /// Block `id` leaves its group (started, its rate changed, or removed); nothing if absent.
+    /// Block `id` leaves its group (started or removed); nothing if absent.
     void leave(std::uint32_t id);
+    /// Block `id` (present) moves to the group of its new (start, length) (its rate changed): leave() and
+    /// join(), or, for a block alone in its group whose new key has none, the group rekeyed in place.
+    void rejoin(std::uint32_t id, double bound, Time start, double length);
 
     /// f(bound, least id) for the group with the least bound, then for every group whose bound is
     /// below `limit()` (asked before each step, it may fall as f runs), in no particular order; a group
@@ -52,12 +56,16 @@ private:
         double length = 0;
         std::vector<std::uint32_t> members;
         std::uint32_t least = kNone;  ///< the least member, kNone: to be found again
+        std::size_t slot = 0;         ///< its entry in table_
     };
     [[nodiscard]] std::uint32_t least_member(std::uint32_t group);
-    /// The table slot where (start, length) is, or the empty slot where it would go.
-    [[nodiscard]] std::size_t slot_of(Time start, double length) const;
-    [[nodiscard]] std::size_t home(Time start, double length) const;
+    /// The table slot where (start, length) is, or the empty slot where it would go, probing from `from`
+    /// (its home).
+    [[nodiscard]] std::size_t slot_of(Time start, double length, std::size_t from) const;
+    [[nodiscard]] static std::uint64_t hash(Time start, double length);
     void erase_slot(std::size_t slot);
+    /// Doubles the table (every entry placed again) when one more group would fill it past half.
+    void reserve_one();
 
     std::vector<Group> groups_;
     std::vector<std::uint32_t> free_;       ///< closed group numbers, reused last in first out
@@ -68,9 +76,11 @@ private:
         Time start = 0;
         double length = 0;
         std::uint32_t group = kNone;  ///< kNone: empty
+        std::uint64_t hash = 0;       ///< hash(start, length): its home is hash & mask_
     };
     std::vector<TableEntry> table_;         ///< open groups by (start, length), the keys kept in place
     std::size_t mask_ = 0;                  ///< table_.size() - 1 (a power of two)
+    std::size_t open_ = 0;                  ///< open groups
 };
 
 }  // namespace gpusched::sim

@@ -160,9 +160,16 @@ private:
     /// is counted as the bound work's warps too.
     [[nodiscard]] int bound_active_warps(const StartedBlock& b) const;
     Running& at(int sm, int slot) { return running_[static_cast<std::size_t>(sm) * slots_ + static_cast<std::size_t>(slot)]; }
-    /// f(slot) for each live slot of SM `s`, in slot order (the order of the sums update_sm() forms).
+    /// f(slot) for each live slot of SM `s`, in slot order (the order of the sums update_sm() forms):
+    /// from the SM's bit mask when at most half its slots are live, else a plain walk of every slot
+    /// (cheaper when the SM is full, as with small blocks).
     template <typename F>
     void for_each_live(std::size_t s, F&& f) const {
+        if (2 * static_cast<std::size_t>(live_count_[s]) > slots_) {
+            for (std::size_t slot = 0; slot < slots_; ++slot)
+                if (running_[s * slots_ + slot].live) f(slot);
+            return;
+        }
         const std::uint64_t* words = &live_bits_[s * slot_words_];
         for (std::size_t w = 0; w < slot_words_; ++w)
             for (std::uint64_t bits = words[w]; bits != 0; bits &= bits - 1)
@@ -177,6 +184,7 @@ private:
     std::vector<Running> running_;
     std::size_t slot_words_;            ///< 64-bit words per SM in live_bits_
     std::vector<std::uint64_t> live_bits_;  ///< per SM: which slots hold a live block
+    std::vector<int> live_count_;           ///< per SM: how many
     std::vector<IssueQueue> queues_;  ///< per SM under the `queue` issue model, else empty
     double service_ps_ = 0;           ///< `queue`: ps one scheduler takes per warp-instruction
     bool gpu_has_dram_ = false;    ///< the spec limits DRAM bandwidth
