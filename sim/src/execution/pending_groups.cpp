@@ -2,7 +2,7 @@
 #include "gpusched/sim/execution/pending_groups.h"
 
 #include <algorithm>
-#include <bit>
+#include <cstring>
 #include <stdexcept>
 
 namespace gpusched::sim {
@@ -16,8 +16,12 @@ PendingGroups::PendingGroups(std::size_t ids)
 }
 
 std::uint64_t PendingGroups::hash(Time start, double length) {
-    // splitmix64's finaliser over both keys' bits.
-    std::uint64_t x = static_cast<std::uint64_t>(start) * 0x9E3779B97F4A7C15ull ^ std::bit_cast<std::uint64_t>(length);
+    // splitmix64's finaliser over both keys' bits (memcpy, not std::bit_cast: the lab's emscripten
+    // libc++ has none).
+    std::uint64_t bits = 0;
+    static_assert(sizeof bits == sizeof length);
+    std::memcpy(&bits, &length, sizeof bits);
+    std::uint64_t x = static_cast<std::uint64_t>(start) * 0x9E3779B97F4A7C15ull ^ bits;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     return x ^ (x >> 31);
