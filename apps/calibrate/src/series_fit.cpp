@@ -10,6 +10,7 @@
 
 #include "gpusched/calibrate/calibration_file.h"
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/parallel_indices.h"
 #include "gpusched/scheduler/registry.h"
 #include "gpusched/sim/simulation.h"
 #include "gpusched/workloads/kernel_spec.h"
@@ -32,13 +33,22 @@ SeriesSimulator::SeriesSimulator(hw::GpuSpec gpu, std::string policy, std::vecto
     (void)scheduler::make_policy(policy_);  // unknown names fail here, before any fitting
 }
 
-double SeriesSimulator::simulate_us(std::size_t i, const SeriesParams& p) {
+double SeriesSimulator::run_us(std::size_t i, const SeriesParams& p) const {
     const auto policy = scheduler::make_policy(policy_);
     const workloads::Application app = workloads::application_from_specs({series_spec(points_.at(i), p)});
     sim::Simulation simulation(gpu_, app, *policy, "shared");
+    return static_cast<double>(simulation.run().makespan) / 1e6;
+}
+
+void SeriesSimulator::count_simulation() {
     ++simulations_;
     if (observer_) observer_(simulations_);
-    return static_cast<double>(simulation.run().makespan) / 1e6;
+}
+
+double SeriesSimulator::simulate_us(std::size_t i, const SeriesParams& p) {
+    const double us = run_us(i, p);
+    count_simulation();
+    return us;
 }
 
 double SeriesSimulator::overhead_us(std::size_t i) {
@@ -53,6 +63,36 @@ double SeriesSimulator::work_us(std::size_t i, double ratio) {
     return *row[i];
 }
 
+void SeriesSimulator::prefetch(const std::vector<std::size_t>& train, const std::vector<double>& ratios) {
+    struct Job {
+        std::size_t point;
+        std::optional<double> ratio;  ///< none: the overhead (both keys 0)
+    };
+    std::vector<Job> jobs;
+    for (const std::size_t i : train)
+        if (!overhead_.at(i)) jobs.push_back({i, std::nullopt});
+    for (const double ratio : ratios) {
+        const auto row = work_.find(ratio);
+        for (const std::size_t i : train)
+            if (row == work_.end() || !row->second.at(i)) jobs.push_back({i, ratio});
+    }
+    std::vector<double> us(jobs.size());
+    for_each_index(jobs.size(), [&](std::size_t j) {
+        const Job& job = jobs[j];
+        us[j] = run_us(job.point, job.ratio ? SeriesParams{reference_instr_, *job.ratio * reference_instr_} : SeriesParams{});
+    });
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        count_simulation();
+        if (!jobs[j].ratio) overhead_[jobs[j].point] = us[j];
+    }
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        if (!jobs[j].ratio) continue;
+        auto& row = work_[*jobs[j].ratio];
+        if (row.empty()) row.resize(points_.size());
+        row[jobs[j].point] = us[j] - *overhead_[jobs[j].point];
+    }
+}
+
 namespace {
 
 struct RatioFit {
@@ -62,6 +102,7 @@ struct RatioFit {
 
 /// Least squares for the scale a at one ratio, relative errors (rows divided by m_i).
 RatioFit fit_at(SeriesSimulator& sim, const std::vector<std::size_t>& train, double ratio) {
+    sim.prefetch(train, {ratio});  // the training points at this ratio on the machine's threads
     const auto n = static_cast<Eigen::Index>(train.size());
     Eigen::MatrixXd a(n, 1);
     Eigen::VectorXd b(n);
@@ -90,6 +131,7 @@ SeriesFit fit_series(SeriesSimulator& sim, const std::vector<std::size_t>& train
         if (r > options.max_ratio * (1 + 1e-12)) break;
         grid.push_back(r);
     }
+    sim.prefetch(train, grid);  // the grid's simulations at once, on the machine's threads
     std::size_t best = 0;
     std::vector<RatioFit> fits;
     for (std::size_t g = 0; g < grid.size(); ++g) {

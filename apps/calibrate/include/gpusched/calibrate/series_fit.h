@@ -41,11 +41,21 @@ public:
     [[nodiscard]] double simulate_us(std::size_t i, const SeriesParams& p);
     double overhead_us(std::size_t i);
     double work_us(std::size_t i, double ratio);
+    /// Fills the memo for every point of `train` at every ratio of `ratios` (and their overheads),
+    /// the missing simulations on the machine's threads (support/parallel_indices.h). The values
+    /// are those work_us() and overhead_us() would compute one by one, and simulations() counts the
+    /// same simulations, so a fit is the same with or without it.
+    void prefetch(const std::vector<std::size_t>& train, const std::vector<double>& ratios);
     [[nodiscard]] std::size_t simulations() const { return simulations_; }
     /// `observer` is called with simulations() after each simulation (a progress display); none by default.
     void on_simulation(std::function<void(std::size_t)> observer) { observer_ = std::move(observer); }
 
 private:
+    /// The makespan of point i at p in us: one simulation, touching nothing shared (threads call it).
+    [[nodiscard]] double run_us(std::size_t i, const SeriesParams& p) const;
+    /// One more simulation done: the count and the observer.
+    void count_simulation();
+
     hw::GpuSpec gpu_;
     std::string policy_;
     std::vector<SeriesMeasurement> points_;
