@@ -22,6 +22,7 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
       slot_words_((slots_ + 63) / 64),
       live_bits_(static_cast<std::size_t>(gpu.sm_count) * slot_words_, 0),
       live_count_(static_cast<std::size_t>(gpu.sm_count), 0),
+      l1_memo_(static_cast<std::size_t>(gpu.sm_count)),
       active_warps_(static_cast<std::size_t>(gpu.sm_count), 0),
       l1_blocks_(static_cast<std::size_t>(gpu.sm_count), 0),
       last_update_(static_cast<std::size_t>(gpu.sm_count), 0),
@@ -135,8 +136,16 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
                 users += r.l1_by_block ? 1 : r.active_warps;
             }
         });
-        psi = l1_queue_ ? l1_queue_share(users, wavefronts / l1_per_ps_)
-                        : (wavefronts > l1_per_ps_ ? l1_per_ps_ / wavefronts : 1.0);
+        if (l1_queue_) {
+            // A pure function of (users, load): an SM that returns to the same mix (a block ending and
+            // its like refilling the slot) reuses the last value instead of the O(users) recurrence.
+            const double load = wavefronts / l1_per_ps_;
+            L1Memo& memo = l1_memo_[s];
+            if (memo.users != users || !(memo.load == load)) memo = L1Memo{users, load, l1_queue_share(users, load)};
+            psi = memo.psi;
+        } else {
+            psi = wavefronts > l1_per_ps_ ? l1_per_ps_ / wavefronts : 1.0;
+        }
     }
     double chi = 1;  // one SM's DRAM cap: its blocks that move DRAM bytes share it
     if (sm_dram_per_ps_ > 0) {

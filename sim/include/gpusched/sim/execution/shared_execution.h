@@ -185,6 +185,12 @@ private:
     std::size_t slot_words_;            ///< 64-bit words per SM in live_bits_
     std::vector<std::uint64_t> live_bits_;  ///< per SM: which slots hold a live block
     std::vector<int> live_count_;           ///< per SM: how many
+    struct L1Memo {
+        int users = -1;  ///< -1: nothing kept yet
+        double load = 0;
+        double psi = 1;
+    };
+    std::vector<L1Memo> l1_memo_;           ///< per SM: the last l1_queue_share() inputs and value
     std::vector<IssueQueue> queues_;  ///< per SM under the `queue` issue model, else empty
     double service_ps_ = 0;           ///< `queue`: ps one scheduler takes per warp-instruction
     bool gpu_has_dram_ = false;    ///< the spec limits DRAM bandwidth
