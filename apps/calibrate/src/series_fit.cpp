@@ -81,12 +81,13 @@ void SeriesSimulator::prefetch(const std::vector<std::size_t>& train, const std:
         const Job& job = jobs[j];
         us[j] = run_us(job.point, job.ratio ? SeriesParams{reference_instr_, *job.ratio * reference_instr_} : SeriesParams{});
     });
+    // The overheads come first in `jobs`, so each work row below finds its point's overhead set.
     for (std::size_t j = 0; j < jobs.size(); ++j) {
         count_simulation();
-        if (!jobs[j].ratio) overhead_[jobs[j].point] = us[j];
-    }
-    for (std::size_t j = 0; j < jobs.size(); ++j) {
-        if (!jobs[j].ratio) continue;
+        if (!jobs[j].ratio) {
+            overhead_[jobs[j].point] = us[j];
+            continue;
+        }
         auto& row = work_[*jobs[j].ratio];
         if (row.empty()) row.resize(points_.size());
         row[jobs[j].point] = us[j] - *overhead_[jobs[j].point];
