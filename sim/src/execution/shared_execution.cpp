@@ -22,7 +22,6 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
       slot_words_((slots_ + 63) / 64),
       live_bits_(static_cast<std::size_t>(gpu.sm_count) * slot_words_, 0),
       live_count_(static_cast<std::size_t>(gpu.sm_count), 0),
-      l1_memo_(static_cast<std::size_t>(gpu.sm_count)),
       active_warps_(static_cast<std::size_t>(gpu.sm_count), 0),
       l1_blocks_(static_cast<std::size_t>(gpu.sm_count), 0),
       last_update_(static_cast<std::size_t>(gpu.sm_count), 0),
@@ -91,14 +90,27 @@ int SharedExecution::bound_active_warps(const StartedBlock& b) const {
     return std::clamp(bound.active_warps(b.block, warps), 0, warps);
 }
 
-double SharedExecution::l1_queue_share(int blocks, double load) {
+namespace {
+
+template <typename Throughput>
+double queue_share(int blocks, double load, Throughput&& throughput) {
     if (blocks <= 0 || !(load > 0)) return 1.0;
     // Each block alone spends the fraction u of its time on the L1 path (u >= 1: the path
     // alone is its pace); with `blocks` such customers the path serves X(blocks) of their cycles
     // per cycle time where each alone would do one.
     const double u = load / blocks;
-    const double x = mva_throughput(blocks, std::max(0.0, 1 - u), u);
+    const double x = throughput(blocks, std::max(0.0, 1 - u), u);
     return std::min(1.0, x / blocks);
+}
+
+}  // namespace
+
+double SharedExecution::l1_queue_share(int blocks, double load) {
+    return queue_share(blocks, load, mva_throughput);
+}
+
+double SharedExecution::l1_queue_share(int blocks, double load, MvaMemo& memo) {
+    return queue_share(blocks, load, [&](int n, double think, double service) { return memo.throughput(n, think, service); });
 }
 
 double SharedExecution::warp_rate(const Running& r, double share) {
@@ -137,12 +149,9 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
             }
         });
         if (l1_queue_) {
-            // A pure function of (users, load): an SM that returns to the same mix (a block ending and
-            // its like refilling the slot) reuses the last value instead of the O(users) recurrence.
-            const double load = wavefronts / l1_per_ps_;
-            L1Memo& memo = l1_memo_[s];
-            if (memo.users != users || !(memo.load == load)) memo = L1Memo{users, load, l1_queue_share(users, load)};
-            psi = memo.psi;
+            // The SMs return again and again to a few (users, load) mixes: their O(users) recurrences
+            // are recalled (MvaMemo), not recomputed.
+            psi = l1_queue_share(users, wavefronts / l1_per_ps_, l1_memo_);
         } else {
             psi = wavefronts > l1_per_ps_ ? l1_per_ps_ / wavefronts : 1.0;
         }

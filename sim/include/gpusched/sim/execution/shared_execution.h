@@ -10,6 +10,7 @@
 #include "gpusched/sim/execution/bandwidth_share.h"
 #include "gpusched/sim/execution/execution_model.h"
 #include "gpusched/sim/execution/issue_queue.h"
+#include "gpusched/sim/execution/mva_memo.h"
 
 namespace gpusched::sim {
 
@@ -130,6 +131,8 @@ public:
     /// One customer: psi = 1 (u <= 1) or 1 / u; the path saturated: psi -> 1 / load, as `cap`.
     /// Example: 2 blocks of u = 0.38: X = 2 / (0.62 + 0.38 x 1.38) = 1.747, psi = 0.874.
     static double l1_queue_share(int blocks, double load);
+    /// The same, its recurrence recalled from `memo` where it was computed before (the same bits).
+    static double l1_queue_share(int blocks, double load, MvaMemo& memo);
 
 private:
     struct Running {
@@ -185,12 +188,7 @@ private:
     std::size_t slot_words_;            ///< 64-bit words per SM in live_bits_
     std::vector<std::uint64_t> live_bits_;  ///< per SM: which slots hold a live block
     std::vector<int> live_count_;           ///< per SM: how many
-    struct L1Memo {
-        int users = -1;  ///< -1: nothing kept yet
-        double load = 0;
-        double psi = 1;
-    };
-    std::vector<L1Memo> l1_memo_;           ///< per SM: the last l1_queue_share() inputs and value
+    MvaMemo l1_memo_;                       ///< the L1 queue's recurrences (execution.l1_model `queue`)
     std::vector<IssueQueue> queues_;  ///< per SM under the `queue` issue model, else empty
     double service_ps_ = 0;           ///< `queue`: ps one scheduler takes per warp-instruction
     bool gpu_has_dram_ = false;    ///< the spec limits DRAM bandwidth

@@ -1,0 +1,39 @@
+// MvaMemo: a direct-mapped table of mva_throughput values keyed by their arguments' bits.
+#include "gpusched/sim/execution/mva_memo.h"
+
+#include <cstring>
+
+#include "gpusched/sim/execution/issue_queue.h"
+
+namespace gpusched::sim {
+
+namespace {
+
+constexpr int kIndexBits = 11;  // 2,048 entries of 32 bytes: 64 KiB
+
+std::uint64_t bits_of(double value) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);  // not std::bit_cast: the lab's libc++ lacks it
+    return bits;
+}
+
+}  // namespace
+
+MvaMemo::MvaMemo() : entries_(std::size_t{1} << kIndexBits) {}
+
+double MvaMemo::throughput(int warps, double think, double service) {
+    const std::uint64_t t = bits_of(think);
+    const std::uint64_t s = bits_of(service);
+    std::uint64_t h = (t ^ (s * 0x9e3779b97f4a7c15ULL) ^ static_cast<std::uint64_t>(static_cast<std::uint32_t>(warps))) *
+                      0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 31;
+    Entry& e = entries_[static_cast<std::size_t>(h >> (64 - kIndexBits))];
+    if (e.warps == warps && e.think == t && e.service == s) {
+        ++hits_;
+        return e.value;
+    }
+    e = Entry{t, s, warps, mva_throughput(warps, think, service)};
+    return e.value;
+}
+
+}  // namespace gpusched::sim
