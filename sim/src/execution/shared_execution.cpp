@@ -19,6 +19,7 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
       slots_(static_cast<std::size_t>(SmPool::slots_per_sm(gpu))),
       slots_per_ps_(0),
       running_(static_cast<std::size_t>(gpu.sm_count) * slots_),
+      issue_rates_(slots_, 0),
       slot_words_((slots_ + 63) / 64),
       live_bits_(static_cast<std::size_t>(gpu.sm_count) * slot_words_, 0),
       live_count_(static_cast<std::size_t>(gpu.sm_count), 0),
@@ -38,6 +39,7 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
     slots_per_ps_ = gpu.issue_slots_per_cycle() * (*gpu.clock_mhz) * 1e-6;
     if (gpu.issue_model == hw::GpuSpec::IssueModel::queue) {
         service_ps_ = 1e6 / (gpu.issue_width * *gpu.clock_mhz);
+        creep_ = 1e-6 / service_ps_;
         queues_.assign(static_cast<std::size_t>(gpu.sm_count),
                        IssueQueue(gpu.warp_schedulers_per_sm, gpu.max_warps_per_sm, static_cast<int>(slots_), service_ps_,
                                   static_cast<int>(gpu.issue_fair_warps.value_or(0))));
@@ -122,8 +124,7 @@ double SharedExecution::issue_rate(std::size_t sm, std::size_t slot, const Runni
     // Starved blocks creep at 10^-6 of a scheduler's rate, or at their own latency-bound rate where that
     // is slower (a floor of over 10^6 cycles per issue slot: a long measured launch): ends stay finite,
     // and are recomputed when the older blocks leave.
-    const double creep = 1e-6 / service_ps_;
-    return std::max(queues_[sm].rate(static_cast<int>(slot)), r.latency_rate > 0 ? std::min(creep, r.latency_rate) : creep);
+    return std::max(queues_[sm].rate(static_cast<int>(slot)), r.latency_rate > 0 ? std::min(creep_, r.latency_rate) : creep_);
 }
 
 void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
@@ -137,6 +138,11 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
     }
     const double share = slots_per_ps_ / n;
     if (!queues_.empty()) queues_[s].update();
+    // Each live block's issue rate, once: the sums below and the rates read it.
+    for_each_live(s, [&](std::size_t slot) {
+        const Running& r = running_[s * slots_ + slot];
+        if (r.active_warps > 0) issue_rates_[slot] = issue_rate(s, slot, r, share);
+    });
     double psi = 1;  // the L1 data path's slow-down of blocks that use it
     if (l1_blocks_[s] > 0) {
         double wavefronts = 0;
@@ -144,7 +150,7 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
         for_each_live(s, [&](std::size_t slot) {
             const Running& r = running_[s * slots_ + slot];
             if (r.active_warps > 0 && r.l1_per_slot > 0) {
-                wavefronts += r.active_warps * issue_rate(s, slot, r, share) * r.l1_per_slot;
+                wavefronts += r.active_warps * issue_rates_[slot] * r.l1_per_slot;
                 users += r.l1_by_block ? 1 : r.active_warps;
             }
         });
@@ -162,7 +168,7 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
         for_each_live(s, [&](std::size_t slot) {
             const Running& r = running_[s * slots_ + slot];
             if (r.active_warps > 0 && r.bytes_per_slot > 0)
-                bytes += r.active_warps * issue_rate(s, slot, r, share) * (r.l1_per_slot > 0 ? psi : 1) * r.bytes_per_slot;
+                bytes += r.active_warps * issue_rates_[slot] * (r.l1_per_slot > 0 ? psi : 1) * r.bytes_per_slot;
         });
         if (bytes > sm_dram_per_ps_) chi = sm_dram_per_ps_ / bytes;
     }
@@ -171,7 +177,7 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
     for_each_live(s, [&](std::size_t slot) {
         Running& r = running_[s * slots_ + slot];
         if (r.active_warps == 0) return;
-        double rate = r.l1_per_slot > 0 ? issue_rate(s, slot, r, share) * psi : issue_rate(s, slot, r, share);
+        double rate = r.l1_per_slot > 0 ? issue_rates_[slot] * psi : issue_rates_[slot];
         if (r.bytes_per_slot > 0) rate *= chi;
         if (r.dram) {  // progress on the bandwidth share's virtual clock
             if (rate != r.rate) {

@@ -185,12 +185,14 @@ private:
     std::size_t slots_;
     double slots_per_ps_;          ///< C x f
     std::vector<Running> running_;
+    std::vector<double> issue_rates_;   ///< update_sm's scratch: each live slot's issue_rate() on the SM at hand
     std::size_t slot_words_;            ///< 64-bit words per SM in live_bits_
     std::vector<std::uint64_t> live_bits_;  ///< per SM: which slots hold a live block
     std::vector<int> live_count_;           ///< per SM: how many
     MvaMemo l1_memo_;                       ///< the L1 queue's recurrences (execution.l1_model `queue`)
     std::vector<IssueQueue> queues_;  ///< per SM under the `queue` issue model, else empty
     double service_ps_ = 0;           ///< `queue`: ps one scheduler takes per warp-instruction
+    double creep_ = 0;                ///< `queue`: a starved block's rate, 10^-6 of one scheduler's
     bool gpu_has_dram_ = false;    ///< the spec limits DRAM bandwidth
     bool gpu_has_l2_ = false;      ///< the spec limits L2 bandwidth
     double l1_per_ps_ = 0;         ///< M x f: L1 wavefronts per ps per SM (0: unlimited)
