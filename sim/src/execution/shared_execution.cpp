@@ -26,6 +26,7 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
       active_warps_(static_cast<std::size_t>(gpu.sm_count), 0),
       l1_blocks_(static_cast<std::size_t>(gpu.sm_count), 0),
       last_update_(static_cast<std::size_t>(gpu.sm_count), 0),
+      own_clock_blocks_(static_cast<std::size_t>(gpu.sm_count), 0),
       catch_up_shortcut_(catch_up_shortcut) {
     if (!gpu.clock_mhz)
         throw KeyError("exec", "shared", "GPU '" + gpu.name + "' has no execution.clock_mhz; the shared model needs it");
@@ -219,7 +220,18 @@ void SharedExecution::catch_up(int sm, Time now, CompletionSink& sink) {
     // `now` (no time passes: nothing is subtracted), so update_sm() would compute the same rates, ends
     // and demands and report nothing. Many calls come at one instant on one SM (a block's end and the
     // block that refills its slot; a dispatch pass placing several blocks on an SM).
-    if (!catch_up_shortcut_ || last_update_[static_cast<std::size_t>(sm)] != now) update_sm(sm, now, sink);
+    //
+    // An SM whose working blocks all progress on the bandwidth share's virtual clock is as the call left
+    // it at any later instant too: update_sm() reads only the SM's own warps, issue queue and blocks
+    // (none changed since), so it would compute the same rates (no set_rate), the same demand sums in
+    // the same order (no set_demand change) and, with no block advanced on its own, no end.
+    const auto s = static_cast<std::size_t>(sm);
+    if (!catch_up_shortcut_) {
+        update_sm(sm, now, sink);
+    } else if (last_update_[s] != now) {
+        if (own_clock_blocks_[s] == 0) last_update_[s] = now;
+        else update_sm(sm, now, sink);
+    }
 }
 
 void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionSink& sink) {
@@ -255,6 +267,7 @@ void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionS
     }
     const bool dram = gpu_has_dram_ && work.dram_bytes > 0;
     const bool l2 = gpu_has_l2_ && work.dram_bytes + work.l2_bytes > 0;
+    if (!dram && !l2) ++own_clock_blocks_[static_cast<std::size_t>(b.sm)];
     if (dram || l2) {
         r.dram = true;
         r.bytes_per_slot = gpu_has_dram_ ? work.dram_bytes / work.issue_slots : 0;
@@ -271,6 +284,7 @@ void SharedExecution::block_finished(int sm, int slot, Time now, CompletionSink&
     if (bandwidth_) bandwidth_->advance(now);
     catch_up(sm, now, sink);  // advance everyone (this block's remaining work is ~0 now)
     if (r.dram) bandwidth_->remove(sm, slot);
+    else if (r.active_warps > 0) --own_clock_blocks_[static_cast<std::size_t>(sm)];
     active_warps_[static_cast<std::size_t>(sm)] -= r.active_warps;
     if (r.l1_per_slot > 0) --l1_blocks_[static_cast<std::size_t>(sm)];
     if (!queues_.empty() && r.active_warps > 0) queues_[static_cast<std::size_t>(sm)].remove(slot);

@@ -155,7 +155,8 @@ private:
     /// SM's IssueQueue (`queue`, after its update()).
     [[nodiscard]] double issue_rate(std::size_t sm, std::size_t slot, const Running& r, double share) const;
     void update_sm(int sm, Time now, CompletionSink& sink);
-    /// update_sm() before a change to the SM, unless it was last updated at `now` (then it is a no-op).
+    /// update_sm() before a change to the SM, unless it was last updated at `now` or all its working
+    /// blocks progress on the bandwidth share's clock (then it is a no-op).
     void catch_up(int sm, Time now, CompletionSink& sink);
     /// The block's active warps: the engine's count, or the bound work's where the engine's is the
     /// launch's own work's count (e.g. Min-plus on a GPU with latencies: edge blocks run every warp).
@@ -203,6 +204,7 @@ private:
     std::vector<int> active_warps_;  ///< per SM
     std::vector<int> l1_blocks_;     ///< per SM: resident blocks with L1 wavefronts
     std::vector<Time> last_update_;  ///< per SM
+    std::vector<int> own_clock_blocks_;  ///< per SM: working blocks (active warps) not on the bandwidth share's clock
     std::optional<BandwidthShare> bandwidth_;  ///< absent when the GPU spec gives no DRAM bandwidth
     bool catch_up_shortcut_ = true;
 };
