@@ -38,8 +38,8 @@ TEST_CASE("trace-only what-if: the four workloads' busy-time ratios on fewer SMs
         }
     // Today's accuracy, docs/validation.md "What-if from the trace alone" (targets 5% / 10%, with shapes a
     // median of 3%, not met): no shapes, |predicted / measured T(K)/T(132) - 1| median 9.8%, max 29.0% (the
-    // persistent bf16 GEMMs at 16 SMs, whose per-SM clock rises from the power-limited 1410 MHz to 1980 MHz:
-    // validation/data/h100/power/); with shapes median 5.0%, max 18.5%.
+    // persistent bf16 GEMMs at 16 SMs, which do 19% more FLOPs per SM there than on the whole GPU, at the same
+    // 1980 MHz clock: validation/data/h100/power/workload_clock.csv); with shapes median 5.0%, max 18.5%.
     CHECK(c.plain.median_abs_busy_error_percent <= 9.9);
     CHECK(c.plain.max_abs_busy_error_percent <= 29.1);
     CHECK(c.shapes.median_abs_busy_error_percent <= 5.1);
