@@ -43,6 +43,10 @@ IssueQueue::IssueQueue(int sub_partitions, int warp_slots, int block_slots, doub
     dirty_from_.assign(parts, kNone);
     dirty_used_.assign(parts, 0);
     order_.reserve(blocks);
+    if (64 % parts_ == 0) {
+        part_masks_.assign(parts, 0);
+        for (int bit = 0; bit < 64; ++bit) part_masks_[static_cast<std::size_t>(bit % parts_)] |= std::uint64_t{1} << bit;
+    }
 }
 
 void IssueQueue::mark(int p, std::size_t pos, double used) {
@@ -65,22 +69,31 @@ void IssueQueue::add(int slot, int warps, double think) {
     std::uint64_t* bits = &slot_bits_[b * static_cast<std::size_t>(words_)];
     std::fill(parts, parts + parts_, 0);
     std::fill(bits, bits + words_, 0);
+    // Each warp takes the lowest free warp slot: a word's lowest free bits at a time, in word order.
     int last = parts_ - 1;
-    for (int w = 0; w < warps; ++w) {
-        int free_slot = -1;
-        for (int word = 0; word < words_ && free_slot < 0; ++word) {
-            const int bit = std::countr_one(used_[static_cast<std::size_t>(word)]);
-            if (bit < 64 && word * 64 + bit < warp_slots_) free_slot = word * 64 + bit;
+    int left = warps;
+    for (int word = 0; word < words_ && left > 0; ++word) {
+        const int base = word * 64;
+        std::uint64_t free = ~used_[static_cast<std::size_t>(word)];
+        if (warp_slots_ - base < 64) free &= (std::uint64_t{1} << (warp_slots_ - base)) - 1;
+        if (free == 0) continue;
+        std::uint64_t take = free;
+        if (std::popcount(free) > left) {  // the lowest `left` of them
+            take = 0;
+            for (int k = 0; k < left; ++k, free &= free - 1) take |= free & (~free + 1);
         }
-        if (free_slot < 0) {  // more warps than slots: count them round-robin, hold no slot
-            last = (last + 1) % parts_;
-            ++parts[last];
-            continue;
+        used_[static_cast<std::size_t>(word)] |= take;
+        bits[word] |= take;
+        left -= std::popcount(take);
+        last = (base + 63 - std::countl_zero(take)) % parts_;
+        if (!part_masks_.empty()) {  // parts_ divides 64: slot w's sub-partition is (w mod 64) mod parts_
+            for (int p = 0; p < parts_; ++p) parts[p] += std::popcount(take & part_masks_[static_cast<std::size_t>(p)]);
+        } else {
+            for (; take != 0; take &= take - 1) ++parts[(base + std::countr_zero(take)) % parts_];
         }
-        const std::uint64_t mask = std::uint64_t{1} << (free_slot & 63);
-        used_[static_cast<std::size_t>(free_slot / 64)] |= mask;
-        bits[free_slot / 64] |= mask;
-        last = free_slot % parts_;
+    }
+    for (; left > 0; --left) {  // more warps than slots: count them round-robin, hold no slot
+        last = (last + 1) % parts_;
         ++parts[last];
     }
     think_[b] = std::max(0.0, think);

@@ -78,6 +78,11 @@ public:
     /// sub-partition's, O(blocks x sub-partitions).
     void update();
     [[nodiscard]] bool empty() const { return order_.empty(); }
+    /// Warps of resident block `slot` counted on sub-partition `part`: its warp slots there, plus any
+    /// counted round-robin beyond the warp slots.
+    [[nodiscard]] int warps_on(int slot, int part) const {
+        return warps_in_part_[static_cast<std::size_t>(slot) * static_cast<std::size_t>(parts_) + static_cast<std::size_t>(part)];
+    }
 
 private:
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
@@ -89,6 +94,7 @@ private:
     std::vector<int> order_;                 ///< resident block slots, oldest first
     std::vector<int> warps_in_part_;         ///< [slot * parts + p]
     std::vector<std::uint64_t> slot_bits_;   ///< [slot * words + w]: the warp slots a block holds
+    std::vector<std::uint64_t> part_masks_;  ///< per sub-partition: its bits in a word (empty unless parts divide 64)
     std::vector<double> think_;              ///< per block slot
     std::vector<double> rate_;               ///< per block slot
     std::vector<double> part_rate_;          ///< [slot * parts + p]: per-warp rate there (where it has warps)
