@@ -122,7 +122,13 @@ void BandwidthShare::remove(int sm, int slot) {
 bool BandwidthShare::set_leaf(std::vector<double>& tree, std::size_t leaf, double value) {
     if (tree[leaf] == value) return false;
     tree[leaf] = value;
-    for (std::size_t i = leaf / 2; i >= 1; i /= 2) tree[i] = tree[2 * i] + tree[2 * i + 1];
+    // Each parent is its two children's sum; the child just written is carried in a register, not read
+    // back from the store (x + y == y + x exactly, so the sums are the same bits).
+    double sum = value;
+    for (std::size_t i = leaf; i > 1; i /= 2) {
+        sum += tree[i ^ 1];
+        tree[i / 2] = sum;
+    }
     return true;
 }
 
