@@ -47,6 +47,7 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
     }
     l1_per_ps_ = gpu.l1_wavefronts_per_cycle.value_or(0) * (*gpu.clock_mhz) * 1e-6;
     l1_queue_ = gpu.l1_model == hw::GpuSpec::L1Model::queue;
+    if (l1_queue_) l1_memo_.emplace();
     if (gpu_has_dram_) sm_dram_per_ps_ = gpu.sm_dram_bandwidth_gbps.value_or(0) * 1e-3;  // the key only, not its rule
     works_ = workloads::works_as_run(app.launches, gpu, "shared");
     for (std::size_t i = 0; i < app.launches.size(); ++i) {
@@ -158,7 +159,7 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
         if (l1_queue_) {
             // The SMs return again and again to a few (users, load) mixes: their O(users) recurrences
             // are recalled (MvaMemo), not recomputed.
-            psi = l1_queue_share(users, wavefronts / l1_per_ps_, l1_memo_);
+            psi = l1_queue_share(users, wavefronts / l1_per_ps_, *l1_memo_);
         } else {
             psi = wavefronts > l1_per_ps_ ? l1_per_ps_ / wavefronts : 1.0;
         }

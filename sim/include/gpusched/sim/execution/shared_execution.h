@@ -190,7 +190,7 @@ private:
     std::size_t slot_words_;            ///< 64-bit words per SM in live_bits_
     std::vector<std::uint64_t> live_bits_;  ///< per SM: which slots hold a live block
     std::vector<int> live_count_;           ///< per SM: how many
-    MvaMemo l1_memo_;                       ///< the L1 queue's recurrences (execution.l1_model `queue`)
+    std::optional<MvaMemo> l1_memo_;        ///< the L1 queue's recurrences (only under execution.l1_model `queue`)
     std::vector<IssueQueue> queues_;  ///< per SM under the `queue` issue model, else empty
     double service_ps_ = 0;           ///< `queue`: ps one scheduler takes per warp-instruction
     double creep_ = 0;                ///< `queue`: a starved block's rate, 10^-6 of one scheduler's
