@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "gpusched/sim/execution/issue_queue.h"
+#include "gpusched/sim/execution/mva_memo.h"
 
 using gpusched::sim::IssueQueue;
+using gpusched::sim::MvaMemo;
 
 namespace {
 
@@ -22,6 +24,10 @@ struct Shape {
 void compare(const Shape& shape, std::uint32_t seed, int steps) {
     IssueQueue fast(shape.parts, shape.warp_slots, shape.block_slots, 1.0, shape.fair_warps, true);
     IssueQueue full(shape.parts, shape.warp_slots, shape.block_slots, 1.0, shape.fair_warps, false);
+    // A third with its age-order steps recalled from a memo (as SharedExecution's queues are): the same bits.
+    MvaMemo memo;
+    IssueQueue recalled(shape.parts, shape.warp_slots, shape.block_slots, 1.0, shape.fair_warps, true);
+    recalled.recall_from(&memo);
     std::mt19937 rng(seed);
     std::vector<int> resident;  // oldest first
     std::vector<int> free_slots;
@@ -38,6 +44,7 @@ void compare(const Shape& shape, std::uint32_t seed, int steps) {
             const double think = thinks[rng() % thinks.size()];
             fast.add(slot, w, think);
             full.add(slot, w, think);
+            recalled.add(slot, w, think);
             resident.push_back(slot);
         } else {
             const std::size_t at = rng() % 3 == 0 ? rng() % resident.size() : 0;
@@ -46,14 +53,17 @@ void compare(const Shape& shape, std::uint32_t seed, int steps) {
             free_slots.push_back(slot);
             fast.remove(slot);
             full.remove(slot);
+            recalled.remove(slot);
         }
         if (rng() % 4 == 0) continue;  // more changes before the next update
         fast.update();
         full.update();
+        recalled.update();
         for (int slot = 0; slot < shape.block_slots; ++slot) {
             CAPTURE(step);
             CAPTURE(slot);
             REQUIRE(fast.rate(slot) == full.rate(slot));
+            REQUIRE(recalled.rate(slot) == full.rate(slot));
         }
         ++compared;
     }

@@ -90,3 +90,45 @@ TEST_CASE("mva memo: the L1 queue share with the memo is the share without it, r
     CHECK(memo.hits() > 3000);
     CHECK(SharedExecution::l1_queue_share(1, 3.0, memo) == doctest::Approx(1.0 / 3));
 }
+
+TEST_CASE("mva memo: a scheduler's age-order step, recalled, is the step computed, on repeats and collisions") {
+    // IssueQueue's step for a block of k warps behind older blocks that use `used` of the server:
+    // x = MVA(k, think, service / (1 - used)), each warp's rate x / k, and used + x service after it.
+    // Example: k = 1, think = 2, service = 1, used = 1/3: x = 1 / 3.5, used after 1/3 + 1/3.5.
+    MvaMemo memo;
+    double used = 1.0 / 3;
+    CHECK(memo.shadow_step(1, 2.0, 1.0, used) == doctest::Approx(1 / 3.5));
+    CHECK(used == doctest::Approx(1.0 / 3 + 1 / 3.5));
+    std::mt19937_64 rng(5);
+    std::uniform_int_distribution<int> warps(1, 32);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    struct Step {
+        int warps;
+        double think, service, used;
+    };
+    std::vector<Step> steps;
+    for (int i = 0; i < 6000; ++i) steps.push_back({warps(rng), 40 * unit(rng), 0.5 + unit(rng), 0.999 * unit(rng)});
+    const std::uint64_t hits_before = memo.hits();
+    int wrong = 0;
+    for (int round = 0; round < 3; ++round) {
+        std::shuffle(steps.begin(), steps.end(), rng);
+        for (const Step& s : steps) {
+            const double x = mva_throughput(s.warps, s.think, s.service / (1 - s.used));
+            const double used_after = std::min(1.0, s.used + x * s.service);
+            double u = s.used;
+            const double per_warp = memo.shadow_step(s.warps, s.think, s.service, u);
+            if (!same_bits(per_warp, x / s.warps) || !same_bits(u, used_after)) ++wrong;
+        }
+    }
+    CHECK(wrong == 0);
+    CHECK(memo.hits() > hits_before);  // some were recalled
+    // One bit of `used` apart: another step, computed (not recalled), then recalled on a repeat.
+    double a = 0.25, b = std::nextafter(0.25, 1.0), c = b;
+    memo.shadow_step(2, 3.0, 1.0, a);
+    const std::uint64_t hits = memo.hits();
+    const double rb = memo.shadow_step(2, 3.0, 1.0, b);
+    CHECK(memo.hits() == hits);
+    CHECK(same_bits(rb, mva_throughput(2, 3.0, 1.0 / (1 - std::nextafter(0.25, 1.0))) / 2));
+    CHECK(same_bits(memo.shadow_step(2, 3.0, 1.0, c), rb));
+    CHECK(memo.hits() == hits + 1);
+}

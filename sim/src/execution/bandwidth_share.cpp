@@ -14,7 +14,8 @@ namespace {
 constexpr double kLatestEnd = 9223372036854775808.0;  // 2^63
 }  // namespace
 
-BandwidthShare::BandwidthShare(int sm_count, int slots_per_sm, double bytes_per_ps, double l2_bytes_per_ps)
+BandwidthShare::BandwidthShare(int sm_count, int slots_per_sm, double bytes_per_ps, double l2_bytes_per_ps,
+                               bool prune_by_length)
     : slots_per_sm_(static_cast<std::size_t>(slots_per_sm)),
       bandwidth_(bytes_per_ps),
       l2_bandwidth_(l2_bytes_per_ps),
@@ -22,8 +23,8 @@ BandwidthShare::BandwidthShare(int sm_count, int slots_per_sm, double bytes_per_
       by_end_(static_cast<std::size_t>(sm_count), static_cast<std::size_t>(slots_per_sm)),
       pending_(blocks_.size()),
       pending_groups_(blocks_.size()),
-      pending_length_(blocks_.size()),
-      armed_(blocks_.size()) {
+      armed_(blocks_.size()),
+      prune_by_length_(prune_by_length) {
     while (leaves_ < static_cast<std::size_t>(sm_count)) leaves_ *= 2;
     demand_.assign(2 * leaves_, 0.0);
     l2_demand_.assign(2 * leaves_, 0.0);
@@ -53,11 +54,11 @@ void BandwidthShare::advance(Time now) {
         const std::uint32_t id = pending_.pop().id;
         Block& b = blocks_[id];
         pending_groups_.leave(id);
-        pending_length_.erase(id);
         b.started = true;
         b.v_end = clock_at(b.start) + b.length;  // the expression end_of used while it waited
         by_end_.insert(b.v_end, id);
     }
+    if (pending_.empty()) least_pending_length_ = kNoLength;
 }
 
 void BandwidthShare::add(int sm, int slot, Time now, Time start, double slots, double rate) {
@@ -78,7 +79,7 @@ void BandwidthShare::add(int sm, int slot, Time now, Time start, double slots, d
         b.bound = static_cast<double>(start) + b.length;
         pending_.insert(start, id);
         pending_groups_.join(id, b.bound, b.start, b.length);
-        pending_length_.insert(b.length, id);
+        least_pending_length_ = std::min(least_pending_length_, b.length);
     } else {
         b.started = true;
         b.v_end = clock_at(start) + b.length;
@@ -95,7 +96,7 @@ void BandwidthShare::set_rate(int sm, int slot, Time now, double rate) {
         b.length = b.slots / rate;
         b.bound = static_cast<double>(b.start) + b.length;
         pending_groups_.rejoin(id, b.bound, b.start, b.length);
-        pending_length_.update(b.length, id);
+        least_pending_length_ = std::min(least_pending_length_, b.length);
     } else {
         const double v = clock_at(now);
         const double remaining = std::max(0.0, b.v_end - v) * b.rate;  // issue slots per warp left
@@ -113,7 +114,7 @@ void BandwidthShare::remove(int sm, int slot) {
     by_end_.erase(id);
     pending_groups_.leave(id);
     pending_.erase(id);
-    pending_length_.erase(id);
+    if (pending_.empty()) least_pending_length_ = kNoLength;
     armed_.erase(id);
     b = Block{};
     dirty_ = true;
@@ -187,7 +188,7 @@ void BandwidthShare::reschedule(Time now, CompletionSink& sink) {
     };
     if (!pending_groups_.empty()) {
         // end >= bound + l_min (1/phi - 1); shaved by 1e-9 so that rounding never prunes a winner.
-        const double extra = pending_length_.top().key * (1.0 / phi_ - 1.0) * (1.0 - 1e-9);
+        const double extra = prune_by_length_ ? least_pending_length_ * (1.0 / phi_ - 1.0) * (1.0 - 1e-9) : 0.0;
         pending_groups_.for_each_below([&] { return static_cast<double>(best_end) + 1 - extra; }, consider);
     }
     if (!found) return;

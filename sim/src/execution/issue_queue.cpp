@@ -5,6 +5,8 @@
 #include <bit>
 #include <stdexcept>
 
+#include "gpusched/sim/execution/mva_memo.h"
+
 namespace gpusched::sim {
 
 double mva_throughput(int warps, double think, double service) {
@@ -157,7 +159,9 @@ void IssueQueue::recompute_by_age(int p, std::size_t from, double used) {
         if (k == 0) continue;
         used_before_[b * parts + part] = used;
         double per_warp = 0;
-        if (used < 1) {
+        if (used < 1 && memo_ != nullptr) {
+            per_warp = memo_->shadow_step(k, think_[b], service_, used);
+        } else if (used < 1) {
             const double x = mva_throughput(k, think_[b], service_ / (1 - used));
             per_warp = x / k;
             used = std::min(1.0, used + x * service_);

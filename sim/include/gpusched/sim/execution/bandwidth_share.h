@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "gpusched/support/time.h"
@@ -31,9 +32,10 @@ namespace gpusched::sim {
 /// ends at start + length / phi = (start + length) + length (1/phi - 1) (length = slots /
 /// rate). Pending blocks with the same (start, length) end together, and of those only the
 /// least id can be the earliest (ties go by id), so they are kept as groups, one per distinct
-/// (start, length) (PendingGroups), ordered by start + length: with the least pending length
-/// l_min, finding the earliest end looks only at the groups whose start + length + l_min
-/// (1/phi - 1) is below the best end so far. A launch's blocks dispatched together form a few
+/// (start, length) (PendingGroups), ordered by start + length: with l_min at most the least
+/// pending length (the least length given to a pending block since none was pending: no heap
+/// of lengths to keep), finding the earliest end looks only at the groups whose start + length +
+/// l_min (1/phi - 1) is below the best end so far. A launch's blocks dispatched together form a few
 /// groups (one per resident count on their SMs), so a dispatch pass of n blocks costs
 /// O(n log n), not O(n^2).
 ///
@@ -55,8 +57,11 @@ namespace gpusched::sim {
 class BandwidthShare {
 public:
     /// `bytes_per_ps`: the bandwidth B, `l2_bytes_per_ps`: B_L2 (each 0: unlimited, not both);
-    /// `slots_per_sm`: slots per SM (blocks are named by SM and slot).
-    BandwidthShare(int sm_count, int slots_per_sm, double bytes_per_ps, double l2_bytes_per_ps = 0);
+    /// `slots_per_sm`: slots per SM (blocks are named by SM and slot). `prune_by_length` off: l_min = 0,
+    /// the weakest pruning (end >= start + length alone), the reference the pruned search is tested
+    /// against (tests/sim/bandwidth_share_pruning_test.cpp).
+    BandwidthShare(int sm_count, int slots_per_sm, double bytes_per_ps, double l2_bytes_per_ps = 0,
+                   bool prune_by_length = true);
 
     /// The model's calls come in time order; call this first in each: blocks whose start is <= now begin.
     void advance(Time now);
@@ -103,7 +108,6 @@ private:
     GroupedMinHeap by_end_;              ///< started blocks by (v_end, id), a minimum per SM
     IndexedHeap<Time> pending_;          ///< not yet started, by (start, id)
     PendingGroups pending_groups_;       ///< the same, grouped by equal (start, length) (PendingGroups)
-    IndexedHeap<double> pending_length_; ///< the same by (length, id): the least length tightens the bound
     IndexedHeap<Time> armed_;            ///< blocks with a live event, by (time, id)
     std::vector<double> demand_;         ///< segment tree over SMs; [1] is the total
     std::vector<double> l2_demand_;      ///< the same for the L2 demand
@@ -113,6 +117,12 @@ private:
     double phi_ = 1.0;
     Time t0_ = 0;
     double v0_ = 0;
+    static constexpr double kNoLength = std::numeric_limits<double>::infinity();
+    /// At most the least length of a pending block: the least length given to one since pending_ was
+    /// last empty (a lower bound prunes a little less than the least itself would, and never prunes
+    /// the earliest end's group).
+    double least_pending_length_ = kNoLength;
+    bool prune_by_length_ = true;
 };
 
 }  // namespace gpusched::sim

@@ -1,4 +1,4 @@
-// MvaMemo: mva_throughput's values kept by the bits of their arguments, so a repeated call costs a lookup.
+// MvaMemo: mva_throughput's values (and the issue queue's steps) kept by their arguments' bits: a repeat costs a lookup.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,10 @@ namespace gpusched::sim {
 /// model's L1 queue asks it for up to one customer per resident block (or warp) at every model call
 /// on the SM, while the SMs of a launch return again and again to a few dozen (customers, load)
 /// states (APSP Min-plus n = 4000, 8x8 blocks on the h100: 499,868 calls, 60 distinct arguments).
-/// A miss computes and overwrites the entry. Not shared between threads: one per simulation.
+/// A miss computes and overwrites the entry. A second table keeps the issue queue's age-order steps
+/// (shadow_step: the recurrence and the two divisions around it), which the SMs of a launch of equal
+/// blocks also repeat: each SM's k-th oldest block meets the same utilisation. Not shared between
+/// threads: one per simulation.
 class MvaMemo {
 public:
     MvaMemo();
@@ -20,8 +23,23 @@ public:
     double throughput(int warps, double think, double service);
     /// Calls answered from the table so far.
     [[nodiscard]] std::uint64_t hits() const { return hits_; }
+    /// One block's step of the age-ordered scheduler (IssueQueue): with `used` of the server taken by
+    /// older blocks, x = mva_throughput(warps, think, service / (1 - used)); returns x / warps (each
+    /// warp's rate) and sets `used` to min(1, used + x x service). Recalled by the bits of
+    /// (warps, think, service, used); `used` < 1.
+    double shadow_step(int warps, double think, double service, double& used);
 
 private:
+    struct StepEntry {
+        std::uint64_t think = 0;
+        std::uint64_t service = 0;
+        std::uint64_t used = 0;
+        int warps = -1;  ///< -1: empty
+        double per_warp = 0;
+        double used_after = 0;
+    };
+    std::vector<StepEntry> steps_;
+
     struct Entry {
         std::uint64_t think = 0;
         std::uint64_t service = 0;
