@@ -19,6 +19,20 @@ namespace {
 
 constexpr std::uint32_t kWarpSize = 32;  // CUDA's warpSize: the kernels' SIMT grouping, as ApspGrid assumes
 
+/// The first of the sorted [first, first + n) not below `key` when `below(x, key)` says x is below it:
+/// std::lower_bound's answer, found with a conditional move per halving instead of a branch (the
+/// tables are searched at every block's cost, at unpredictable places).
+template <typename Below>
+const std::uint32_t* search_sorted(const std::uint32_t* first, std::size_t n, std::uint32_t key, Below below) {
+    if (n == 0) return first;
+    while (n > 1) {
+        const std::size_t half = n / 2;
+        first = below(first[half], key) ? first + half : first;
+        n -= half;
+    }
+    return first + (below(*first, key) ? 1 : 0);
+}
+
 /// 1, 2, ...: a key no other SsspTables object of the process shares (the cost cache's).
 std::uint64_t next_tables_serial() {
     static std::atomic<std::uint64_t> next{1};
@@ -155,6 +169,8 @@ SsspTables::FrontierTable frontier_table(const std::vector<std::uint32_t>& settl
         }
         out.offsets.push_back(out.entries.size());
     }
+    out.iterations.reserve(out.entries.size());
+    for (const Entry& e : out.entries) out.iterations.push_back(e.iteration);
     return out;
 }
 
@@ -179,17 +195,21 @@ std::uint64_t sssp_grid_blocks(SsspKernel kernel, std::uint32_t nodes, const Sss
 }
 
 std::uint32_t SsspTables::SortedPerBlock::count_above(std::uint64_t block, std::uint32_t threshold) const {
-    const auto begin = values.begin() + static_cast<std::ptrdiff_t>(offsets.at(block));
-    const auto end = values.begin() + static_cast<std::ptrdiff_t>(offsets.at(block + 1));
-    return static_cast<std::uint32_t>(end - std::upper_bound(begin, end, threshold));
+    const std::size_t begin = offsets.at(block), end = offsets.at(block + 1);
+    // The first value above the threshold (std::upper_bound): values not above it are "below".
+    const std::uint32_t* first = values.data() + begin;
+    const std::uint32_t* above =
+        search_sorted(first, end - begin, threshold, [](std::uint32_t x, std::uint32_t t) { return x <= t; });
+    return static_cast<std::uint32_t>(end - begin - static_cast<std::size_t>(above - first));
 }
 
 const SsspTables::FrontierEntry* SsspTables::FrontierTable::find(std::uint64_t block, std::uint32_t iteration) const {
-    const auto begin = entries.begin() + static_cast<std::ptrdiff_t>(offsets.at(block));
-    const auto end = entries.begin() + static_cast<std::ptrdiff_t>(offsets.at(block + 1));
-    const auto it = std::lower_bound(begin, end, iteration,
-                                     [](const FrontierEntry& e, std::uint32_t i) { return e.iteration < i; });
-    return it != end && it->iteration == iteration ? &*it : nullptr;
+    const std::size_t begin = offsets.at(block), end = offsets.at(block + 1);
+    const std::uint32_t* first = iterations.data() + begin;
+    const std::uint32_t* at =
+        search_sorted(first, end - begin, iteration, [](std::uint32_t x, std::uint32_t i) { return x < i; });
+    const std::size_t index = begin + static_cast<std::size_t>(at - first);
+    return index != end && *at == iteration ? &entries[index] : nullptr;
 }
 
 SsspTables::SsspTables(const Graph& graph, const SsspRun& run, const SsspKernelConfig& config)
@@ -267,7 +287,7 @@ int SsspTables::min_group_levels(std::uint64_t group, std::uint32_t iteration) c
 
 std::size_t SsspTables::table_bytes() const {
     const auto bytes = [](const auto& v) { return v.size() * sizeof(v[0]); };
-    const auto frontier = [&](const FrontierTable& t) { return bytes(t.entries) + bytes(t.offsets); };
+    const auto frontier = [&](const FrontierTable& t) { return bytes(t.entries) + bytes(t.iterations) + bytes(t.offsets); };
     const auto sorted = [&](const SortedPerBlock& t) { return bytes(t.values) + bytes(t.offsets); };
     return bytes(iterations_) + frontier(relax_frontier_) + frontier(update_settled_) + sorted(update_nodes_) +
            sorted(update_warps_) + sorted(min_elements_) + sorted(min_groups_) + bytes(min_reached_) +

@@ -113,6 +113,7 @@ public:
     };
     struct FrontierTable {
         std::vector<FrontierEntry> entries;  ///< by block, then iteration
+        std::vector<std::uint32_t> iterations;  ///< entries' iterations: the same order, dense for the search
         std::vector<std::uint64_t> offsets;  ///< blocks + 1
         [[nodiscard]] const FrontierEntry* find(std::uint64_t block, std::uint32_t iteration) const;
     };
