@@ -16,8 +16,12 @@ Time cycles_to_time(double cycles, double clock_mhz) {
 }
 
 std::optional<WarpWork> warp_work_at_clock(const BlockWork& work, std::uint64_t block, double clock_mhz) {
+    return warp_work_at_clock(work, dynamic_cast<const CycleLatencyWork*>(&work), block, clock_mhz);
+}
+
+std::optional<WarpWork> warp_work_at_clock(const BlockWork& work, const CycleLatencyWork* cycles, std::uint64_t block,
+                                           double clock_mhz) {
     std::optional<WarpWork> out = work.warp_work(block);
-    const auto* cycles = dynamic_cast<const CycleLatencyWork*>(&work);
     if (out && cycles != nullptr)
         out->latency_bound =
             std::max(out->latency_bound, cycles_to_time(cycles->latency_bound_cycles(block), clock_mhz));

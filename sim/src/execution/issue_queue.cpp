@@ -9,6 +9,19 @@
 
 namespace gpusched::sim {
 
+namespace {
+
+/// std::popcount inline: a baseline x86-64 build (no -mpopcnt) calls a library routine for it, and a
+/// block's warp slots count several words' bits.
+int count_bits(std::uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+}
+
+}  // namespace
+
 double mva_throughput(int warps, double think, double service) {
     double queue = 0;
     double x = 0;
@@ -80,16 +93,16 @@ void IssueQueue::add(int slot, int warps, double think) {
         if (warp_slots_ - base < 64) free &= (std::uint64_t{1} << (warp_slots_ - base)) - 1;
         if (free == 0) continue;
         std::uint64_t take = free;
-        if (std::popcount(free) > left) {  // the lowest `left` of them
+        if (count_bits(free) > left) {  // the lowest `left` of them
             take = 0;
             for (int k = 0; k < left; ++k, free &= free - 1) take |= free & (~free + 1);
         }
         used_[static_cast<std::size_t>(word)] |= take;
         bits[word] |= take;
-        left -= std::popcount(take);
+        left -= count_bits(take);
         last = (base + 63 - std::countl_zero(take)) % parts_;
         if (!part_masks_.empty()) {  // parts_ divides 64: slot w's sub-partition is (w mod 64) mod parts_
-            for (int p = 0; p < parts_; ++p) parts[p] += std::popcount(take & part_masks_[static_cast<std::size_t>(p)]);
+            for (int p = 0; p < parts_; ++p) parts[p] += count_bits(take & part_masks_[static_cast<std::size_t>(p)]);
         } else {
             for (; take != 0; take &= take - 1) ++parts[(base + std::countr_zero(take)) % parts_];
         }

@@ -55,6 +55,7 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
     for (std::size_t i = 0; i < app.launches.size(); ++i) {
         const workloads::KernelLaunch& launch = app.launches[i];
         warps_per_block_.push_back((launch.threads_per_block() + gpu.warp_size - 1) / std::max(gpu.warp_size, 1));
+        cycle_works_.push_back(dynamic_cast<const workloads::CycleLatencyWork*>(works_[i].get()));
         if (!works_[i]->warp_work(0))
             throw KeyError("exec", "shared",
                            "launch " + std::to_string(i) + " (" + app.launches[i].name +
@@ -238,7 +239,8 @@ void SharedExecution::catch_up(int sm, Time now, CompletionSink& sink) {
 }
 
 void SharedExecution::block_started(const StartedBlock& b, Time now, CompletionSink& sink) {
-    const workloads::WarpWork work = *workloads::warp_work_at_clock(*works_[b.launch], b.block, clock_mhz_);
+    const workloads::WarpWork work =
+        *workloads::warp_work_at_clock(*works_[b.launch], cycle_works_[b.launch], b.block, clock_mhz_);
     const int active_warps = bound_active_warps(b);
     if (bandwidth_) bandwidth_->advance(now);
     // Bring the blocks already there up to now at their old rates, before this one joins (skipped when

@@ -27,5 +27,9 @@ Time cycles_to_time(double cycles, double clock_mhz);
 /// when `work` is a CycleLatencyWork (the larger of the two bounds when both are set);
 /// otherwise warp_work(block) unchanged. This is what the `shared` execution model should call.
 std::optional<WarpWork> warp_work_at_clock(const BlockWork& work, std::uint64_t block, double clock_mhz);
+/// The same, with `cycles` = dynamic_cast<const CycleLatencyWork*>(&work) found once by the caller (a
+/// cast to a second base costs more than many a block's work: the `shared` model keeps one per launch).
+std::optional<WarpWork> warp_work_at_clock(const BlockWork& work, const CycleLatencyWork* cycles, std::uint64_t block,
+                                           double clock_mhz);
 
 }  // namespace gpusched::workloads

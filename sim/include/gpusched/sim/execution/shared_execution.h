@@ -11,6 +11,7 @@
 #include "gpusched/sim/execution/execution_model.h"
 #include "gpusched/sim/execution/issue_queue.h"
 #include "gpusched/sim/execution/mva_memo.h"
+#include "gpusched/workloads/cycle_latency.h"
 
 namespace gpusched::sim {
 
@@ -202,6 +203,7 @@ private:
     double sm_dram_per_ps_ = 0;    ///< one SM's DRAM bytes per ps (memory.sm_dram_bandwidth_gbps; 0: unlimited)
     std::vector<std::shared_ptr<const workloads::BlockWork>> works_;  ///< per launch, bound to the GPU
     std::vector<int> warps_per_block_;  ///< per launch: ceil(threads / warp_size)
+    std::vector<const workloads::CycleLatencyWork*> cycle_works_;  ///< per launch: works_[i] as one, or nullptr
     std::vector<int> active_warps_;  ///< per SM
     std::vector<int> l1_blocks_;     ///< per SM: resident blocks with L1 wavefronts
     std::vector<Time> last_update_;  ///< per SM
