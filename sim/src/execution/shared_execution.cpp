@@ -143,10 +143,16 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
     }
     const double share = slots_per_ps_ / n;
     if (!queues_.empty()) queues_[s].update();
-    // Each live block's issue rate, once: the sums below and the rates read it.
+    // Each live block's issue rate, once: the sums below and the rates read it. Without L1 users the SM's
+    // DRAM cap needs no slow-down psi first, so its sum is formed in the same walk (the same terms in the
+    // same order: psi's factor would be 1).
+    const bool dram_sum_now = sm_dram_per_ps_ > 0 && l1_blocks_[s] == 0;
+    double sm_bytes = 0;
     for_each_live(s, [&](std::size_t slot) {
         const Running& r = running_[s * slots_ + slot];
-        if (r.active_warps > 0) issue_rates_[slot] = issue_rate(s, slot, r, share);
+        if (r.active_warps == 0) return;
+        const double rate = issue_rates_[slot] = issue_rate(s, slot, r, share);
+        if (dram_sum_now && r.bytes_per_slot > 0) sm_bytes += r.active_warps * rate * r.bytes_per_slot;
     });
     double psi = 1;  // the L1 data path's slow-down of blocks that use it
     if (l1_blocks_[s] > 0) {
@@ -169,12 +175,14 @@ void SharedExecution::update_sm(int sm, Time now, CompletionSink& sink) {
     }
     double chi = 1;  // one SM's DRAM cap: its blocks that move DRAM bytes share it
     if (sm_dram_per_ps_ > 0) {
-        double bytes = 0;
-        for_each_live(s, [&](std::size_t slot) {
-            const Running& r = running_[s * slots_ + slot];
-            if (r.active_warps > 0 && r.bytes_per_slot > 0)
-                bytes += r.active_warps * issue_rates_[slot] * (r.l1_per_slot > 0 ? psi : 1) * r.bytes_per_slot;
-        });
+        double bytes = sm_bytes;
+        if (!dram_sum_now) {
+            for_each_live(s, [&](std::size_t slot) {
+                const Running& r = running_[s * slots_ + slot];
+                if (r.active_warps > 0 && r.bytes_per_slot > 0)
+                    bytes += r.active_warps * issue_rates_[slot] * (r.l1_per_slot > 0 ? psi : 1) * r.bytes_per_slot;
+            });
+        }
         if (bytes > sm_dram_per_ps_) chi = sm_dram_per_ps_ / bytes;
     }
     double demand = 0;
