@@ -33,6 +33,12 @@ double mva_throughput(int warps, double think, double service) {
     return x;
 }
 
+double age_order_step(int warps, double think, double service, double& used) {
+    const double x = mva_throughput(warps, think, service / (1 - used));
+    used = std::min(1.0, used + x * service);
+    return x / warps;
+}
+
 IssueQueue::IssueQueue(int sub_partitions, int warp_slots, int block_slots, double service, int fair_warps,
                        bool incremental)
     : parts_(sub_partitions),
@@ -172,13 +178,9 @@ void IssueQueue::recompute_by_age(int p, std::size_t from, double used) {
         if (k == 0) continue;
         used_before_[b * parts + part] = used;
         double per_warp = 0;
-        if (used < 1 && memo_ != nullptr) {
-            per_warp = memo_->shadow_step(k, think_[b], service_, used);
-        } else if (used < 1) {
-            const double x = mva_throughput(k, think_[b], service_ / (1 - used));
-            per_warp = x / k;
-            used = std::min(1.0, used + x * service_);
-        }
+        if (used < 1)
+            per_warp = memo_ != nullptr ? memo_->shadow_step(k, think_[b], service_, used)
+                                        : age_order_step(k, think_[b], service_, used);
         part_rate_[b * parts + part] = per_warp;
     }
     part_used_[part] = used;

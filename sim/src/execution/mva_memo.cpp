@@ -1,7 +1,6 @@
 // MvaMemo: a direct-mapped table of mva_throughput values keyed by their arguments' bits.
 #include "gpusched/sim/execution/mva_memo.h"
 
-#include <algorithm>
 #include <cstring>
 
 #include "gpusched/sim/execution/issue_queue.h"
@@ -18,6 +17,15 @@ std::uint64_t bits_of(double value) {
     return bits;
 }
 
+/// The table index of a key: its fields' bits mixed, the top kIndexBits bits taken.
+std::size_t index_of(int warps, std::uint64_t think, std::uint64_t service, std::uint64_t used = 0) {
+    std::uint64_t h = (think ^ (service * 0x9e3779b97f4a7c15ULL) ^ (used * 0xc2b2ae3d27d4eb4fULL) ^
+                       static_cast<std::uint64_t>(static_cast<std::uint32_t>(warps))) *
+                      0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 31;
+    return static_cast<std::size_t>(h >> (64 - kIndexBits));
+}
+
 }  // namespace
 
 MvaMemo::MvaMemo() : steps_(std::size_t{1} << kIndexBits), entries_(std::size_t{1} << kIndexBits) {}
@@ -26,31 +34,21 @@ double MvaMemo::shadow_step(int warps, double think, double service, double& use
     const std::uint64_t t = bits_of(think);
     const std::uint64_t s = bits_of(service);
     const std::uint64_t u = bits_of(used);
-    std::uint64_t h = (t ^ (s * 0x9e3779b97f4a7c15ULL) ^ (u * 0xc2b2ae3d27d4eb4fULL) ^
-                       static_cast<std::uint64_t>(static_cast<std::uint32_t>(warps))) *
-                      0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 31;
-    StepEntry& e = steps_[static_cast<std::size_t>(h >> (64 - kIndexBits))];
+    StepEntry& e = steps_[index_of(warps, t, s, u)];
     if (e.warps == warps && e.think == t && e.used == u && e.service == s) {
         ++hits_;
         used = e.used_after;
         return e.per_warp;
     }
-    const double x = mva_throughput(warps, think, service / (1 - used));
-    const double per_warp = x / warps;
-    const double after = std::min(1.0, used + x * service);
-    e = StepEntry{t, s, u, warps, per_warp, after};
-    used = after;
+    const double per_warp = age_order_step(warps, think, service, used);
+    e = StepEntry{t, s, u, warps, per_warp, used};
     return per_warp;
 }
 
 double MvaMemo::throughput(int warps, double think, double service) {
     const std::uint64_t t = bits_of(think);
     const std::uint64_t s = bits_of(service);
-    std::uint64_t h = (t ^ (s * 0x9e3779b97f4a7c15ULL) ^ static_cast<std::uint64_t>(static_cast<std::uint32_t>(warps))) *
-                      0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 31;
-    Entry& e = entries_[static_cast<std::size_t>(h >> (64 - kIndexBits))];
+    Entry& e = entries_[index_of(warps, t, s)];
     if (e.warps == warps && e.think == t && e.service == s) {
         ++hits_;
         return e.value;

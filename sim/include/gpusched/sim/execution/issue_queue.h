@@ -21,6 +21,11 @@ class MvaMemo;
 /// Example: think = 2, service = 1: X(1) = 1/3, X(2) = 0.6, X(3) = 0.789..., X(8) = 0.998...
 double mva_throughput(int warps, double think, double service);
 
+/// One block's step of the age-ordered scheduler (IssueQueue, below): with the fraction `used` < 1 of the
+/// server taken by older blocks, x = mva_throughput(warps, think, service / (1 - used)); returns x / warps
+/// (the rate of each of its warps) and sets `used` to min(1, used + x x service).
+double age_order_step(int warps, double think, double service, double& used);
+
 /// The `queue` issue model of one SM (DESIGN.md 2.5; docs/scheduling.md): the SM has P
 /// warp schedulers (sub-partitions), each issuing one warp-instruction per `service` time.
 /// Every resident block takes its warps' hardware slots, the lowest free ones, and slot w

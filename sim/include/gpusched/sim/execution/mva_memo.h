@@ -23,10 +23,8 @@ public:
     double throughput(int warps, double think, double service);
     /// Calls answered from the table so far.
     [[nodiscard]] std::uint64_t hits() const { return hits_; }
-    /// One block's step of the age-ordered scheduler (IssueQueue): with `used` of the server taken by
-    /// older blocks, x = mva_throughput(warps, think, service / (1 - used)); returns x / warps (each
-    /// warp's rate) and sets `used` to min(1, used + x x service). Recalled by the bits of
-    /// (warps, think, service, used); `used` < 1.
+    /// age_order_step(warps, think, service, used) (issue_queue.h), recalled by the bits of
+    /// (warps, think, service, used) or computed; `used` < 1.
     double shadow_step(int warps, double think, double service, double& used);
 
 private:
