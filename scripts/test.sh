@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds gpusched warning-free and runs the whole test suite with ctest.
 #   scripts/test.sh           AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/ (what CI runs),
+#                             then every README line and --help example as written on run.sh's build/,
 #                             then the CUDA runner (validation/runner) warning-free when nvcc is found,
 #                             and its command-line usage errors (validation/scripts/check-runner-cli.sh);
 #                             likewise the CUPTI recorder (validation/recorder: its self-test and
@@ -17,7 +18,7 @@ mode=sanitize
 case "${1:-}" in
   "") ;;
   --plain) mode=plain ;;
-  -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
   *) echo "scripts/test.sh: unknown option '$1' (allowed: --plain)" >&2; exit 2 ;;
 esac
 
@@ -44,10 +45,27 @@ cmake --build "$build_dir" --parallel "$(nproc)"
 if [ "$mode" = sanitize ] && [ -f build/CMakeCache.txt ]; then
   echo "== build/ (scripts/run.sh's Release build): its lab page, for the README's gpusched lab (at ${SECONDS} s)"
   cmake -S . -B build -DGPUSCHED_LAB=ON >/dev/null
-  cmake --build build --parallel "$(nproc)" --target gpusched lab_page
+  # Its Python module too, where it has one: the README's python3 lines run on build/ (below).
+  python_targets=()
+  cmake --build build --target help | grep -q '^gpusched_python:' && python_targets=(gpusched_python gpusched_python_files)
+  cmake --build build --parallel "$(nproc)" --target gpusched lab_page "${python_targets[@]}"
 fi
 echo "== ctest in $build_dir (at ${SECONDS} s since the set-up began: dependencies and builds)"
 ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)"
+
+# The README's examples name run.sh's Release build/ (G=./build/apps/gpusched): every README line and
+# --help example runs there exactly as written. Under the sanitizers above (examples.as_written), the
+# whole `validate DATA_DIR` ran over its fast sections only (its slow ones take about 13 CPU-minutes
+# there); here it runs in full. A fresh clone (CI) has no build/ yet: run.sh --gpusched-only makes it
+# (without its lab page and Python module, whose lines ran under the sanitizers).
+if [ "$mode" = sanitize ]; then
+  echo "== the README's lines and --help examples as written on run.sh's build/ (at ${SECONDS} s)"
+  [ -f build/CMakeCache.txt ] || bash scripts/run.sh --gpusched-only
+  as_written=()
+  [ -f build/lab/page/index.html ] || as_written+=(--no-lab)
+  compgen -G 'build/python/gpusched/_core*.so' >/dev/null || as_written+=(--no-python)
+  bash tests/examples/check-as-written.sh build "${as_written[@]}"
+fi
 
 nvcc=/usr/local/cuda/bin/nvcc
 if [ "$mode" = sanitize ] && { command -v nvcc >/dev/null || [ -x "$nvcc" ]; }; then

@@ -283,8 +283,8 @@ void add_validate_command(CLI::App& app) {
                     "Also write a self-contained HTML report (tables, measured vs simulated per-SM Gantt charts, curves)");
     cmd->footer(section_help() +
                 "Examples (docs/validation.md, docs/own-kernels.md):\n"
-                "  gpusched validate validation/data/h100\n"
                 "  gpusched validate validation/data/h100 --sections concurrency,placement --report h100.html\n"
+                "  gpusched validate validation/data/h100 --sections series,spmv --json   # every section (no --sections): about a minute on 2 cores\n"
                 "  gpusched validate --timelines tests/cli/data/own_timelines --json   # your kernels' timelines: docs/own-kernels.md\n"
                 "  gpusched validate --timelines tests/cli/data/own_timelines --gpu h100 --report mine.html\n"
                 "  gpusched validate --timelines validation/data/h100/probe --durations stamps\n"

@@ -20,7 +20,7 @@ namespace gpusched::models {
 
 namespace {
 
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return std::max<std::uint64_t>(1, a / b + (a % b != 0)); }
+std::uint64_t strips_needed(std::uint64_t a, std::uint64_t b) { return std::max<std::uint64_t>(1, a / b + (a % b != 0)); }
 
 constexpr std::uint64_t kMaxBenchmarkStrips = 10;  // Section III-C2: "the largest benchmark matrix contains 10 strips"
 
@@ -181,7 +181,7 @@ SpmvStripEstimate SpmvStripModel::csr(const SpmvTargetFeatures& t) const {
     }
     const Line rel2 = fit(xs, ys, "CSR relationship-2 (P_NZ " + std::to_string(z) + ")");
     SpmvStripEstimate e;
-    e.strips = ceil_div(t.rows, sizes_.csr);
+    e.strips = strips_needed(t.rows, sizes_.csr);
     e.nnz_per_row = x0;
     const double t0 = rel1.at(x0), t1 = m.front()->time_us, t2 = rel2.at(static_cast<double>(e.strips));
     e.time_us = t0 / t1 * t2;
@@ -218,7 +218,7 @@ double SpmvStripModel::ell_time(std::uint64_t strips, double x) const {
 
 SpmvStripEstimate SpmvStripModel::ell(const SpmvTargetFeatures& t) const {
     SpmvStripEstimate e;
-    e.strips = ceil_div(t.rows, sizes_.ell);
+    e.strips = strips_needed(t.rows, sizes_.ell);
     e.nnz_per_row = static_cast<double>(t.max_row_length);
     e.time_us = ell_time(e.strips, e.nnz_per_row);
     return e;
@@ -234,7 +234,7 @@ SpmvStripEstimate SpmvStripModel::coo(const SpmvTargetFeatures& t) const {
     }
     const Line rel = fit(xs, ys, "COO relationship-1");
     SpmvStripEstimate e;
-    e.strips = ceil_div(t.nnz, sizes_.coo);
+    e.strips = strips_needed(t.nnz, sizes_.coo);
     e.nnz_per_row = t.rows == 0 ? 0 : static_cast<double>(t.nnz) / static_cast<double>(t.rows);
     e.time_us = rel.at(static_cast<double>(e.strips));
     return e;
@@ -244,7 +244,7 @@ SpmvStripEstimate SpmvStripModel::hyb(const SpmvTargetFeatures& t, std::uint64_t
     SpmvStripEstimate e;
     e.nnz_per_row = static_cast<double>(width);
     if (width > 0) {
-        e.strips = ceil_div(t.rows, sizes_.ell);
+        e.strips = strips_needed(t.rows, sizes_.ell);
         e.time_us += ell_time(e.strips, static_cast<double>(width));
     }
     if (coo_nnz > 0) {

@@ -2,18 +2,17 @@
 #include "gpusched/support/csv_records.h"
 
 #include "gpusched/support/input_error.h"
+#include "gpusched/support/text.h"
 
 namespace gpusched {
 
 namespace {
 
-bool blank(char c) { return c == ' ' || c == '\t'; }
-
 std::string where_at(const std::string& source, std::size_t line) { return source + ":" + std::to_string(line); }
 
 /// Trailing blanks of an unquoted cell.
 void trim_back(std::string& cell) {
-    while (!cell.empty() && blank(cell.back())) cell.pop_back();
+    while (!cell.empty() && is_blank(cell.back())) cell.pop_back();
 }
 
 /// Parses the record of data cells starting at text[pos] (not a '#' line) into `cells`; on return pos
@@ -60,10 +59,10 @@ void parse_cells(std::string_view text, std::size_t& pos, std::size_t& line, Csv
             break;
         }
         if (was_quoted) {
-            if (!(grammar.trim_blanks && blank(c))) throw InputError(where + ": text after a closing quote in a CSV field");
+            if (!(grammar.trim_blanks && is_blank(c))) throw InputError(where + ": text after a closing quote in a CSV field");
         } else if (c == '"' && cell.empty()) {
             in_quotes = was_quoted = true;
-        } else if (!(grammar.trim_blanks && cell.empty() && blank(c))) {
+        } else if (!(grammar.trim_blanks && cell.empty() && is_blank(c))) {
             cell += c;
         }
         ++pos;

@@ -14,8 +14,6 @@ namespace gpusched {
 
 namespace {
 
-bool blank(char c) { return c == ' ' || c == '\t'; }
-
 std::string joined(const std::vector<std::string>& names) {
     std::string out;
     for (const auto& name : names) out += (out.empty() ? "" : ",") + name;
@@ -55,8 +53,8 @@ void split_csv_cells(const std::string& line, bool quotes, std::size_t max_cells
         const std::size_t comma = last ? line.size() : std::min(line.find(',', start), line.size());
         std::size_t b = start, e = comma;
         if (quotes) {
-            while (b < e && blank(line[b])) ++b;
-            while (e > b && blank(line[e - 1])) --e;
+            while (b < e && is_blank(line[b])) ++b;
+            while (e > b && is_blank(line[e - 1])) --e;
         }
         if (cells.size() <= count) cells.emplace_back();
         cells[count++].assign(line, b, e - b);
@@ -68,7 +66,7 @@ void split_csv_cells(const std::string& line, bool quotes, std::size_t max_cells
 
 std::string csv_quoted_cell(const std::string& text) {
     const std::string line = one_line(text);
-    const bool blank_edge = !line.empty() && (blank(line.front()) || blank(line.back()));
+    const bool blank_edge = !line.empty() && (is_blank(line.front()) || is_blank(line.back()));
     if (!blank_edge && line.find_first_of(",\"") == std::string::npos) return line;
     std::string quoted = "\"";
     for (const char c : line) {
@@ -98,7 +96,7 @@ bool MetadataCsvReader::next_data_line() {
             metadata_.push_back(parse_metadata_line(line_, lines_.line_number()));
             continue;
         }
-        if (std::all_of(line_.begin(), line_.end(), blank)) continue;
+        if (std::all_of(line_.begin(), line_.end(), is_blank)) continue;
         return true;
     }
     return false;

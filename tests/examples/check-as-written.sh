@@ -34,10 +34,11 @@
 # --python-preload LIBS: LD_PRELOAD for lines that run python3 (a sanitizer build's module needs the
 # ASan runtime loaded first). --readme FILE and --no-help check another file alone (the self-test).
 # Run cheaper, with --sanitized only (an ASan + UBSan build, CI's): `validate DATA_DIR` over every section
-# (no --sections, --timelines or --trace) takes about 40 CPU-minutes there (sssp, trace-only, whatif and
-# curves: over 9, 9, 7 and 1.5 minutes; 3.5 to 5 minutes in all in a Release build), so it runs as
+# (no --sections, --timelines or --trace) takes about 13 CPU-minutes there (sssp, trace-only, whatif and
+# curves: 400, 200, 130 and 28 s of CPU; about 2 minutes of CPU in all in a Release build), so it runs as
 # written plus `--sections FAST_SECTIONS` (the nine others, seconds each) and is listed as "cheaper";
-# a Release build's check (scripts/test.sh --plain) runs it exactly as written.
+# scripts/test.sh then runs this check on run.sh's Release build/, where it runs exactly as written
+# (as does scripts/test.sh --plain's ctest on its Release build).
 # Lines listed in tests/examples/as-written-pending.txt (each with its reason) are reported as pending
 # while they fail; one that runs, or that nothing prints any more, fails the check (so the list only shrinks).
 # A failure names the line (file and line number, or the help page and its line), the exit code and

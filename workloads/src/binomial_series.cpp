@@ -5,11 +5,11 @@
 
 #include "gpusched/workloads/latency_chains.h"
 #include "gpusched/workloads/spec_numbers.h"
+#include "warp_arithmetic.h"
 
 namespace gpusched::workloads {
 
 namespace {
-constexpr std::uint64_t kWarpSize = 32;  // CUDA's warpSize, as ApspGrid assumes for warp_work()
 constexpr std::int64_t kMaxTerms = 1'000'000'000'000;
 }  // namespace
 
@@ -25,7 +25,7 @@ Time BinomialSeriesWork::duration(std::uint64_t block) const {
 
 std::optional<WarpWork> BinomialSeriesWork::warp_work(std::uint64_t block) const {
     (void)block;
-    const std::uint64_t warps = (threads_per_block_ + kWarpSize - 1) / kWarpSize;
+    const std::uint64_t warps = (threads_per_block_ + kCudaWarpSize - 1) / kCudaWarpSize;
     WarpWork w;
     w.issue_slots = issue_slots();
     w.latency_bound = 0;

@@ -57,7 +57,7 @@ private:
 };
 
 /// Splits on spaces and tabs.
-void split(const std::string& line, std::vector<std::string_view>& tokens) {
+void split_fields(const std::string& line, std::vector<std::string_view>& tokens) {
     tokens.clear();
     std::size_t i = 0;
     while (i < line.size()) {
@@ -99,7 +99,7 @@ Graph parse_dimacs(Lines& lines, const std::string& source) {
     std::string line;
     std::vector<std::string_view> t;
     while (lines.next(line)) {
-        split(line, t);
+        split_fields(line, t);
         if (t.empty() || t[0] == "c") continue;
         const std::string at = lines.where();
         if (t[0] == "p") {
@@ -177,7 +177,7 @@ Graph parse_edge_list(Lines& lines, const std::string& source) {
             announced.read(std::string_view(line).substr(hash + 1), lines.line_number());
             line.resize(hash);
         }
-        split(line, t);
+        split_fields(line, t);
         if (t.empty()) continue;
         const std::string at = lines.where();
         if (announced.edges && lines.line_unterminated())

@@ -11,8 +11,6 @@ namespace {
 
 constexpr int kMaxStream = 1023;
 
-std::string indexed(const std::string& key, std::size_t i) { return key + "[" + std::to_string(i) + "]"; }
-
 Time read_time(YamlFields& f, const std::string& key) {
     const auto text = f.optional_string(key);
     if (!text) return 0;

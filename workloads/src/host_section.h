@@ -11,6 +11,9 @@
 
 namespace gpusched::workloads {
 
+/// The key path of a list's element: indexed("launches", 3) == "launches[3]".
+inline std::string indexed(const std::string& key, std::size_t i) { return key + "[" + std::to_string(i) + "]"; }
+
 /// The `host` list: threads with `thread` (a name) and `calls`. Each call is `{launch: I, gap, cpu}`
 /// (I an index into `launches`, or a list of them for a graph launch) or `{sync: S | device, gap,
 /// cpu}`. Item indices are checked against `items` (fewer than that) here; what they name is

@@ -28,7 +28,7 @@ std::string echo(std::string_view s) {
     return "'" + std::string(s.substr(0, kEcho)) + (s.size() > kEcho ? "...'" : "'");
 }
 
-std::vector<std::string_view> split(std::string_view line) {
+std::vector<std::string_view> fields_of(std::string_view line) {
     std::vector<std::string_view> out;
     std::size_t i = 0;
     while (i < line.size()) {
@@ -48,7 +48,7 @@ public:
     void line(std::string_view text, std::uint64_t number) {
         line_ = number;
         if (state_ == State::banner) return banner(text);
-        const std::vector<std::string_view> tokens = split(text);
+        const std::vector<std::string_view> tokens = fields_of(text);
         if (tokens.empty() || tokens.front().front() == '%') return;  // blank line or comment
         if (state_ == State::size) return size_line(tokens);
         entry(tokens);
@@ -76,7 +76,7 @@ private:
     }
 
     void banner(std::string_view text) {
-        const std::vector<std::string_view> t = split(text);
+        const std::vector<std::string_view> t = fields_of(text);
         if (t.empty() || lower(t[0]) != "%%matrixmarket")
             fail("not a Matrix Market file: expected the banner " + std::string(kBanner) + ", got " + echo(text));
         if (t.size() != 5)

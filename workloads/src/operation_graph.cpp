@@ -15,7 +15,7 @@ namespace gpusched::workloads {
 
 namespace {
 
-using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+using DependencyGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
 
 /// The most operations, and dependencies, the graph's 32-bit indices hold.
 constexpr std::size_t kMaxIndex = std::numeric_limits<std::uint32_t>::max();
@@ -33,7 +33,7 @@ const char* kind_name(Operation::Kind kind) {
 
 /// Throws naming the operations of the first dependency cycle (a strongly connected
 /// component of more than one operation, or one that depends on itself).
-void reject_cycles(const Graph& g, const OperationGraph& ops) {
+void reject_cycles(const DependencyGraph& g, const OperationGraph& ops) {
     const std::size_t n = ops.size();
     std::vector<std::size_t> component(n);
     const std::size_t count = boost::strong_components(
@@ -171,7 +171,7 @@ OperationGraph build_operation_graph(const Application& app) {
             }
     link_successors(out, edges, n);
     if (!topologically_ordered(out)) {  // a cycle: name it as the strong components find it
-        Graph g(n);
+        DependencyGraph g(n);
         for (const auto& [from, to] : edges) boost::add_edge(from, to, g);
         reject_cycles(g, out);
     }

@@ -11,7 +11,7 @@ namespace gpusched::workloads {
 
 namespace {
 
-std::string quoted(const std::string& text) {
+std::string shown_quoted(const std::string& text) {
     std::string shown = text.size() > 40 ? text.substr(0, 40) + "..." : text;
     return "'" + shown + "'";
 }
@@ -84,7 +84,7 @@ std::int64_t SpecArgs::integer(const std::string& key, std::int64_t min, std::in
     const std::string value = text(key);
     const auto parsed = parse_integer(value);
     if (!parsed || *parsed < min || *parsed > max)
-        fail(key, "expected an integer in " + range(min, max) + ", got " + quoted(value));
+        fail(key, "expected an integer in " + range(min, max) + ", got " + shown_quoted(value));
     return *parsed;
 }
 
@@ -97,7 +97,7 @@ Dim3 SpecArgs::dims(const std::string& key, std::uint64_t max_each, std::uint64_
     const std::string value = text(key);
     const auto bad = [&]() {
         fail(key, "expected X, XxY or XxYxZ with each factor in [1, " + std::to_string(max_each) +
-                      "] and the product at most " + std::to_string(max_product) + ", got " + quoted(value));
+                      "] and the product at most " + std::to_string(max_product) + ", got " + shown_quoted(value));
     };
     std::vector<std::uint64_t> factors;
     std::size_t start = 0;
@@ -128,7 +128,7 @@ std::string SpecArgs::label(const std::string& key) {
     bool ok = !value.empty() && value.size() <= 64;
     for (const char c : value) ok = ok && is_label_char(c);
     if (!ok)
-        fail(key, "expected 1-64 characters from letters, digits and -_.+/#:()[], got " + quoted(value));
+        fail(key, "expected 1-64 characters from letters, digits and -_.+/#:()[], got " + shown_quoted(value));
     return value;
 }
 

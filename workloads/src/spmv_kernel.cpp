@@ -16,7 +16,7 @@ namespace gpusched::workloads {
 
 namespace {
 
-constexpr std::int64_t kDefaultThreads = 256;  // our choice: the paper does not give block sizes
+constexpr std::int64_t kSpmvDefaultThreads = 256;  // our choice: the paper does not give block sizes
 constexpr std::int64_t kMaxGeneratedRows = std::int64_t{1} << 26;
 constexpr std::uint64_t kMaxGeneratedEntries = std::uint64_t{1} << 28;  // 1 GiB of column indices
 constexpr double kHybRelativeSpeed = 3;        // Bell & Garland's HYB heuristic: ELL is ~3x faster per entry
@@ -48,7 +48,7 @@ void build_spmv(SpecArgs& args, KernelLaunch& launch) {
         args.fail("format", "expected csr, ell, coo or hyb, got '" + format + "'");
     for (const char* key : {"hyb_width", "hyb_speed", "hyb_breakeven"})
         if (format != "hyb" && args.has(key)) args.fail(key, "applies only to format=hyb");
-    if (!args.has("threads") && !args.has("block")) launch.block = Dim3{static_cast<std::uint32_t>(kDefaultThreads), 1, 1};
+    if (!args.has("threads") && !args.has("block")) launch.block = Dim3{static_cast<std::uint32_t>(kSpmvDefaultThreads), 1, 1};
     const std::uint64_t threads = launch.block.count();
     if (format == "csr" && threads % 32 != 0)
         args.fail(args.has("threads") ? "threads" : "block",

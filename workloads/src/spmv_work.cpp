@@ -8,15 +8,13 @@
 
 #include "gpusched/workloads/latency_chains.h"
 #include "gpusched/workloads/spec_numbers.h"
+#include "warp_arithmetic.h"
 
 namespace gpusched::workloads {
 
 namespace {
 
-constexpr std::uint64_t kWarpSize = 32;  // the kernels are written for CUDA's warpSize of 32
 constexpr double kScanSteps = 5;         // log2(32): the COO warp's segmented scan
-
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0); }
 
 void add_warp(SpmvBlockSummary& s, double slots, double bytes, double latency_cycles) {
     ++s.warps;
@@ -32,9 +30,9 @@ void add_warp(SpmvBlockSummary& s, double slots, double bytes, double latency_cy
 /// longest lane: lanes 0.. have s = ceil(len / 32) steps, the others (when len is not a multiple
 /// of 32) s - 1.
 double csr_warp_latency(const SpmvLatency& l, std::uint64_t len) {
-    const std::uint64_t steps = ceil_div(len, kWarpSize);
+    const std::uint64_t steps = ceil_div(len, kCudaWarpSize);
     std::uint64_t singles = steps % 4;
-    if (steps > 0 && len % kWarpSize != 0) singles = std::max(singles, (steps - 1) % 4);
+    if (steps > 0 && len % kCudaWarpSize != 0) singles = std::max(singles, (steps - 1) % 4);
     const std::uint64_t groups = steps / 4;
     return l.entry + l.exit + static_cast<double>(singles) * l.single + static_cast<double>(groups) * l.group;
 }
@@ -166,20 +164,20 @@ std::shared_ptr<const BlockWork> SpmvCooWork::with_costs(const SpmvCosts& costs)
 
 SpmvCsrWork::SpmvCsrWork(SpmvRowOffsets offsets, std::uint64_t threads_per_block, SpmvCosts costs)
     : SpmvWork(std::move(offsets), threads_per_block, costs) {
-    if (threads_ % kWarpSize != 0) throw std::logic_error("SpmvCsrWork: threads per block must be whole warps");
+    if (threads_ % kCudaWarpSize != 0) throw std::logic_error("SpmvCsrWork: threads per block must be whole warps");
 }
 
-std::uint64_t SpmvCsrWork::blocks() const { return ceil_div(rows(), threads_ / kWarpSize); }
+std::uint64_t SpmvCsrWork::blocks() const { return ceil_div(rows(), threads_ / kCudaWarpSize); }
 
 SpmvBlockSummary SpmvCsrWork::summarize(std::uint64_t block) const {
-    const std::uint64_t per_block = threads_ / kWarpSize;
+    const std::uint64_t per_block = threads_ / kCudaWarpSize;
     const std::uint64_t first = block * per_block;
     const std::uint64_t last = std::min(first + per_block, rows());
     SpmvBlockSummary s;
     const SpmvCosts& c = costs_;
     for (std::uint64_t r = first; r < last; ++r) {
         const std::uint64_t len = row_length(r);
-        const auto steps = static_cast<double>(ceil_div(len, kWarpSize));
+        const auto steps = static_cast<double>(ceil_div(len, kCudaWarpSize));
         const double bytes =
             c.index_bytes + static_cast<double>(len) * (c.index_bytes + 2 * c.value_bytes) + c.value_bytes;
         add_warp(s, c.csr_instr_row + steps * c.csr_instr_iter, bytes,
@@ -204,8 +202,8 @@ SpmvBlockSummary SpmvEllWork::summarize(std::uint64_t block) const {
     SpmvBlockSummary s;
     const SpmvCosts& c = costs_;
     const auto width = static_cast<double>(width_);
-    for (std::uint64_t w = first; w < last; w += kWarpSize) {
-        const std::uint64_t end = std::min(w + kWarpSize, last);
+    for (std::uint64_t w = first; w < last; w += kCudaWarpSize) {
+        const std::uint64_t end = std::min(w + kCudaWarpSize, last);
         std::uint64_t longest = 0, entries = 0;
         for (std::uint64_t r = w; r < end; ++r) {
             const std::uint64_t len = std::min(row_length(r), width_);
@@ -250,8 +248,8 @@ SpmvBlockSummary SpmvCooWork::summarize(std::uint64_t block) const {
     const std::uint64_t last = std::min(first + threads_, nnz());
     SpmvBlockSummary s;
     const SpmvCosts& c = costs_;
-    for (std::uint64_t w = first; w < last; w += kWarpSize) {
-        const std::uint64_t end = std::min(w + kWarpSize, last);
+    for (std::uint64_t w = first; w < last; w += kCudaWarpSize) {
+        const std::uint64_t end = std::min(w + kCudaWarpSize, last);
         const double bytes = static_cast<double>(end - w) * 2 * (c.index_bytes + c.value_bytes) +
                              static_cast<double>(distinct_rows(w, end)) * 2 * c.value_bytes;
         add_warp(s, c.coo_instr_warp, bytes,

@@ -16,7 +16,7 @@ namespace gpusched::workloads {
 
 namespace {
 
-constexpr std::int64_t kDefaultThreads = 256;
+constexpr std::int64_t kSsspDefaultThreads = 256;
 constexpr std::int64_t kMaxSeed = (std::int64_t{1} << 62) + ((std::int64_t{1} << 62) - 1);
 constexpr double kMaxRandomGraphEdges = 30'000'000;  // as random_graph: the realised count stays below kMaxGraphEdges
 
@@ -54,7 +54,7 @@ std::vector<KernelLaunch> build_sssp(SpecArgs& args, const KernelLaunch& base) {
         args.fail("block", "the sssp kernels use 1-D blocks (one thread per node); give threads=T");
     SsspOptions options;
     SsspKernelConfig& k = options.kernels;
-    const auto threads = args.has("threads") || args.has("block") ? base.block.x : kDefaultThreads;
+    const auto threads = args.has("threads") || args.has("block") ? base.block.x : kSsspDefaultThreads;
     k.relax_threads = threads_key(args, "relax_threads", static_cast<std::uint32_t>(threads));
     k.min_threads = threads_key(args, "min_threads", static_cast<std::uint32_t>(threads));
     k.update_threads = threads_key(args, "update_threads", static_cast<std::uint32_t>(threads));

@@ -3,33 +3,31 @@
 
 #include "gpusched/workloads/latency_chains.h"
 #include "gpusched/workloads/spec_numbers.h"
+#include "warp_arithmetic.h"
+#include "sssp_element_bytes.h"
 
 namespace gpusched::workloads {
 
 namespace {
 
-constexpr std::uint32_t kWarpSize = 32;  // CUDA's warpSize: the kernels' SIMT grouping
-constexpr double kFlagBytes = 1;         // bool flags U and F
-constexpr double kWordBytes = 4;         // distances, CSR offsets, column indices, weights
-
 /// The minimum kernel's tree steps with a barrier (strides T/2, T/4, ... >= 32).
 int min_tree_steps(std::uint32_t threads) {
     int steps = 0;
-    for (std::uint32_t s = threads / 2; s >= kWarpSize; s /= 2) ++steps;
+    for (std::uint32_t s = threads / 2; s >= kCudaWarpSize; s /= 2) ++steps;
     return steps;
 }
 
 SsspChains chains_on(GpuNumbers& numbers, const SsspTables& tables, const hw::GpuSpec& gpu) {
     const std::uint32_t threads = tables.config().min_threads;
     return sssp_chains(numbers, sssp_graph_in_l2(tables, gpu), min_tree_steps(threads),
-                       static_cast<int>((threads + kWarpSize - 1) / kWarpSize));
+                       static_cast<int>((threads + kCudaWarpSize - 1) / kCudaWarpSize));
 }
 
 }  // namespace
 
 bool sssp_graph_in_l2(const SsspTables& tables, const hw::GpuSpec& gpu) {
-    const double bytes = static_cast<double>(tables.nodes()) * (3 * kWordBytes + 2 * kFlagBytes) +
-                         static_cast<double>(tables.edges()) * 2 * kWordBytes;
+    const double bytes = static_cast<double>(tables.nodes()) * (3 * kSsspWordBytes + 2 * kSsspFlagBytes) +
+                         static_cast<double>(tables.edges()) * 2 * kSsspWordBytes;
     return gpu.l2_bytes && bytes <= static_cast<double>(*gpu.l2_bytes);
 }
 

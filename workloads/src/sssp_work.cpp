@@ -12,12 +12,12 @@
 #include "gpusched/support/key_error.h"
 #include "gpusched/workloads/sssp_latency.h"
 #include "gpusched/workloads/spec_numbers.h"
+#include "warp_arithmetic.h"
+#include "sssp_element_bytes.h"
 
 namespace gpusched::workloads {
 
 namespace {
-
-constexpr std::uint32_t kWarpSize = 32;  // CUDA's warpSize: the kernels' SIMT grouping, as ApspGrid assumes
 
 /// The first of the sorted [first, first + n) not below `key` when `below(x, key)` says x is below it:
 /// std::lower_bound's answer, found with a conditional move per halving instead of a branch (the
@@ -60,10 +60,6 @@ constexpr double kUpdateThread = 9;
 // settle: U[tid] = false, F[tid] = true: STG.U8 x2.
 constexpr double kUpdateSettle = 2;
 
-// Bytes: bool flags are 1 byte, distances, CSR offsets, column indices and weights 4 bytes.
-constexpr double kFlagBytes = 1;
-constexpr double kWordBytes = 4;
-
 /// Values the minimum kernel reduces: OUT's dist + w_out, IN's plain dist, or both.
 double min_values(CrauserCriteria c) { return c == CrauserCriteria::both ? 2 : 1; }
 /// Per 32-element group holding an unsettled element: LDG dist, [LDG w_out, IADD], IMNMX per value.
@@ -71,15 +67,13 @@ double min_value_instr(CrauserCriteria c) {
     return c == CrauserCriteria::out ? 4 : c == CrauserCriteria::in ? 2 : 5;
 }
 /// Bytes per unsettled element in the minimum kernel: dist, and w_out for OUT.
-double min_value_bytes(CrauserCriteria c) { return c == CrauserCriteria::in ? kWordBytes : 2 * kWordBytes; }
+double min_value_bytes(CrauserCriteria c) { return c == CrauserCriteria::in ? kSsspWordBytes : 2 * kSsspWordBytes; }
 /// update, per warp holding an unsettled node: OUT LDG dist, LDG delta, ISETP, EXIT; IN also LDG w_in,
 /// IADD (and its own threshold); both: LDG dist, LDG w_in, 2 LDG thresholds, IADD, 2 ISETP, PLOP3, EXIT.
 double update_test_instr(CrauserCriteria c) {
     return c == CrauserCriteria::out ? 4 : c == CrauserCriteria::in ? 6 : 9;
 }
-double update_test_bytes(CrauserCriteria c) { return c == CrauserCriteria::out ? kWordBytes : 2 * kWordBytes; }
-
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+double update_test_bytes(CrauserCriteria c) { return c == CrauserCriteria::out ? kSsspWordBytes : 2 * kSsspWordBytes; }
 
 /// Node ranges [begin, end) of each warp's load slot: relax/update threads hold one node each, the
 /// minimum's threads two (`slots` = 2: the second at +T).
@@ -87,12 +81,12 @@ template <typename Visit>
 void for_each_warp_range(std::uint32_t nodes, std::uint32_t threads, std::uint32_t slots, std::uint64_t block,
                          const Visit& visit) {
     const std::uint64_t base = block * threads * slots;
-    const std::uint32_t warps = static_cast<std::uint32_t>(ceil_div(threads, kWarpSize));
+    const std::uint32_t warps = static_cast<std::uint32_t>(ceil_div(threads, kCudaWarpSize));
     for (std::uint32_t slot = 0; slot < slots; ++slot)
         for (std::uint32_t w = 0; w < warps; ++w) {
-            const std::uint64_t begin = base + std::uint64_t{slot} * threads + std::uint64_t{w} * kWarpSize;
+            const std::uint64_t begin = base + std::uint64_t{slot} * threads + std::uint64_t{w} * kCudaWarpSize;
             const std::uint64_t end =
-                std::min<std::uint64_t>(base + std::uint64_t{slot} * threads + std::min(std::uint64_t{w + 1} * kWarpSize,
+                std::min<std::uint64_t>(base + std::uint64_t{slot} * threads + std::min(std::uint64_t{w + 1} * kCudaWarpSize,
                                                                                       std::uint64_t{threads}),
                                         nodes);
             if (begin < end) visit(static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end));
@@ -240,16 +234,16 @@ SsspTables::SsspTables(const Graph& graph, const SsspRun& run, const SsspKernelC
     min_elements_ = sorted_per_block(settle, config.min_threads, 2, false);
     min_groups_ = sorted_per_block(settle, config.min_threads, 2, true);
     min_reached_offsets_.push_back(0);
-    const std::uint32_t warps = static_cast<std::uint32_t>(ceil_div(config.min_threads, kWarpSize));
+    const std::uint32_t warps = static_cast<std::uint32_t>(ceil_div(config.min_threads, kCudaWarpSize));
     const std::uint64_t min_blocks = sssp_grid_blocks(SsspKernel::minimum, nodes_, config);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> intervals;
     for (std::uint64_t b = 0; b < min_blocks; ++b)
         for (std::uint32_t slot = 0; slot < 2; ++slot)
             for (std::uint32_t w = 0; w < warps; ++w) {
                 const std::uint64_t base = b * 2 * config.min_threads + std::uint64_t{slot} * config.min_threads;
-                const std::uint64_t begin = base + std::uint64_t{w} * kWarpSize;
+                const std::uint64_t begin = base + std::uint64_t{w} * kCudaWarpSize;
                 const std::uint64_t end =
-                    std::min<std::uint64_t>(base + std::min<std::uint64_t>(std::uint64_t{w + 1} * kWarpSize, config.min_threads), nodes_);
+                    std::min<std::uint64_t>(base + std::min<std::uint64_t>(std::uint64_t{w + 1} * kCudaWarpSize, config.min_threads), nodes_);
                 std::uint32_t largest = 0;
                 intervals.clear();
                 for (std::uint64_t v = begin; v < end; ++v) {
@@ -272,9 +266,9 @@ SsspTables::SsspTables(const Graph& graph, const SsspRun& run, const SsspKernelC
 int SsspTables::min_group_levels(std::uint64_t group, std::uint32_t iteration) const {
     // Group g of block b = g / (2 W) holds elements from b x 2T + slot x T + w x 32 on (slot, w from g).
     const std::uint64_t threads = config_.min_threads;
-    const std::uint64_t warps = ceil_div(threads, kWarpSize);
+    const std::uint64_t warps = ceil_div(threads, kCudaWarpSize);
     const std::uint64_t slot = group / warps % 2, w = group % warps;
-    if (group / (2 * warps) * 2 * threads + slot * threads + w * kWarpSize >= nodes_) return 0;
+    if (group / (2 * warps) * 2 * threads + slot * threads + w * kCudaWarpSize >= nodes_) return 0;
     if (min_group_settle_.at(group) <= iteration) return 1;
     if (config_.criteria == CrauserCriteria::in) return 2;
     const auto begin = min_reached_.begin() + static_cast<std::ptrdiff_t>(min_reached_offsets_[group]);
@@ -323,16 +317,16 @@ SsspBlockCost SsspTables::compute_cost(SsspKernel kernel, std::uint32_t iteratio
         case SsspKernel::relax: {
             const std::uint64_t first = block * config_.relax_threads;
             c.active_threads = static_cast<std::uint32_t>(std::min<std::uint64_t>(config_.relax_threads, nodes_ - first));
-            c.active_warps = static_cast<std::uint32_t>(ceil_div(c.active_threads, kWarpSize));
+            c.active_warps = static_cast<std::uint32_t>(ceil_div(c.active_threads, kCudaWarpSize));
             c.issue_slots = c.active_warps * kRelaxThread;
             c.busiest_warp_slots = kRelaxThread;
-            c.dram_bytes = c.active_threads * kFlagBytes;
+            c.dram_bytes = c.active_threads * kSsspFlagBytes;
             if (const FrontierEntry* e = relax_frontier_.find(block, iteration)) {
                 c.issue_slots += e->warps * kRelaxFrontier + static_cast<double>(e->sum_warp_max_degree) * kRelaxEdge;
                 c.busiest_warp_slots += kRelaxFrontier + e->max_degree * kRelaxEdge;
-                c.dram_bytes += e->nodes * 3 * kWordBytes +
-                                static_cast<double>(e->edges_scanned) * (2 * kWordBytes + kFlagBytes) +
-                                static_cast<double>(e->edges_relaxed) * 2 * kWordBytes;
+                c.dram_bytes += e->nodes * 3 * kSsspWordBytes +
+                                static_cast<double>(e->edges_scanned) * (2 * kSsspWordBytes + kSsspFlagBytes) +
+                                static_cast<double>(e->edges_relaxed) * 2 * kSsspWordBytes;
                 c.latency_steps = e->max_degree;
                 c.latency_cycles = e->max_degree * config_.edge_latency_cycles;
                 c.frontier = true;
@@ -344,16 +338,16 @@ SsspBlockCost SsspTables::compute_cost(SsspKernel kernel, std::uint32_t iteratio
             const std::uint64_t first = block * 2 * threads;
             const std::uint64_t elements = std::min<std::uint64_t>(2 * threads, nodes_ - first);
             c.active_threads = static_cast<std::uint32_t>(std::min<std::uint64_t>(threads, elements));
-            c.active_warps = static_cast<std::uint32_t>(ceil_div(c.active_threads, kWarpSize));
+            c.active_warps = static_cast<std::uint32_t>(ceil_div(c.active_threads, kCudaWarpSize));
             const double values = min_values(criteria);
             const std::uint32_t unsettled = min_elements_.count_above(block, iteration);
             const std::uint32_t groups = min_groups_.count_above(block, iteration);
             double tree = 0, warp0_tree = 0;  // reduce4's shared-memory tree over T partial values
             for (std::uint64_t s = std::bit_ceil(threads) / 2; s >= 1; s /= 2) {
                 const std::uint64_t pairs = threads > s ? std::min(s, threads - s) : 0;
-                tree += static_cast<double>(ceil_div(pairs, kWarpSize)) * kMinTreeStep * values;
+                tree += static_cast<double>(ceil_div(pairs, kCudaWarpSize)) * kMinTreeStep * values;
                 warp0_tree += pairs > 0 ? kMinTreeStep * values : 0;
-                if (s >= kWarpSize) {
+                if (s >= kCudaWarpSize) {
                     tree += c.active_warps * kMinBarrierStep;
                     warp0_tree += kMinBarrierStep;
                 }
@@ -361,10 +355,10 @@ SsspBlockCost SsspTables::compute_cost(SsspKernel kernel, std::uint32_t iteratio
             const double publish = kMinPublish + kMinPublishPerValue * values;
             c.issue_slots = c.active_warps * kMinThread + groups * min_value_instr(criteria) + tree + publish;
             c.busiest_warp_slots = kMinThread + (groups > 0 ? 2 * min_value_instr(criteria) : 0) + warp0_tree + publish;
-            c.dram_bytes = static_cast<double>(elements) * kFlagBytes + unsettled * min_value_bytes(criteria) +
-                           values * 2 * kWordBytes;
+            c.dram_bytes = static_cast<double>(elements) * kSsspFlagBytes + unsettled * min_value_bytes(criteria) +
+                           values * 2 * kSsspWordBytes;
             // Thread t loads element t, then t + T: a warp's loads are its two groups' levels in turn.
-            const std::uint64_t warps = ceil_div(threads, kWarpSize);
+            const std::uint64_t warps = ceil_div(threads, kCudaWarpSize);
             for (std::uint64_t w = 0; w < warps; ++w)
                 c.load_levels = std::max(c.load_levels, min_group_levels(block * 2 * warps + w, iteration) +
                                                             min_group_levels(block * 2 * warps + warps + w, iteration));
@@ -373,7 +367,7 @@ SsspBlockCost SsspTables::compute_cost(SsspKernel kernel, std::uint32_t iteratio
         case SsspKernel::update: {
             const std::uint64_t first = block * config_.update_threads;
             c.active_threads = static_cast<std::uint32_t>(std::min<std::uint64_t>(config_.update_threads, nodes_ - first));
-            c.active_warps = static_cast<std::uint32_t>(ceil_div(c.active_threads, kWarpSize));
+            c.active_warps = static_cast<std::uint32_t>(ceil_div(c.active_threads, kCudaWarpSize));
             const std::uint32_t unsettled = update_nodes_.count_above(block, iteration);
             const std::uint32_t testing_warps = update_warps_.count_above(block, iteration);
             const FrontierEntry* settled = update_settled_.find(block, iteration + 1);
@@ -381,8 +375,8 @@ SsspBlockCost SsspTables::compute_cost(SsspKernel kernel, std::uint32_t iteratio
                             (settled ? settled->warps * kUpdateSettle : 0);
             c.busiest_warp_slots = kUpdateThread + (testing_warps > 0 ? update_test_instr(criteria) : 0) +
                                    (settled ? kUpdateSettle : 0);
-            c.dram_bytes = c.active_threads * 2 * kFlagBytes + unsettled * update_test_bytes(criteria) +
-                           (settled ? settled->nodes * 2 * kFlagBytes : 0);
+            c.dram_bytes = c.active_threads * 2 * kSsspFlagBytes + unsettled * update_test_bytes(criteria) +
+                           (settled ? settled->nodes * 2 * kSsspFlagBytes : 0);
             c.frontier = testing_warps > 0;
             break;
         }

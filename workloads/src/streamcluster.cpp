@@ -7,14 +7,14 @@
 #include "gpusched/workloads/kernel_spec.h"
 #include "gpusched/workloads/latency_chains.h"
 #include "gpusched/workloads/spec_numbers.h"
+#include "warp_arithmetic.h"
 
 namespace gpusched::workloads {
 
 namespace {
-constexpr std::uint64_t kWarpSize = 32;           // CUDA's warpSize, as the other generators assume for warp_work()
 constexpr std::uint64_t kFloatBytes = 4;          // coordinates, weights, costs and the work array are floats
 constexpr std::uint64_t kPointScalarBytes = 12;   // weight[p], cost[p], assign[p]: one float or int each
-constexpr std::uint32_t kDefaultThreads = 256;    // Rodinia's and the measured runner's block size
+constexpr std::uint32_t kStreamclusterThreads = 256;    // Rodinia's and the measured runner's block size
 constexpr std::int64_t kMaxPoints = std::int64_t{1} << 40;
 constexpr std::int64_t kMaxDims = std::int64_t{1} << 20;
 constexpr std::int64_t kMaxCenters = std::int64_t{1} << 20;
@@ -67,12 +67,12 @@ Time StreamclusterWork::duration(std::uint64_t block) const {
 }
 
 int StreamclusterWork::active_warps(std::uint64_t block, int warps_per_block) const {
-    const std::uint64_t warps = (active_threads(block) + kWarpSize - 1) / kWarpSize;
+    const std::uint64_t warps = (active_threads(block) + kCudaWarpSize - 1) / kCudaWarpSize;
     return static_cast<int>(std::min<std::uint64_t>(warps, static_cast<std::uint64_t>(warps_per_block)));
 }
 
 std::optional<WarpWork> StreamclusterWork::warp_work(std::uint64_t block) const {
-    const std::uint64_t warps = (active_threads(block) + kWarpSize - 1) / kWarpSize;
+    const std::uint64_t warps = (active_threads(block) + kCudaWarpSize - 1) / kCudaWarpSize;
     WarpWork w;
     w.issue_slots = issue_slots(block);
     w.latency_bound = 0;  // cycles: latency_bound_cycles()
@@ -180,7 +180,7 @@ void build_streamcluster(SpecArgs& args, KernelLaunch& launch) {
     keys.dim_latency_given = args.has("dim_latency_cycles");
     keys.dim_latency_cycles = spec_number(args, "dim_latency_cycles", 0, 1e9, keys.dim_latency_cycles);
     keys.ns_per_instr = spec_number(args, "ns_per_instr", 0, 1e6, keys.ns_per_instr);
-    if (!args.has("threads") && !args.has("block")) launch.block = Dim3{kDefaultThreads, 1, 1};
+    if (!args.has("threads") && !args.has("block")) launch.block = Dim3{kStreamclusterThreads, 1, 1};
     const std::uint64_t threads = launch.block.count();
     const std::uint64_t blocks = streamcluster_blocks(keys, threads);
     const auto grid = grid_for_blocks(blocks);

@@ -17,8 +17,6 @@ namespace gpusched::workloads {
 
 namespace {
 
-std::string indexed(const std::string& key, std::size_t i) { return key + "[" + std::to_string(i) + "]"; }
-
 constexpr std::size_t kMaxYamlNodes = 10'000'000;
 constexpr std::int64_t kLowestStreamPriority = -1024;  ///< CUDA numbers below any GPU's range
 

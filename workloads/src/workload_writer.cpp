@@ -20,7 +20,7 @@ bool plain_safe(const std::string& text) {
 }
 
 /// A double-quoted YAML scalar: quotes and backslashes escaped, control bytes as \xHH.
-std::string quoted(const std::string& text) {
+std::string yaml_quoted(const std::string& text) {
     static const char* const hex = "0123456789ABCDEF";
     std::string out = "\"";
     for (const char c : text) {
@@ -40,7 +40,7 @@ std::string quoted(const std::string& text) {
 }
 
 std::string scalar(const std::string& text, bool force_quotes = false) {
-    return !force_quotes && plain_safe(text) ? text : quoted(text);
+    return !force_quotes && plain_safe(text) ? text : yaml_quoted(text);
 }
 
 std::string flow_list(const std::vector<std::string>& items, bool force_quotes) {
@@ -122,9 +122,9 @@ std::string exact_microseconds(Time ps) {
 void write_workload(std::ostream& out, const WorkloadDocument& document) {
     if (!document.notes.empty()) {
         out << "notes:\n";
-        for (const auto& note : document.notes) out << "  - " << quoted(note) << "\n";
+        for (const auto& note : document.notes) out << "  - " << yaml_quoted(note) << "\n";
     }
-    if (document.description) out << "description: " << quoted(*document.description) << "\n";
+    if (document.description) out << "description: " << yaml_quoted(*document.description) << "\n";
     if (document.issue)
         out << "issue: "
             << (*document.issue == HostIssue::calls ? "host-calls" : *document.issue == HostIssue::graph ? "graph" : "queued") << "\n";

@@ -7,6 +7,9 @@
 
 namespace gpusched {
 
+/// A blank: a space or a tab (the characters trim() removes).
+inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
 /// `text` without leading and trailing blanks (spaces and tabs; other whitespace is kept).
 std::string trim(std::string_view text);
 
