@@ -32,7 +32,9 @@
 #             python3; scripts/install-deps.sh installs pybind11, so CI runs them
 #
 # --python-preload LIBS: LD_PRELOAD for lines that run python3 (a sanitizer build's module needs the
-# ASan runtime loaded first). --readme FILE and --no-help check another file alone (the self-test).
+# ASan runtime loaded first). --readme FILE checks another file (the self-test); --no-help runs no
+# --help example (the self-test; the sanitizer build's ctest, since scripts/test.sh runs them as written
+# on run.sh's Release build/).
 # Run cheaper, with --sanitized only (an ASan + UBSan build, CI's): `validate DATA_DIR` over every section
 # (no --sections, --timelines or --trace) takes about 13 CPU-minutes there (sssp, trace-only, whatif and
 # curves: 400, 200, 130 and 28 s of CPU; about 2 minutes of CPU in all in a Release build), so it runs as

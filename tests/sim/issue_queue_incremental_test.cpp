@@ -10,7 +10,7 @@
 #include "gpusched/sim/execution/mva_memo.h"
 
 using gpusched::sim::IssueQueue;
-using gpusched::sim::MvaMemo;
+using gpusched::sim::AgeStepMemo;
 
 namespace {
 
@@ -25,7 +25,7 @@ void compare(const Shape& shape, std::uint32_t seed, int steps) {
     IssueQueue fast(shape.parts, shape.warp_slots, shape.block_slots, 1.0, shape.fair_warps, true);
     IssueQueue full(shape.parts, shape.warp_slots, shape.block_slots, 1.0, shape.fair_warps, false);
     // A third with its age-order steps recalled from a memo (as SharedExecution's queues are): the same bits.
-    MvaMemo memo;
+    AgeStepMemo memo;
     IssueQueue recalled(shape.parts, shape.warp_slots, shape.block_slots, 1.0, shape.fair_warps, true);
     recalled.recall_from(&memo);
     std::mt19937 rng(seed);

@@ -1,4 +1,4 @@
-// MvaMemo against mva_throughput: the same bits on repeats, collisions and evictions; the L1 queue share with and without it.
+// MvaMemo against mva_throughput, AgeStepMemo against age_order_step: the same bits on repeats, collisions and evictions; the L1 queue share with and without it.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include "gpusched/sim/execution/shared_execution.h"
 
 using gpusched::sim::mva_throughput;
+using gpusched::sim::AgeStepMemo;
 using gpusched::sim::MvaMemo;
 using gpusched::sim::SharedExecution;
 
@@ -95,9 +96,9 @@ TEST_CASE("mva memo: a scheduler's age-order step, recalled, is the step compute
     // IssueQueue's step for a block of k warps behind older blocks that use `used` of the server:
     // x = MVA(k, think, service / (1 - used)), each warp's rate x / k, and used + x service after it.
     // Example: k = 1, think = 2, service = 1, used = 1/3: x = 1 / 3.5, used after 1/3 + 1/3.5.
-    MvaMemo memo;
+    AgeStepMemo memo;
     double used = 1.0 / 3;
-    CHECK(memo.shadow_step(1, 2.0, 1.0, used) == doctest::Approx(1 / 3.5));
+    CHECK(memo.step(1, 2.0, 1.0, used) == doctest::Approx(1 / 3.5));
     CHECK(used == doctest::Approx(1.0 / 3 + 1 / 3.5));
     std::mt19937_64 rng(5);
     std::uniform_int_distribution<int> warps(1, 32);
@@ -116,7 +117,7 @@ TEST_CASE("mva memo: a scheduler's age-order step, recalled, is the step compute
             const double x = mva_throughput(s.warps, s.think, s.service / (1 - s.used));
             const double used_after = std::min(1.0, s.used + x * s.service);
             double u = s.used;
-            const double per_warp = memo.shadow_step(s.warps, s.think, s.service, u);
+            const double per_warp = memo.step(s.warps, s.think, s.service, u);
             if (!same_bits(per_warp, x / s.warps) || !same_bits(u, used_after)) ++wrong;
         }
     }
@@ -124,11 +125,11 @@ TEST_CASE("mva memo: a scheduler's age-order step, recalled, is the step compute
     CHECK(memo.hits() > hits_before);  // some were recalled
     // One bit of `used` apart: another step, computed (not recalled), then recalled on a repeat.
     double a = 0.25, b = std::nextafter(0.25, 1.0), c = b;
-    memo.shadow_step(2, 3.0, 1.0, a);
+    memo.step(2, 3.0, 1.0, a);
     const std::uint64_t hits = memo.hits();
-    const double rb = memo.shadow_step(2, 3.0, 1.0, b);
+    const double rb = memo.step(2, 3.0, 1.0, b);
     CHECK(memo.hits() == hits);
     CHECK(same_bits(rb, mva_throughput(2, 3.0, 1.0 / (1 - std::nextafter(0.25, 1.0))) / 2));
-    CHECK(same_bits(memo.shadow_step(2, 3.0, 1.0, c), rb));
+    CHECK(same_bits(memo.step(2, 3.0, 1.0, c), rb));
     CHECK(memo.hits() == hits + 1);
 }

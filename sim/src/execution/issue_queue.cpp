@@ -179,7 +179,7 @@ void IssueQueue::recompute_by_age(int p, std::size_t from, double used) {
         used_before_[b * parts + part] = used;
         double per_warp = 0;
         if (used < 1)
-            per_warp = memo_ != nullptr ? memo_->shadow_step(k, think_[b], service_, used)
+            per_warp = memo_ != nullptr ? memo_->step(k, think_[b], service_, used)
                                         : age_order_step(k, think_[b], service_, used);
         part_rate_[b * parts + part] = per_warp;
     }

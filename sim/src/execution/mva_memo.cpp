@@ -1,4 +1,4 @@
-// MvaMemo: a direct-mapped table of mva_throughput values keyed by their arguments' bits.
+// MvaMemo and AgeStepMemo: direct-mapped tables of mva_throughput values and age-order steps keyed by their arguments' bits.
 #include "gpusched/sim/execution/mva_memo.h"
 
 #include <cstring>
@@ -9,7 +9,7 @@ namespace gpusched::sim {
 
 namespace {
 
-constexpr int kIndexBits = 11;  // 2,048 entries of 32 bytes: 64 KiB
+constexpr int kIndexBits = 11;  // 2,048 entries: 64 KiB (MvaMemo), 96 KiB (AgeStepMemo)
 
 std::uint64_t bits_of(double value) {
     std::uint64_t bits = 0;
@@ -28,20 +28,22 @@ std::size_t index_of(int warps, std::uint64_t think, std::uint64_t service, std:
 
 }  // namespace
 
-MvaMemo::MvaMemo() : steps_(std::size_t{1} << kIndexBits), entries_(std::size_t{1} << kIndexBits) {}
+MvaMemo::MvaMemo() : entries_(std::size_t{1} << kIndexBits) {}
 
-double MvaMemo::shadow_step(int warps, double think, double service, double& used) {
+AgeStepMemo::AgeStepMemo() : entries_(std::size_t{1} << kIndexBits) {}
+
+double AgeStepMemo::step(int warps, double think, double service, double& used) {
     const std::uint64_t t = bits_of(think);
     const std::uint64_t s = bits_of(service);
     const std::uint64_t u = bits_of(used);
-    StepEntry& e = steps_[index_of(warps, t, s, u)];
+    Entry& e = entries_[index_of(warps, t, s, u)];
     if (e.warps == warps && e.think == t && e.used == u && e.service == s) {
         ++hits_;
         used = e.used_after;
         return e.per_warp;
     }
     const double per_warp = age_order_step(warps, think, service, used);
-    e = StepEntry{t, s, u, warps, per_warp, used};
+    e = Entry{t, s, u, warps, per_warp, used};
     return per_warp;
 }
 

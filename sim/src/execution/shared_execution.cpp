@@ -44,7 +44,7 @@ SharedExecution::SharedExecution(const hw::GpuSpec& gpu, const workloads::Applic
         queues_.assign(static_cast<std::size_t>(gpu.sm_count),
                        IssueQueue(gpu.warp_schedulers_per_sm, gpu.max_warps_per_sm, static_cast<int>(slots_), service_ps_,
                                   static_cast<int>(gpu.issue_fair_warps.value_or(0))));
-        issue_memo_ = std::make_unique<MvaMemo>();
+        issue_memo_ = std::make_unique<AgeStepMemo>();
         for (IssueQueue& queue : queues_) queue.recall_from(issue_memo_.get());
     }
     l1_per_ps_ = gpu.l1_wavefronts_per_cycle.value_or(0) * (*gpu.clock_mhz) * 1e-6;

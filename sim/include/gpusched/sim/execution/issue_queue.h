@@ -7,7 +7,7 @@
 
 namespace gpusched::sim {
 
-class MvaMemo;
+class AgeStepMemo;
 
 /// Throughput of a closed queueing network by exact mean-value analysis (MVA): `warps`
 /// customers, each alternating a pure delay of mean `think` and one queueing server of mean
@@ -87,7 +87,7 @@ public:
     [[nodiscard]] bool empty() const { return order_.empty(); }
     /// Recall each block's age-order step from `memo` (shared by the SMs of one simulation; it must
     /// outlive the queue): the same bits, a lookup instead of the step's divisions. nullptr: compute.
-    void recall_from(MvaMemo* memo) { memo_ = memo; }
+    void recall_from(AgeStepMemo* memo) { memo_ = memo; }
     /// Warps of resident block `slot` counted on sub-partition `part`: its warp slots there, plus any
     /// counted round-robin beyond the warp slots.
     [[nodiscard]] int warps_on(int slot, int part) const {
@@ -117,7 +117,7 @@ private:
     int words_;
     bool incremental_;
     bool changed_ = false;                   ///< add() or remove() since the last update()
-    MvaMemo* memo_ = nullptr;                ///< recall_from()
+    AgeStepMemo* memo_ = nullptr;                ///< recall_from()
 
     /// A change at position `pos` of order_ on sub-partition `p`, where the older blocks left `used`.
     void mark(int p, std::size_t pos, double used);

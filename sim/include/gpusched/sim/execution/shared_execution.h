@@ -193,7 +193,7 @@ private:
     std::vector<int> live_count_;           ///< per SM: how many
     std::optional<MvaMemo> l1_memo_;        ///< the L1 queue's recurrences (only under execution.l1_model `queue`)
     std::vector<IssueQueue> queues_;  ///< per SM under the `queue` issue model, else empty
-    std::unique_ptr<MvaMemo> issue_memo_;  ///< `queue`: the schedulers' age-order steps, shared by queues_
+    std::unique_ptr<AgeStepMemo> issue_memo_;  ///< `queue`: the schedulers' age-order steps, shared by queues_
     double service_ps_ = 0;           ///< `queue`: ps one scheduler takes per warp-instruction
     double creep_ = 0;                ///< `queue`: a starved block's rate, 10^-6 of one scheduler's
     bool gpu_has_dram_ = false;    ///< the spec limits DRAM bandwidth
