@@ -15,7 +15,7 @@ case "${1:-}" in
   *) echo "scripts/run.sh: unknown option '$1' (allowed: --gpusched-only)" >&2; exit 2 ;;
 esac
 bash scripts/install-deps.sh
-# Unity batches for the command and the validation library: the same code, about 30% less build time.
+# Unity batches for the command and the libraries it links: the same code, a shorter build (docs/performance.md).
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSCHED_UNITY_COMMAND=ON >/dev/null
 cmake --build build --parallel "$(nproc)" --target gpusched
 ./build/apps/gpusched simulate

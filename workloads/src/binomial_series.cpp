@@ -25,7 +25,7 @@ Time BinomialSeriesWork::duration(std::uint64_t block) const {
 
 std::optional<WarpWork> BinomialSeriesWork::warp_work(std::uint64_t block) const {
     (void)block;
-    const std::uint64_t warps = (threads_per_block_ + kCudaWarpSize - 1) / kCudaWarpSize;
+    const std::uint64_t warps = ceil_div(threads_per_block_, kCudaWarpSize);
     WarpWork w;
     w.issue_slots = issue_slots();
     w.latency_bound = 0;

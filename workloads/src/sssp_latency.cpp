@@ -20,7 +20,7 @@ int min_tree_steps(std::uint32_t threads) {
 SsspChains chains_on(GpuNumbers& numbers, const SsspTables& tables, const hw::GpuSpec& gpu) {
     const std::uint32_t threads = tables.config().min_threads;
     return sssp_chains(numbers, sssp_graph_in_l2(tables, gpu), min_tree_steps(threads),
-                       static_cast<int>((threads + kCudaWarpSize - 1) / kCudaWarpSize));
+                       static_cast<int>(ceil_div(threads, kCudaWarpSize)));
 }
 
 }  // namespace

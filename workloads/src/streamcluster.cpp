@@ -67,12 +67,12 @@ Time StreamclusterWork::duration(std::uint64_t block) const {
 }
 
 int StreamclusterWork::active_warps(std::uint64_t block, int warps_per_block) const {
-    const std::uint64_t warps = (active_threads(block) + kCudaWarpSize - 1) / kCudaWarpSize;
+    const std::uint64_t warps = ceil_div(active_threads(block), kCudaWarpSize);
     return static_cast<int>(std::min<std::uint64_t>(warps, static_cast<std::uint64_t>(warps_per_block)));
 }
 
 std::optional<WarpWork> StreamclusterWork::warp_work(std::uint64_t block) const {
-    const std::uint64_t warps = (active_threads(block) + kCudaWarpSize - 1) / kCudaWarpSize;
+    const std::uint64_t warps = ceil_div(active_threads(block), kCudaWarpSize);
     WarpWork w;
     w.issue_slots = issue_slots(block);
     w.latency_bound = 0;  // cycles: latency_bound_cycles()
