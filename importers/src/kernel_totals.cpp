@@ -23,6 +23,7 @@ struct Source {
     bool from_profiler = false;
     double amount = 0;  ///< the operator's bytes or FLOPs
     std::string dtype;
+    double least_dram_bytes = 0;  ///< a compute operator's op_least_dram_bytes (0 unknown)
 };
 
 std::string milliseconds(TraceTime ps) {
@@ -114,6 +115,9 @@ ImportTotals estimate_kernel_totals(const ImportedTrace& trace, const ImportedAp
                 if (flops.value) s = {o, false, *flops.value, op_dtype(shapes.ops[o])};
                 else if (first_problem.problem.empty()) first_problem = flops;
             }
+            if (s.work_op >= 0)
+                if (const OpEstimate least = op_least_dram_bytes(shapes.ops[s.work_op]); least.value && *least.value <= kMaxTotal)
+                    s.least_dram_bytes = *least.value;
             if (s.work_op < 0) {
                 problems.add(k.family, first_problem.problem.empty() ? "no operator with FLOPs or matrix/convolution/attention shapes"
                                                                      : first_problem.problem,
@@ -154,6 +158,12 @@ ImportTotals estimate_kernel_totals(const ImportedTrace& trace, const ImportedAp
                 ++totals.shape_bytes;
             } else {
                 k.flops = std::round(amount);
+                if (s.least_dram_bytes > 0) {
+                    // Its operands' least DRAM traffic, at most what the reference's DRAM moves in its duration.
+                    const double least = s.least_dram_bytes * share;
+                    const double cap = dram_gbps ? *dram_gbps * 1e-3 * static_cast<double>(op.duration) : least;
+                    k.dram_bytes = std::round(std::min(least, cap));
+                }
                 k.dtype = s.dtype;
                 std::string lower = trace.names[op.name];
                 std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });

@@ -159,18 +159,34 @@ OpEstimate op_bytes(const CpuOp& op, const std::string& family) {
     return {inputs + bytes_of(first), "", false};
 }
 
+namespace {
+
+enum class OpFlopsKind { none, matrix, conv, attention };
+
+/// Which of op_flops's formulas an operator (without its `aten::` prefix) takes.
+OpFlopsKind op_flops_kind(const std::string& name) {
+    if (name == "mm" || name == "addmm" || name == "bmm" || name == "baddbmm") return OpFlopsKind::matrix;
+    if (name == "conv1d" || name == "conv2d" || name == "conv3d" || name == "convolution" || name == "_convolution" ||
+        name == "cudnn_convolution" || name == "convolution_backward")
+        return OpFlopsKind::conv;
+    if (name.find("scaled_dot_product") != std::string::npos || name.find("flash_attention") != std::string::npos ||
+        name.find("efficient_attention") != std::string::npos)
+        return OpFlopsKind::attention;
+    return OpFlopsKind::none;
+}
+
+}  // namespace
+
 OpEstimate op_flops(const CpuOp& op) {
     const std::string name = short_name(op.name);
     const auto dims = [&](std::size_t i) -> const std::vector<std::int64_t>* {
         const OpInput* in = input(op, i);
         return in && in->dims_are_list && dtype_bytes(in->type) > 0 ? &in->dims : nullptr;
     };
+    const OpFlopsKind kind = op_flops_kind(name);
     const bool mm = name == "mm" || name == "addmm", bmm = name == "bmm" || name == "baddbmm";
-    const bool conv = name == "conv1d" || name == "conv2d" || name == "conv3d" || name == "convolution" || name == "_convolution" ||
-                      name == "cudnn_convolution";
-    const bool attention = name.find("scaled_dot_product") != std::string::npos || name.find("flash_attention") != std::string::npos ||
-                           name.find("efficient_attention") != std::string::npos;
-    if (!mm && !bmm && !conv && name != "convolution_backward" && !attention) return {};
+    const bool attention = kind == OpFlopsKind::attention;
+    if (kind == OpFlopsKind::none) return {};
     const Tensors t = tensors_of(op);
     if (t.list.empty()) return {std::nullopt, t.problem, t.inconsistent};
     const auto bad = [](const std::string& why) { return OpEstimate{std::nullopt, why, true}; };
@@ -230,6 +246,43 @@ OpEstimate op_flops(const CpuOp& op) {
         flops *= grads;
     }
     return {flops, "", false};
+}
+
+OpEstimate op_least_dram_bytes(const CpuOp& op) {
+    const OpEstimate flops = op_flops(op);
+    if (!flops.value) return flops;
+    const Tensors t = tensors_of(op);
+    if (t.list.empty()) return {std::nullopt, t.problem, t.inconsistent};
+    double inputs = 0;
+    for (const OpInput* in : t.list) inputs += bytes_of(*in);
+    const double element = dtype_bytes(t.list.front()->type);
+    const auto dims = [&](std::size_t i) -> const std::vector<std::int64_t>* {
+        const OpInput* in = input(op, i);
+        return in && in->dims_are_list && dtype_bytes(in->type) > 0 && !in->dims.empty() ? &in->dims : nullptr;
+    };
+    const std::string name = short_name(op.name);
+    if (name == "convolution_backward") {  // writes the gradients of the input and the weight its output_mask asks for
+        const auto *x = dims(1), *w = dims(2);
+        const OpInput* mask = input(op, 10);
+        const std::string m = mask ? mask->concrete : "";
+        bool grad_input = true, grad_weight = true;
+        if (m.find('[') != std::string::npos) {
+            const auto first = m.find_first_of("TF"), second = first == std::string::npos ? first : m.find_first_of("TF", first + 1);
+            grad_input = first != std::string::npos && m[first] == 'T';
+            grad_weight = second != std::string::npos && m[second] == 'T';
+        }
+        return {inputs + ((grad_input && x ? numel(*x) : 0) + (grad_weight && w ? numel(*w) : 0)) * element, "", false};
+    }
+    if (op_flops_kind(name) == OpFlopsKind::attention) return {inputs + numel(*dims(0)) * element, "", false};
+    // The output's elements are the FLOPs over 2 x the multiply-adds behind each output element: the
+    // inner dimension of a matrix product, C/groups x the kernel positions of a convolution.
+    const bool addmm = name == "addmm" || name == "baddbmm";
+    const auto* reduced = dims(addmm ? 1 : (op_flops_kind(name) == OpFlopsKind::conv ? 1 : 0));
+    if (!reduced) return {std::nullopt, name + " operands without shapes", true};
+    const double per_output = op_flops_kind(name) == OpFlopsKind::conv
+                                  ? numel(std::vector<std::int64_t>(reduced->begin() + 1, reduced->end()))
+                                  : static_cast<double>(reduced->back());
+    return {inputs + *flops.value / (2 * per_output) * element, "", false};
 }
 
 }  // namespace gpusched::importers

@@ -39,11 +39,18 @@ TEST_CASE("trace-only what-if: the four workloads' busy-time ratios on fewer SMs
     // Today's accuracy, docs/validation.md "What-if from the trace alone" (targets 5% / 10%, with shapes a
     // median of 3%, not met): no shapes, |predicted / measured T(K)/T(132) - 1| median 9.8%, max 29.0% (the
     // persistent bf16 GEMMs at 16 SMs, which do 19% more FLOPs per SM there than on the whole GPU, at the same
-    // 1980 MHz clock: validation/data/h100/power/workload_clock.csv); with shapes median 5.0%, max 18.5%.
+    // 1980 MHz clock: validation/data/h100/power/workload_clock.csv); with shapes median 4.2%, max 22.7% (the
+    // transformer at 32 SMs, whose small elementwise and layer-norm kernels scale with the SMs there).
     CHECK(c.plain.median_abs_busy_error_percent <= 9.9);
     CHECK(c.plain.max_abs_busy_error_percent <= 29.1);
-    CHECK(c.shapes.median_abs_busy_error_percent <= 5.1);
-    CHECK(c.shapes.max_abs_busy_error_percent <= 18.6);
+    CHECK(c.shapes.median_abs_busy_error_percent <= 4.3);
+    CHECK(c.shapes.max_abs_busy_error_percent <= 22.8);
+    // With shapes the GEMMs carry their operands' least DRAM traffic (A, B read once, C written once): for
+    // 8192^3 bf16 3 x 128 MiB, 134 us of the 1369 us kernel at 3000 GB/s, but 350 us on 16 SMs at 72 GB/s each,
+    // a part that grows 2.6x where the waves grow 8.25x. The chain at 16 SMs measured 6.94x; the FLOPs alone
+    // gave 8.23x (+18.5%), with the traffic 7.51x.
+    CHECK(point(c.shapes, "gemm", 16).error_percent < 9.0);
+    CHECK(point(c.shapes, "gemm", 16).error_percent > 0.0);
     // The case the duration-only rule got most wrong: the elementwise chain at 16 SMs measured 3.05x; the rule
     // scaled it with its waves (7.95x), the bandwidth rule gives 2.66x (-12.8%) and the tensors' bytes 3.23x (+5.2%).
     CHECK(point(c.plain, "elementwise", 16).measured_ratio == doctest::Approx(3.046).epsilon(0.001));
