@@ -7,8 +7,8 @@ namespace gpusched::importers {
 
 const std::vector<FamilyRule>& family_rules() {
     // Ordered: the first row that matches wins. More specific rows come before the broad ones they
-    // would otherwise fall into (a cuDNN layout transform is `copy`, not `conv`; a direct copy written as
-    // an elementwise kernel is `copy`; a split-K reduction is `reduction`, not `gemm`).
+    // would otherwise fall into (a cuDNN layout transform is `copy`, not `conv`; a copy or add written as a
+    // non-vectorized elementwise kernel is `elementwise_scalar`; a split-K reduction is `reduction`, not `gemm`).
     static const std::vector<FamilyRule> rules{
         {"collective", "nccl", 0, "NCCL collectives and point-to-point kernels (ncclDevKernel_*, ncclKernel_*)"},
         {"elementwise", "^triton_poi", 0, "Triton (torch.compile) pointwise kernels: triton_poi_*"},
@@ -30,6 +30,9 @@ const std::vector<FamilyRule>& family_rules() {
          "convolutions: cuDNN xmma implicit GEMM fprop/dgrad/wgrad, cutlass ImplicitGemmConvolution, other cudnn:: kernels"},
         {"gemm", "gemm|gemv|nvjet|cublas|matmul|cutlass", 0,
          "matrix multiplies: cuBLAS/cuBLASLt nvjet_*, sm90_xmma_gemm_*, cutlass *gemm*, ampere_*gemm*, gemv*"},
+        {"elementwise_scalar", "::elementwise_kernel<|18elementwise_kernel|unrolled_elementwise_kernel", 0,
+         "elementwise kernels without vector loads (at::native elementwise_kernel<nt, vt>, unrolled_elementwise_kernel): "
+         "per-element offset arithmetic or dtype conversion make them SM-bound (duration only)"},
         {"elementwise", "catarraybatchedcopy", 0, "torch.cat's CatArrayBatchedCopy kernels"},
         {"copy", "transpose|copy|memcpy|memset", 0,
          "copies and transposes: direct_copy / bfloat16_copy kernels, Memcpy and Memset kernels, transpose"},

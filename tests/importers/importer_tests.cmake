@@ -89,6 +89,6 @@ gpusched_cli_test(import_shapes_families 0 stdout
                   import torch ${IMPORT_DATA}/shapes.json --out ${IMPORT_OUT}/cli_shapes.yaml)
 gpusched_cli_test(import_shapes_notes 0 stderr "note: 1 kernel without totals from shapes: zero elements \\(elementwise 1\\); duration only"
                   import torch ${IMPORT_DATA}/shapes.json --out ${IMPORT_OUT}/cli_shapes_notes.yaml)
-gpusched_cli_test(import_no_shapes_bandwidth 0 stdout "family copy: 2 kernels.*on a rule 2 \\(0.040 ms\\) \\[bandwidth-rule 2, duration 0\\]"
+gpusched_cli_test(import_no_shapes_bandwidth 0 stdout "family elementwise_scalar: 1 kernel, 0.010 ms.*on a rule 1 \\(0.010 ms\\) \\[bandwidth-rule 0, duration 1\\].*family copy: 1 kernel.*on a rule 1 \\(0.030 ms\\) \\[bandwidth-rule 1, duration 0\\]"
                   import torch ${IMPORT_DATA}/no_shapes.json --out ${IMPORT_OUT}/cli_no_shapes.yaml)
 gpusched_cli_test(list_kernel_families 0 stdout "nchwtonhwc.*copy.*elementwise" list kernel-families)

@@ -55,18 +55,18 @@ const TracedKernel kTraced[] = {
     {"conv", 21, 200, "void cutlass__5x_cudnn::Kernel<cutlass_tensorop_bf16_s16816dgrad_optimized_bf16_64x128_64x3_nhwc_align8>(cutlass_tensorop_bf16_s16816dgrad_optimized_bf16_64x128_64x3_nhwc_align8::Params)"},
     {"conv", 21, 1568, "void cutlass__5x_cudnn::Kernel<cutlass_tensorop_bf16_s16816fprop_optimized_bf16_256x64_32x4_nhwc_align8>(cutlass_tensorop_bf16_s16816fprop_optimized_bf16_256x64_32x4_nhwc_align8::Params)"},
     {"conv", 21, 392, "void precomputed_convolve_sgemm<__nv_bfloat16, 128, 6, 7, 3, 3, 5, 1, false>(int, int, int, __nv_bfloat16 const*, int, __nv_bfloat16*, __nv_bfloat16 const*, kernel_conv_params, unsigned long long, int"},
-    {"copy", 108, 8192, "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#12}::operator()"},
-    {"copy", 483, 2, "void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, std::a"},
+    {"elementwise_scalar", 108, 8192, "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#12}::operator()"},
+    {"elementwise_scalar", 483, 2, "void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, std::a"},
     {"copy", 1044, 1, "void at::native::vectorized_elementwise_kernel<8, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::bfloat16_copy_kernel_cuda"},
     {"copy", 2331, 128, "void cudnn::engines_precompiled::nchwToNhwcKernel<__nv_bfloat16, __nv_bfloat16, float, false, true, (cudnnKernelDataType_t)0>(cudnn::engines_precompiled::nchw2nhwc_params_t<float>, __nv_bfloat16 const"},
     {"copy", 1296, 512, "void cudnn::engines_precompiled::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)0>(cudnn::engines_precompiled::nchw2nhwc_params_t<float>, float const*, float*)"},
     {"copy", 648, 128, "void cudnn::engines_precompiled::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>(cudnn::engines_precompiled::nchw2nhwc_params_t<float>, float const*, float*)"},
     {"copy", 1155, 128, "void cudnn::engines_precompiled::nhwcToNchwKernel<__nv_bfloat16, __nv_bfloat16, float, true, false, (cudnnKernelDataType_t)0>(cudnn::engines_precompiled::nhwc2nchw_params_t<float>, __nv_bfloat16 const"},
     {"copy", 756, 1024, "void cudnn::engines_precompiled::nhwcToNchwKernel<float, float, float, true, false, (cudnnKernelDataType_t)0>(cudnn::engines_precompiled::nhwc2nchw_params_t<float>, float const*, float*)"},
-    {"elementwise", 54, 8192, "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<at::native::CUDAFunctor_add<float> >(at::TensorIteratorBase&, at::native::CUDAFunctor_add<float> const&)::{lambda(int)#1}>(int, "},
-    {"elementwise", 21, 1568, "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::BUnaryFunctor<c10::BFloat16, c10::BFloat16, c10::BFloat16, at::native::binary_internal::MulFunctor<float> > >"},
-    {"elementwise", 54, 24576, "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::CUDAFunctor_add<c10::BFloat16> >(at::TensorIteratorBase&, at::native::CUDAFunctor_add<c10::BFloat16> const&):"},
-    {"elementwise", 54, 8192, "void at::native::unrolled_elementwise_kernel<at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>, 4, TrivialOffsetCalculator<2, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::nati"},
+    {"elementwise_scalar", 54, 8192, "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<at::native::CUDAFunctor_add<float> >(at::TensorIteratorBase&, at::native::CUDAFunctor_add<float> const&)::{lambda(int)#1}>(int, "},
+    {"elementwise_scalar", 21, 1568, "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::BUnaryFunctor<c10::BFloat16, c10::BFloat16, c10::BFloat16, at::native::binary_internal::MulFunctor<float> > >"},
+    {"elementwise_scalar", 54, 24576, "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::CUDAFunctor_add<c10::BFloat16> >(at::TensorIteratorBase&, at::native::CUDAFunctor_add<c10::BFloat16> const&):"},
+    {"elementwise_scalar", 54, 8192, "void at::native::unrolled_elementwise_kernel<at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>, 4, TrivialOffsetCalculator<2, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::nati"},
     {"elementwise", 420, 1, "void at::native::vectorized_elementwise_kernel<2, at::native::CUDAFunctorOnSelf_add<long>, std::array<char*, 2ul> >(int, at::native::CUDAFunctorOnSelf_add<long>, std::array<char*, 2ul>)"},
     {"elementwise", 972, 784, "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#"},
     {"elementwise", 54, 65536, "void at::native::vectorized_elementwise_kernel<4, at::native::AUnaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, std::array<char*, 2ul> >(int, at::native::AUnaryFunct"},
@@ -133,7 +133,7 @@ TEST_CASE("every kernel name of the committed PyTorch traces lands in its family
     CHECK(std::size(kTraced) == 95);
     CHECK(launches == 18162);
     // The traces have no collective, index, triton kernels: those rows are checked below.
-    CHECK(seen.size() == 11);
+    CHECK(seen.size() == 12);
 }
 
 TEST_CASE("the rule table: families the workload reader knows, a description per row, the first match wins") {
@@ -144,8 +144,20 @@ TEST_CASE("the rule table: families the workload reader knows, a description per
         CHECK(!rule.description.empty());
         CHECK(!rule.patterns.empty());
     }
-    // A direct copy written as an elementwise kernel is a copy (the copy row comes first).
-    CHECK(classify_kernel("void at::native::elementwise_kernel<128, 4, direct_copy_kernel_cuda>(int)", {8, 1, 1}).family == "copy");
+    // A copy written as a non-vectorized elementwise kernel is elementwise_scalar (its row comes before the copy
+    // row); a vectorized copy is a copy; vectorized elementwise kernels stay elementwise; mangled names too.
+    CHECK(classify_kernel("void at::native::elementwise_kernel<128, 4, direct_copy_kernel_cuda>(int)", {8, 1, 1}).family ==
+          "elementwise_scalar");
+    CHECK(classify_kernel("void at::native::unrolled_elementwise_kernel<direct_copy_kernel_cuda>(int)", {8, 1, 1}).family ==
+          "elementwise_scalar");
+    CHECK(classify_kernel("void at::native::vectorized_elementwise_kernel<4, direct_copy_kernel_cuda>(int)", {8, 1, 1}).family ==
+          "copy");
+    CHECK(classify_kernel("void at::native::vectorized_elementwise_kernel<4, CUDAFunctor_add<float>>(int)", {8, 1, 1}).family ==
+          "elementwise");
+    CHECK(classify_kernel("_ZN2at6native18elementwise_kernelILi128ELi4EZNS0_22gpu_kernel_impl_nocastE", {8, 1, 1}).family ==
+          "elementwise_scalar");
+    CHECK(classify_kernel("_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_15CUDAFunctor_addIfEE", {8, 1, 1}).family ==
+          "elementwise");
     // cuDNN: a layout transform is a copy, a setup kernel of a small grid `other`, the rest conv.
     CHECK(classify_kernel("void cudnn::engines_precompiled::nchwToNhwcKernel<float>(int)", {8, 1, 1}).family == "copy");
     CHECK(classify_kernel("void cudnn::cnn::kern_precompute_indices<false>(int*)", {1, 1, 1}).family == "other");

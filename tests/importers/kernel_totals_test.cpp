@@ -59,10 +59,14 @@ TEST_CASE("shapes: bytes of memory kernels, FLOPs of compute kernels, split amon
     CHECK(r.kernels[0].work_from == "shapes");
     CHECK(*r.kernels[0].dram_bytes == 3000000);
     CHECK(*r.kernels[0].l2_bytes == 5392704);
-    // copy_ bf16 <- float 10^6 elements (6 MB) launched two kernels of 30 and 10 us: 3:1.
-    CHECK(*r.kernels[1].dram_bytes == 4500000);
-    CHECK(*r.kernels[2].dram_bytes == 1500000);
+    // copy_ bf16 <- float 10^6 elements (6 MB) launched a vectorized copy of 30 us and an unrolled one of
+    // 10 us: the unrolled kernel is `elementwise_scalar` (SM-bound, duration only), so the copy takes all 6 MB.
+    CHECK(r.kernels[1].family == "copy");
+    CHECK(*r.kernels[1].dram_bytes == 6000000);
     CHECK(!r.kernels[1].l2_bytes);
+    CHECK(r.kernels[2].family == "elementwise_scalar");
+    CHECK(r.kernels[2].work_from == "duration");
+    CHECK(!r.kernels[2].dram_bytes);
     // The innermost mm's args.flops, not the autocast wrapper's 999.
     CHECK(r.kernels[3].family == "gemm");
     CHECK(r.kernels[3].work_from == "profiler-flops");
@@ -82,7 +86,7 @@ TEST_CASE("shapes: bytes of memory kernels, FLOPs of compute kernels, split amon
     // sum over dim 1 of [64, 32]: 8192 bytes in, 256 out.
     CHECK(r.kernels[9].family == "reduction");
     CHECK(*r.kernels[9].dram_bytes == 8448);
-    CHECK(r.totals.shape_bytes == 5);
+    CHECK(r.totals.shape_bytes == 4);
     CHECK(r.totals.shape_flops == 2);
 }
 
@@ -127,6 +131,8 @@ TEST_CASE("without shapes: memory kernels of 10 us or more take the bandwidth ru
     CHECK(r.kernels[0].work_from == "duration");  // 1 us
     CHECK(r.kernels[1].work_from == "bandwidth-rule");
     CHECK(*r.kernels[1].dram_bytes == 90000000);  // 30 us x min(3000 GB/s, 132 SMs x 72 GB/s)
+    CHECK(r.kernels[2].family == "elementwise_scalar");  // 10 us, but SM-bound: no bandwidth rule
+    CHECK(r.kernels[2].work_from == "duration");
     CHECK(r.kernels[3].work_from == "duration");  // gemm: no FLOPs
     CHECK(!r.kernels[3].flops);
     CHECK(r.kernels[5].work_from == "bandwidth-rule");  // the 20 us elementwise kernel

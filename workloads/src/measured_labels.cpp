@@ -4,9 +4,9 @@
 namespace gpusched::workloads {
 
 const std::vector<std::string>& kernel_family_names() {
-    static const std::vector<std::string> names{"gemm",    "conv",      "attention", "elementwise", "reduction",
-                                                "softmax", "normalization", "copy",  "index",       "sort_scan",
-                                                "optimizer", "collective", "triton", "other"};
+    static const std::vector<std::string> names{"gemm",      "conv",       "attention", "elementwise",   "elementwise_scalar",
+                                                "reduction", "softmax",    "normalization", "copy",      "index",
+                                                "sort_scan", "optimizer",  "collective", "triton",        "other"};
     return names;
 }
 

@@ -13,7 +13,7 @@ namespace gpusched::importers {
 enum class FamilyKind : std::uint8_t {
     memory,   ///< bytes moved: elementwise, reduction, softmax, normalization, copy, index, optimizer
     compute,  ///< floating-point operations: gemm, conv, attention
-    none,     ///< neither: sort_scan, collective, triton, other (duration only)
+    none,     ///< neither: elementwise_scalar, sort_scan, collective, triton, other (duration only)
 };
 
 /// One row of the table: a kernel whose name matches (and whose launch fits the shape) is in `family`.
