@@ -61,6 +61,23 @@ const std::vector<std::string>& tensor_keys() {
     return keys;
 }
 
+/// "execution.library_efficiency.FAMILY" for each of efficiency_families(), in their order.
+const std::vector<std::string>& efficiency_keys() {
+    static const std::vector<std::string> keys = [] {
+        std::vector<std::string> out;
+        for (const auto family : efficiency_families()) out.push_back("execution.library_efficiency." + std::string(family));
+        return out;
+    }();
+    return keys;
+}
+
+/// The family of an efficiency key ("execution.library_efficiency.gemm" -> "gemm"), or nullopt.
+std::optional<std::string_view> efficiency_key_family(std::string_view key) {
+    for (std::size_t i = 0; i < efficiency_keys().size(); ++i)
+        if (key == efficiency_keys()[i]) return efficiency_families()[i];
+    return std::nullopt;
+}
+
 /// The dtype of a tensor key ("execution.tensor_flops_per_sm_cycle.bf16" -> "bf16"), or nullopt.
 std::optional<std::string_view> tensor_key_dtype(std::string_view key) {
     for (std::size_t i = 0; i < tensor_keys().size(); ++i)
@@ -79,6 +96,7 @@ bool spec_gives(const GpuSpec& spec, std::string_view key) {
     if (key == kDefaultExecutionKey) return !spec.default_execution.empty();
     if (key == kIssueModelKey || key == kL1ModelKey) return true;
     if (const auto dtype = tensor_key_dtype(key)) return tensor_flops_per_sm_cycle(spec, *dtype).has_value();
+    if (const auto family = efficiency_key_family(key)) return library_efficiency(spec, *family).has_value();
     for (const auto& [path, field] : number_fields())
         if (path == key) return (spec.*field).has_value();
     return false;
@@ -99,6 +117,7 @@ const std::vector<std::string_view>& gpu_number_keys() {
         std::vector<std::string_view> out;
         for (const auto& [path, field] : number_fields()) out.push_back(path);
         for (const auto& path : tensor_keys()) out.push_back(path);
+        for (const auto& path : efficiency_keys()) out.push_back(path);
         return out;
     }();
     return keys;
@@ -108,6 +127,7 @@ std::optional<double> gpu_number(const GpuSpec& gpu, std::string_view key) {
     for (const auto& [path, field] : number_fields())
         if (path == key) return gpu.*field;
     if (const auto dtype = tensor_key_dtype(key)) return tensor_flops_per_sm_cycle(gpu, *dtype);
+    if (const auto family = efficiency_key_family(key)) return library_efficiency(gpu, *family);
     throw std::out_of_range("gpu_number: '" + std::string(key) + "' is not a GPU number key");
 }
 

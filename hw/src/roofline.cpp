@@ -16,6 +16,7 @@ namespace {
 constexpr double kMinFlops = 1e-3;
 constexpr double kMaxFlops = 1e7;  // per SM per cycle: far beyond any GPU, catches unit mix-ups (TFLOPS)
 constexpr std::string_view kTensorKey = "tensor_flops_per_sm_cycle";
+constexpr std::string_view kEfficiencyKey = "library_efficiency";
 
 }  // namespace
 
@@ -37,6 +38,17 @@ std::optional<double> tensor_flops_per_sm_cycle(const GpuSpec& gpu, std::string_
     return it->second;
 }
 
+const std::vector<std::string_view>& efficiency_families() {
+    static const std::vector<std::string_view> families = {"gemm", "conv", "attention"};
+    return families;
+}
+
+std::optional<double> library_efficiency(const GpuSpec& gpu, std::string_view family) {
+    const auto it = gpu.library_efficiency.find(std::string(family));
+    if (it == gpu.library_efficiency.end()) return std::nullopt;
+    return it->second;
+}
+
 std::optional<double> peak_flops(const GpuSpec& gpu, std::string_view dtype) {
     const std::optional<double> per_sm =
         dtype == "fp32" ? gpu.fma_flops_per_sm_cycle : tensor_flops_per_sm_cycle(gpu, dtype);
@@ -52,23 +64,36 @@ std::optional<std::string> headline_tensor_dtype(const GpuSpec& gpu) {
 
 void parse_roofline(YamlFields& f, GpuSpec& spec) {
     spec.fma_flops_per_sm_cycle = f.optional_number("fma_flops_per_sm_cycle", kMinFlops, kMaxFlops);
-    const auto node = f.optional_child(std::string(kTensorKey));
-    if (!node) return;
-    if (!node->IsMap())
-        f.fail(std::string(kTensorKey), "expected a mapping DTYPE: FLOPS per SM per cycle, e.g. {bf16: 4096}");
-    YamlFields tensor(*node, f.source(), f.key_path(std::string(kTensorKey)));
-    for (const auto dtype : tensor_dtypes())
-        if (auto v = tensor.optional_number(std::string(dtype), kMinFlops, kMaxFlops))
-            spec.tensor_flops_per_sm_cycle[std::string(dtype)] = *v;
-    tensor.finish();  // an unknown dtype names its key and lists the known ones
+    if (const auto node = f.optional_child(std::string(kTensorKey))) {
+        if (!node->IsMap())
+            f.fail(std::string(kTensorKey), "expected a mapping DTYPE: FLOPS per SM per cycle, e.g. {bf16: 4096}");
+        YamlFields tensor(*node, f.source(), f.key_path(std::string(kTensorKey)));
+        for (const auto dtype : tensor_dtypes())
+            if (auto v = tensor.optional_number(std::string(dtype), kMinFlops, kMaxFlops))
+                spec.tensor_flops_per_sm_cycle[std::string(dtype)] = *v;
+        tensor.finish();  // an unknown dtype names its key and lists the known ones
+    }
+    const auto efficiency = f.optional_child(std::string(kEfficiencyKey));
+    if (!efficiency) return;
+    if (!efficiency->IsMap())
+        f.fail(std::string(kEfficiencyKey), "expected a mapping FAMILY: fraction of the peak, e.g. {gemm: 0.65}");
+    YamlFields per_family(*efficiency, f.source(), f.key_path(std::string(kEfficiencyKey)));
+    for (const auto family : efficiency_families())
+        if (auto v = per_family.optional_number(std::string(family), 1e-3, 1.0)) spec.library_efficiency[std::string(family)] = *v;
+    per_family.finish();  // an unknown family names its key and lists the known ones
 }
 
 void write_roofline(std::ostream& y, const GpuSpec& spec) {
     if (spec.fma_flops_per_sm_cycle) y << "  fma_flops_per_sm_cycle: " << number_text(*spec.fma_flops_per_sm_cycle) << "\n";
-    if (spec.tensor_flops_per_sm_cycle.empty()) return;
-    y << "  " << kTensorKey << ":\n";
-    for (const auto dtype : tensor_dtypes())
-        if (auto v = tensor_flops_per_sm_cycle(spec, dtype)) y << "    " << dtype << ": " << number_text(*v) << "\n";
+    if (!spec.tensor_flops_per_sm_cycle.empty()) {
+        y << "  " << kTensorKey << ":\n";
+        for (const auto dtype : tensor_dtypes())
+            if (auto v = tensor_flops_per_sm_cycle(spec, dtype)) y << "    " << dtype << ": " << number_text(*v) << "\n";
+    }
+    if (spec.library_efficiency.empty()) return;
+    y << "  " << kEfficiencyKey << ":\n";
+    for (const auto family : efficiency_families())
+        if (auto v = library_efficiency(spec, family)) y << "    " << family << ": " << number_text(*v) << "\n";
 }
 
 void parse_device_names(YamlFields& top, GpuSpec& spec) {

@@ -1,12 +1,13 @@
-// Work totals of imported kernels: family, the operator's bytes or FLOPs shared among its kernels, else the bandwidth or duration rule.
+// Work totals of imported kernels: family, the operator's bytes or FLOPs shared among its kernels, else the bandwidth, efficiency or duration rule.
 #include "gpusched/importers/kernel_totals.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
 
+#include "gpusched/hw/roofline.h"
+#include "gpusched/importers/kernel_dtype.h"
 #include "gpusched/importers/kernel_family.h"
 #include "gpusched/importers/op_work.h"
 #include "gpusched/workloads/measured_work.h"
@@ -137,6 +138,7 @@ ImportTotals estimate_kernel_totals(const ImportedTrace& trace, const ImportedAp
     }
     totals.notes = problems.notes();
 
+    std::map<std::pair<std::string, std::string>, std::size_t> no_rule;  // (why, family) -> compute kernels the efficiency rule missed
     for (const std::uint32_t index : kernels) {
         const GpuOp& op = trace.ops[index];
         KernelTotals& k = *totals.by_op[index];
@@ -165,17 +167,43 @@ ImportTotals estimate_kernel_totals(const ImportedTrace& trace, const ImportedAp
                     k.dram_bytes = std::round(std::min(least, cap));
                 }
                 k.dtype = s.dtype;
-                std::string lower = trace.names[op.name];
-                std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-                if (k.dtype == "fp32" && lower.find("tf32") != std::string::npos) k.dtype = "tf32";
+                // float tensors on tensor cores: the kernel's name says tf32 (sm80_xmma_..._tf32f32, cutlass s1688gemm).
+                if (k.dtype == "fp32" && kernel_name_dtype(trace.names[op.name]) == "tf32") k.dtype = "tf32";
                 k.work_from = s.from_profiler ? "profiler-flops" : "shapes";
                 ++totals.shape_flops;
             }
         } else if (!inconsistent && kind == FamilyKind::memory && rule_gbps && op.duration >= rules.bandwidth_rule_min) {
             k.dram_bytes = std::round(*rule_gbps * 1e-3 * static_cast<double>(op.duration));
             k.work_from = "bandwidth-rule";
+        } else if (!inconsistent && kind == FamilyKind::compute && op.duration >= rules.bandwidth_rule_min) {
+            // The efficiency rule: the kernel ran at its family's measured fraction of the reference's peak
+            // for the dtype its name states, on min(blocks, SMs) SMs.
+            const std::string dtype = kernel_name_dtype(trace.names[op.name]);
+            const auto efficiency = hw::library_efficiency(reference, k.family);
+            const auto rate = dtype.empty() ? std::nullopt : workloads::flops_per_sm_cycle(reference, dtype);
+            if (dtype.empty()) ++no_rule[{"no dtype in its name", k.family}];
+            else if (!efficiency) ++no_rule[{reference.name + " gives no execution.library_efficiency." + k.family, k.family}];
+            else if (!rate || !reference.clock_mhz) ++no_rule[{reference.name + " gives no " + dtype + " rate or clock", k.family}];
+            if (efficiency && rate && reference.clock_mhz) {
+                const double blocks = static_cast<double>(std::uint64_t{op.grid[0]} * op.grid[1] * op.grid[2]);
+                const double sms = std::min(blocks, static_cast<double>(reference.sm_count));
+                // FLOPs per SM per cycle x MHz = FLOPs per us; x 1e-6 per ps.
+                k.flops = std::round(*efficiency * *rate * *reference.clock_mhz * sms * 1e-6 * static_cast<double>(op.duration));
+                k.dtype = dtype;
+                k.work_from = "efficiency-rule";
+            }
         }
     }
+
+    std::map<std::string, std::pair<std::size_t, std::string>> why_counts;  // why -> (kernels, "gemm 2, conv 1")
+    for (const auto& [key, n] : no_rule) {
+        auto& [count, families] = why_counts[key.first];
+        count += n;
+        families += (families.empty() ? "" : ", ") + key.second + " " + std::to_string(n);
+    }
+    for (const auto& [why, c] : why_counts)
+        totals.notes.push_back(std::to_string(c.first) + (c.first == 1 ? " compute kernel" : " compute kernels") +
+                               " of 10 us or more without FLOPs and no efficiency rule: " + why + " (" + c.second + "); duration only");
 
     for (const auto& name : workloads::kernel_family_names()) {
         FamilyTotals f;
@@ -186,10 +214,11 @@ ImportTotals estimate_kernel_totals(const ImportedTrace& trace, const ImportedAp
             const TraceTime t = std::max<TraceTime>(trace.ops[index].duration, 0);
             ++f.kernels;
             f.time += t;
-            if (k.work_from == "bandwidth-rule" || k.work_from == "duration") ++f.rule_kernels, f.rule_time += t;
+            if (k.work_from == "bandwidth-rule" || k.work_from == "efficiency-rule" || k.work_from == "duration")
+                ++f.rule_kernels, f.rule_time += t;
             f.from_shapes += k.work_from == "shapes";
             f.from_flops += k.work_from == "profiler-flops";
-            f.from_bandwidth += k.work_from == "bandwidth-rule";
+            f.from_bandwidth += k.work_from == "bandwidth-rule" || k.work_from == "efficiency-rule";
         }
         if (f.kernels > 0) totals.families.push_back(f);
     }
@@ -205,7 +234,8 @@ std::vector<std::string> family_summary_lines(const ImportTotals& totals) {
         if (data > 0) line += " [shapes " + std::to_string(f.from_shapes) + ", profiler-flops " + std::to_string(f.from_flops) + "]";
         line += ", on a rule " + std::to_string(f.rule_kernels) + " (" + milliseconds(f.rule_time) + ")";
         if (f.rule_kernels > 0)
-            line += " [bandwidth-rule " + std::to_string(f.from_bandwidth) + ", duration " + std::to_string(f.rule_kernels - f.from_bandwidth) + "]";
+            line += std::string(family_kind(f.family) == FamilyKind::compute ? " [efficiency-rule " : " [bandwidth-rule ") +
+                    std::to_string(f.from_bandwidth) + ", duration " + std::to_string(f.rule_kernels - f.from_bandwidth) + "]";
         lines.push_back(line);
     }
     return lines;

@@ -115,6 +115,11 @@ void join_ncu(workloads::WorkloadDocument& workload, const std::string& csv_path
     for (std::size_t i = 0; i < items.size(); ++i) {
         WorkloadItem& item = *items[i].item;
         const NcuRow& row = rows[i];
+        // FLOPs the efficiency rule estimated from the duration give way to the measured totals; FLOPs from
+        // shapes or the profiler are data and stay.
+        const bool ruled_flops = std::any_of(item.keys.begin(), item.keys.end(),
+                                             [](const KernelKey& k) { return k.key == "work_from" && k.value == "efficiency-rule"; });
+        if (ruled_flops) std::erase_if(item.keys, [](const KernelKey& k) { return k.key == "flops" || k.key == "dtype"; });
         std::erase_if(item.keys, is_metric_key);
         std::erase_if(item.notes, is_ncu_note);
         if (const std::string note = ncu_note(row); !note.empty()) item.notes.push_back(note);

@@ -112,6 +112,9 @@ TEST_CASE("--set reaches a tensor dtype; a bad value or dtype names the key") {
     bad("execution.fma_flops_per_sm_cycle", "0");
     CHECK_THROWS_WITH_AS(hw::resolve_gpu_with_overrides("h100", {{"execution.tensor_flops_per_sm_cycle.fp4", "1"}}, {}),
                          doctest::Contains("bf16"), InputError);  // the known dtypes are listed
+    bad("execution.library_efficiency.gemm", "1.5");  // a fraction of the peak
+    bad("execution.library_efficiency.gemm", "0");
+    bad("execution.library_efficiency.softmax", "0.5");  // not a compute family
     CHECK_THROWS_AS(hw::resolve_gpu_with_overrides("h100", {{"execution.clock_mhz.x", "1"}}, {}), InputError);
     CHECK_THROWS_AS(hw::resolve_gpu_with_overrides("h100", {{"execution.a.b.c", "1"}}, {}), InputError);
 }
@@ -131,6 +134,15 @@ TEST_CASE("the roofline keys and device names are read strictly and written back
     fails(spec_text("  tensor_flops_per_sm_cycle:\n    fp4: 1\n"), "unknown key 'execution.tensor_flops_per_sm_cycle.fp4'");
     fails(spec_text("  tensor_flops_per_sm_cycle:\n    bf16: -2\n"), "key 'execution.tensor_flops_per_sm_cycle.bf16'");
     fails(spec_text("", "device_names: NVIDIA T\n"), "key 'device_names': expected a list");
+    // The library efficiencies: a mapping of compute families to fractions, written back, reachable by --set.
+    const hw::GpuSpec e = hw::parse_gpu_spec(spec_text(tensor + "  library_efficiency:\n    gemm: 0.7\n    attention: 0.3\n"), "e.yaml");
+    CHECK(hw::library_efficiency(e, "gemm") == 0.7);
+    CHECK_FALSE(hw::library_efficiency(e, "conv").has_value());
+    CHECK(hw::gpu_number(e, "execution.library_efficiency.attention") == 0.3);
+    CHECK(hw::parse_gpu_spec(hw::to_yaml(e), "again.yaml") == e);
+    CHECK(hw::library_efficiency(hw::resolve_gpu_with_overrides("h100", {{"execution.library_efficiency.gemm", "0.5"}}, {}), "gemm") == 0.5);
+    fails(spec_text("  library_efficiency: 0.7\n"), "key 'execution.library_efficiency': expected a mapping");
+    fails(spec_text("  library_efficiency:\n    softmax: 0.5\n"), "unknown key 'execution.library_efficiency.softmax'");
     fails(spec_text("", "device_names: [\"A\", \"A\"]\n"), "'A' is listed twice");
     // A rule may name a tensor key the spec gives, not one it lacks.
     CHECK(hw::parse_gpu_spec(spec_text(tensor) + "rules:\n  execution.tensor_flops_per_sm_cycle.bf16: \"R0 test\"\n", "t.yaml")

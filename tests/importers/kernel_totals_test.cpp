@@ -1,6 +1,8 @@
 // Work totals from a trace: shapes give bytes and FLOPs, the bandwidth rule covers long memory kernels, bad shapes are counted notes.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/importers/imported_application.h"
 #include "gpusched/importers/kernel_totals.h"
@@ -210,4 +212,48 @@ TEST_CASE("absurd shapes and fields of other types give notes, never a crash or 
         CHECK(!k->flops);
     }
     CHECK(!totals.notes.empty());
+}
+
+TEST_CASE("without shapes: compute kernels of 10 us or more take the efficiency rule, their dtype from their name") {
+    const Imported r = import_totals("no_shapes_compute.json");
+    REQUIRE(r.kernels.size() == 4);
+    const gpusched::hw::GpuSpec h100 = gpusched::hw::resolve_gpu("h100");
+    // nvjet `tst` (bf16), 40 us on 2 x 66 blocks: 0.71 (h100 library_efficiency.gemm) x 4096 bf16 FLOPs per SM
+    // per cycle x 1980 MHz x 132 SMs x 40 us = 30,403,067,904.
+    CHECK(r.kernels[0].work_from == "efficiency-rule");
+    CHECK(r.kernels[0].dtype == "bf16");
+    CHECK(*r.kernels[0].flops == std::round(h100.library_efficiency.at("gemm") * 4096 * 1980e6 * 132 * 40e-6));
+    CHECK(*r.kernels[0].flops == 30403067904.0);
+    // A tf32 convolution of 64 blocks, 20 us: 0.23 x 2048 x 1980 MHz x 64 SMs (fewer blocks than SMs) x 20 us.
+    CHECK(r.kernels[1].family == "conv");
+    CHECK(r.kernels[1].dtype == "tf32");
+    CHECK(h100.library_efficiency.at("conv") == 0.23);
+    CHECK(*r.kernels[1].flops == std::round(0.23 * 2048 * 1980e6 * 64 * 20e-6));
+    // No dtype in the name: duration only, counted in a note; a 4 us GEMM is under the rules' 10 us.
+    CHECK(r.kernels[2].work_from == "duration");
+    CHECK(!r.kernels[2].flops);
+    CHECK(r.kernels[3].work_from == "duration");
+    REQUIRE(r.totals.notes.size() == 1);
+    CHECK(r.totals.notes[0] ==
+          "1 compute kernel of 10 us or more without FLOPs and no efficiency rule: no dtype in its name (gemm 1); duration only");
+    const auto lines = family_summary_lines(r.totals);
+    CHECK(lines[0] == "family gemm: 3 kernels, 0.074 ms; from data 0 (0.000 ms), on a rule 3 (0.074 ms) [efficiency-rule 1, duration 2]");
+}
+
+TEST_CASE("the efficiency rule needs the reference preset's library_efficiency: without it, duration and a note") {
+    const std::string path = importer_data("no_shapes_compute.json");
+    const ImportedTrace trace = read_kineto_trace(path);
+    const ImportedApplication app = build_application(trace, {});
+    gpusched::hw::GpuSpec reference = gpusched::hw::resolve_gpu("h100");
+    reference.library_efficiency.erase("gemm");
+    const ImportTotals totals = estimate_kernel_totals(trace, app, read_op_shapes(path), reference);
+    int gemm_rule = 0, conv_rule = 0;
+    for (const auto& k : totals.by_op)
+        if (k && k->work_from == "efficiency-rule") (k->family == "gemm" ? gemm_rule : conv_rule) += 1;
+    CHECK(gemm_rule == 0);
+    CHECK(conv_rule == 1);
+    std::string notes;
+    for (const auto& n : totals.notes) notes += n + "\n";
+    CHECK(notes.find("1 compute kernel of 10 us or more without FLOPs and no efficiency rule: h100 gives no "
+                     "execution.library_efficiency.gemm (gemm 1); duration only") != std::string::npos);
 }

@@ -150,6 +150,13 @@ TEST_CASE("joining a hand-edited workload: keys go after the item's own keys; fl
     // An imported kernel's work_from (the rule its totals came from) becomes ncu in place; its flops stay.
     CHECK(join("launches:\n  - {kernel: kernel, name: gemm_kernel, grid: 128, block: 256, family: gemm, work_from: duration, flops: 5}\n")
               .find("    family: gemm\n    work_from: ncu\n    flops: 5\n    instructions: 7\n") != std::string::npos);
+    // FLOPs of the efficiency rule (a duration's worth at the family's efficiency) give way to the measured totals.
+    const std::string ruled =
+        join("launches:\n  - {kernel: kernel, name: gemm_kernel, grid: 128, block: 256, family: gemm, work_from: efficiency-rule, "
+             "flops: 5, dtype: bf16}\n");
+    CHECK(ruled.find("    family: gemm\n    work_from: ncu\n    instructions: 7\n") != std::string::npos);
+    CHECK(ruled.find("flops") == std::string::npos);
+    CHECK(ruled.find("dtype") == std::string::npos);
     CHECK(join("launches:\n  - {kernel: kernel, name: gemm_kernel, grid: 128, block: 256}\n").find("    l2_bytes: 20\n") !=
           std::string::npos);
     const auto error = [&](const std::string& yaml) {

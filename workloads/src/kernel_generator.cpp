@@ -161,6 +161,10 @@ KernelWork::Settings measured(SpecArgs& args, const KernelLaunch& launch) {
     if (m.work_from == "bandwidth-rule")
         s.notes.push_back("bandwidth rule: a memory-family launch without shapes in the trace moved its measured duration's "
                           "worth of DRAM bytes at " + reference.name + "'s sustained bandwidth (docs/importing.md)");
+    if (m.work_from == "efficiency-rule")
+        s.notes.push_back("efficiency rule: a compute-family launch without shapes in the trace did its measured duration's "
+                          "worth of " + m.dtype + " FLOPs at " + reference.name + "'s execution.library_efficiency of the peak "
+                          "(its dtype from its name; docs/importing.md)");
     if (!m.has_totals() && !m.flops)
         s.notes.push_back("duration-only rule (a duration measured on " + reference.name +
                           ", no instruction or byte totals): every block's wave time is latency, so the time scales "

@@ -11,7 +11,7 @@ const std::vector<std::string>& kernel_family_names() {
 }
 
 const std::vector<std::string>& work_from_names() {
-    static const std::vector<std::string> names{"ncu", "shapes", "profiler-flops", "bandwidth-rule", "duration"};
+    static const std::vector<std::string> names{"ncu", "shapes", "profiler-flops", "bandwidth-rule", "efficiency-rule", "duration"};
     return names;
 }
 

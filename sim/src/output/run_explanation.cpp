@@ -186,7 +186,9 @@ void explain_binds(std::ostream& out, const ExplainInput& in) {
         const workloads::KernelLaunch& launch = in.app.launches[i];
         auto& f = families[static_cast<int>(k.binds)][launch.family];
         ++f.first;
-        if (launch.work_from == "bandwidth-rule" || launch.work_from == "duration" || launch.work_from.empty()) ++f.second;
+        if (launch.work_from == "bandwidth-rule" || launch.work_from == "efficiency-rule" || launch.work_from == "duration" ||
+            launch.work_from.empty())
+            ++f.second;
     }
     std::map<int, std::uint64_t> per_binding;
     for (const auto& [key, n] : count) per_binding[std::get<1>(key)] += n;

@@ -99,6 +99,10 @@ struct GpuSpec {
     /// Dense tensor-core FLOPs (int8: operations) per SM per cycle by dtype (fp64, tf32, fp16, bf16,
     /// fp8, int8; only those the tensor cores have; empty without tensor cores); roofline.h
     std::map<std::string, double> tensor_flops_per_sm_cycle;
+    /// The fraction of that peak (at clock_mhz) the vendor libraries' kernels of each compute family
+    /// (gemm, conv, attention) reach on this GPU, measured; the trace importer's FLOPs for a compute
+    /// kernel whose trace has no shapes (docs/importing.md); roofline.h
+    std::map<std::string, double> library_efficiency;
     /// 128-byte L1/shared-memory accesses (wavefronts) an SM serves per cycle; shared-memory and
     /// global loads through L1 use the same data path (the `shared` model's per-SM L1 limit)
     std::optional<double> l1_wavefronts_per_cycle;

@@ -25,6 +25,13 @@ std::optional<double> tensor_flops_per_sm_cycle(const GpuSpec& gpu, std::string_
 /// datasheet that states its tensor peak at a lower clock (the h100's 1830 MHz) gives less.
 std::optional<double> peak_flops(const GpuSpec& gpu, std::string_view dtype);
 
+/// The compute families `execution.library_efficiency` may name: gemm, conv, attention.
+const std::vector<std::string_view>& efficiency_families();
+
+/// execution.library_efficiency of `family`: the fraction of the dtype's peak its library kernels
+/// reach on `gpu`; nullopt when the spec does not say.
+std::optional<double> library_efficiency(const GpuSpec& gpu, std::string_view family);
+
 /// The dtype whose tensor peak `gpusched list gpus` shows: bf16, else fp16; nullopt without either.
 std::optional<std::string> headline_tensor_dtype(const GpuSpec& gpu);
 

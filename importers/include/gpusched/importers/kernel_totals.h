@@ -18,6 +18,8 @@ struct TotalsRules {
     /// The bandwidth rule applies to memory-family kernels at least this long: 10 us, a kernel of
     /// several waves (validation/data/h100/torch at 132 SMs: every memory kernel under one wave runs
     /// 1.3-5.3 us, every one of 10 waves or more 31 us or longer; docs/importing.md).
+    /// So does the efficiency rule to compute-family kernels without FLOPs (the same reason: a kernel
+    /// that long is several waves or long blocks, not launch and latency).
     TraceTime bandwidth_rule_min = 10'000'000;
 };
 
@@ -25,7 +27,7 @@ struct TotalsRules {
 struct KernelTotals {
     std::string family;                ///< kernel_family.h
     int rule = -1;                     ///< the family table's row, -1 the fallback
-    std::string work_from = "duration";  ///< shapes, profiler-flops, bandwidth-rule, duration (ncu is set by `import ncu`)
+    std::string work_from = "duration";  ///< shapes, profiler-flops, bandwidth-rule, efficiency-rule, duration (ncu: `import ncu`)
     std::optional<double> dram_bytes, l2_bytes, flops;
     std::string dtype;                 ///< "" unknown
 };
@@ -35,7 +37,7 @@ struct FamilyTotals {
     std::string family;
     std::size_t kernels = 0, rule_kernels = 0;
     TraceTime time = 0, rule_time = 0;
-    std::size_t from_shapes = 0, from_flops = 0, from_bandwidth = 0;
+    std::size_t from_shapes = 0, from_flops = 0, from_bandwidth = 0;  ///< from_bandwidth: the bandwidth or efficiency rule
 };
 
 /// The totals of an import's kernels.

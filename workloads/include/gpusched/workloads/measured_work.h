@@ -27,7 +27,7 @@ struct MeasuredLaunch {
 
 /// The kernel families an importer labels launches with, in the order of docs/importing.md "Kernel families".
 const std::vector<std::string>& kernel_family_names();
-/// The values of `work_from`: ncu, shapes, profiler-flops, bandwidth-rule, duration.
+/// The values of `work_from`: ncu, shapes, profiler-flops, bandwidth-rule, efficiency-rule, duration.
 const std::vector<std::string>& work_from_names();
 /// The values of `dtype`: fp64, fp32, tf32, fp16, bf16, fp8, int8.
 const std::vector<std::string>& measured_dtype_names();
