@@ -51,38 +51,39 @@ const std::vector<std::pair<std::string_view, NumberField>>& number_fields() {
     return fields;
 }
 
+/// PREFIX + NAME for each of `names`, in their order.
+std::vector<std::string> prefixed(std::string_view prefix, const std::vector<std::string_view>& names) {
+    std::vector<std::string> out;
+    for (const auto name : names) out.push_back(std::string(prefix) + std::string(name));
+    return out;
+}
+
 /// "execution.tensor_flops_per_sm_cycle.DTYPE" for each of tensor_dtypes(), in their order.
 const std::vector<std::string>& tensor_keys() {
-    static const std::vector<std::string> keys = [] {
-        std::vector<std::string> out;
-        for (const auto dtype : tensor_dtypes()) out.push_back("execution.tensor_flops_per_sm_cycle." + std::string(dtype));
-        return out;
-    }();
+    static const std::vector<std::string> keys = prefixed("execution.tensor_flops_per_sm_cycle.", tensor_dtypes());
     return keys;
 }
 
 /// "execution.library_efficiency.FAMILY" for each of efficiency_families(), in their order.
 const std::vector<std::string>& efficiency_keys() {
-    static const std::vector<std::string> keys = [] {
-        std::vector<std::string> out;
-        for (const auto family : efficiency_families()) out.push_back("execution.library_efficiency." + std::string(family));
-        return out;
-    }();
+    static const std::vector<std::string> keys = prefixed("execution.library_efficiency.", efficiency_families());
     return keys;
 }
 
-/// The family of an efficiency key ("execution.library_efficiency.gemm" -> "gemm"), or nullopt.
-std::optional<std::string_view> efficiency_key_family(std::string_view key) {
-    for (std::size_t i = 0; i < efficiency_keys().size(); ++i)
-        if (key == efficiency_keys()[i]) return efficiency_families()[i];
+/// The name `key` ends in when it is one of `keys` (made by prefixed from `names`), else nullopt.
+std::optional<std::string_view> name_of(std::string_view key, const std::vector<std::string>& keys,
+                                        const std::vector<std::string_view>& names) {
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        if (key == keys[i]) return names[i];
     return std::nullopt;
 }
 
 /// The dtype of a tensor key ("execution.tensor_flops_per_sm_cycle.bf16" -> "bf16"), or nullopt.
-std::optional<std::string_view> tensor_key_dtype(std::string_view key) {
-    for (std::size_t i = 0; i < tensor_keys().size(); ++i)
-        if (key == tensor_keys()[i]) return tensor_dtypes()[i];
-    return std::nullopt;
+std::optional<std::string_view> tensor_key_dtype(std::string_view key) { return name_of(key, tensor_keys(), tensor_dtypes()); }
+
+/// The family of an efficiency key ("execution.library_efficiency.gemm" -> "gemm"), or nullopt.
+std::optional<std::string_view> efficiency_key_family(std::string_view key) {
+    return name_of(key, efficiency_keys(), efficiency_families());
 }
 
 constexpr std::string_view kDefaultPolicyKey = "defaults.policy";
