@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpusched::importers {
@@ -175,6 +176,17 @@ OpFlopsKind op_flops_kind(const std::string& name) {
     return OpFlopsKind::none;
 }
 
+/// The gradients convolution_backward computes: (input, weight) from the first two entries of its
+/// output_mask (`Concrete Inputs` of input 10, e.g. "[True, True, False]"); both without a mask.
+std::pair<bool, bool> backward_gradients(const CpuOp& op) {
+    const OpInput* mask = input(op, 10);
+    const std::string m = mask ? mask->concrete : "";
+    if (m.find('[') == std::string::npos) return {true, true};
+    const auto first = m.find_first_of("TF");
+    const auto second = first == std::string::npos ? first : m.find_first_of("TF", first + 1);
+    return {first != std::string::npos && m[first] == 'T', second != std::string::npos && m[second] == 'T'};
+}
+
 }  // namespace
 
 OpEstimate op_flops(const CpuOp& op) {
@@ -235,15 +247,8 @@ OpEstimate op_flops(const CpuOp& op) {
     }
     double flops = 2 * static_cast<double>((*x)[0]) * static_cast<double>((*w)[0]) * numel(out) * numel(std::vector<std::int64_t>(w->begin() + 1, w->end()));
     if (backward) {
-        const OpInput* mask = input(op, 10);
-        const std::string m = mask ? mask->concrete : "";
-        int grads = 2;
-        if (m.find('[') != std::string::npos) {
-            grads = 0;
-            std::size_t pos = 0;
-            for (int i = 0; i < 2 && (pos = m.find_first_of("TF", pos)) != std::string::npos; ++i, ++pos) grads += m[pos] == 'T';
-        }
-        flops *= grads;
+        const auto [grad_input, grad_weight] = backward_gradients(op);
+        flops *= static_cast<int>(grad_input) + static_cast<int>(grad_weight);
     }
     return {flops, "", false};
 }
@@ -263,17 +268,14 @@ OpEstimate op_least_dram_bytes(const CpuOp& op) {
     const std::string name = short_name(op.name);
     if (name == "convolution_backward") {  // writes the gradients of the input and the weight its output_mask asks for
         const auto *x = dims(1), *w = dims(2);
-        const OpInput* mask = input(op, 10);
-        const std::string m = mask ? mask->concrete : "";
-        bool grad_input = true, grad_weight = true;
-        if (m.find('[') != std::string::npos) {
-            const auto first = m.find_first_of("TF"), second = first == std::string::npos ? first : m.find_first_of("TF", first + 1);
-            grad_input = first != std::string::npos && m[first] == 'T';
-            grad_weight = second != std::string::npos && m[second] == 'T';
-        }
+        const auto [grad_input, grad_weight] = backward_gradients(op);
         return {inputs + ((grad_input && x ? numel(*x) : 0) + (grad_weight && w ? numel(*w) : 0)) * element, "", false};
     }
-    if (op_flops_kind(name) == OpFlopsKind::attention) return {inputs + numel(*dims(0)) * element, "", false};
+    if (op_flops_kind(name) == OpFlopsKind::attention) {
+        const auto* query = dims(0);
+        if (!query) return {std::nullopt, name + " query without shapes", true};
+        return {inputs + numel(*query) * element, "", false};
+    }
     // The output's elements are the FLOPs over 2 x the multiply-adds behind each output element: the
     // inner dimension of a matrix product, C/groups x the kernel positions of a convolution.
     const bool addmm = name == "addmm" || name == "baddbmm";
