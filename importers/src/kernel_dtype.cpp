@@ -1,7 +1,7 @@
 // The ordered token table that reads a compute kernel's data type from its name (docs/importing.md).
 #include "gpusched/importers/kernel_dtype.h"
 
-#include <cctype>
+#include "gpusched/importers/kernel_family.h"
 
 namespace gpusched::importers {
 
@@ -26,17 +26,9 @@ const std::vector<DtypeToken>& dtype_tokens() {
 }
 
 std::string kernel_name_dtype(std::string_view full_name) {
-    std::string name(full_name);
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (const DtypeToken& row : dtype_tokens()) {
-        std::string_view tokens = row.tokens;
-        while (!tokens.empty()) {
-            const auto bar = tokens.find('|');
-            if (name.find(tokens.substr(0, bar)) != std::string::npos) return std::string(row.dtype);
-            if (bar == std::string_view::npos) break;
-            tokens.remove_prefix(bar + 1);
-        }
-    }
+    const std::string name = lowered_name(full_name);
+    for (const DtypeToken& row : dtype_tokens())
+        if (name_matches(name, row.tokens)) return std::string(row.dtype);
     return "";
 }
 

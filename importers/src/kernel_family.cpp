@@ -47,15 +47,13 @@ const std::vector<FamilyRule>& family_rules() {
     return rules;
 }
 
-namespace {
-
-std::string lowered(std::string_view text) {
+std::string lowered_name(std::string_view text) {
     std::string out(text);
     for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
 }
 
-bool matches(std::string_view name, std::string_view patterns) {
+bool name_matches(std::string_view name, std::string_view patterns) {
     const std::string_view head = name.substr(0, 5) == "void " ? name.substr(5) : name;
     while (!patterns.empty()) {
         const auto bar = patterns.find('|');
@@ -71,15 +69,13 @@ bool matches(std::string_view name, std::string_view patterns) {
     return false;
 }
 
-}  // namespace
-
 FamilyMatch classify_kernel(std::string_view full_name, const std::array<std::uint32_t, 3>& grid) {
-    const std::string name = lowered(full_name);
+    const std::string name = lowered_name(full_name);
     const std::uint64_t blocks = std::uint64_t{grid[0]} * grid[1] * grid[2];
     const auto& rules = family_rules();
     for (std::size_t r = 0; r < rules.size(); ++r) {
         if (rules[r].max_blocks != 0 && blocks > rules[r].max_blocks) continue;
-        if (matches(name, rules[r].patterns)) return {std::string(rules[r].family), static_cast<int>(r)};
+        if (name_matches(name, rules[r].patterns)) return {std::string(rules[r].family), static_cast<int>(r)};
     }
     return {"other", -1};
 }

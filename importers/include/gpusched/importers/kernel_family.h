@@ -34,6 +34,13 @@ struct FamilyMatch {
     int rule = -1;
 };
 
+/// `text` in lower case (ASCII), as the rule tables match names.
+std::string lowered_name(std::string_view text);
+
+/// Whether a lower-cased kernel name contains one of the '|'-separated `patterns` (a pattern starting
+/// with '^' must start the name after a leading "void ").
+bool name_matches(std::string_view name, std::string_view patterns);
+
 /// Classifies a kernel by its full (demangled or mangled) name and its grid.
 FamilyMatch classify_kernel(std::string_view full_name, const std::array<std::uint32_t, 3>& grid);
 
