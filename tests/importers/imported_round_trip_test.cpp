@@ -31,9 +31,16 @@ WorkloadDocument imported(const std::string& trace_path) {
 
 TEST_CASE("every committed trace imports to a document that reads back equal after writing") {
     const auto source = test::source_dir();
+    // Rounds 2 and 3 of a sweep recorded in rounds repeat round 1's programs (same kernels, launches and
+    // operators; other durations), so round 1 stands for them: under the sanitizers each trace costs a
+    // fifth of a second.
     auto traces = test::files_under(source / "validation/data", ".json.gz");
+    std::erase_if(traces, [](const std::filesystem::path& p) {
+        const std::string round = p.parent_path().filename().string();
+        return round.starts_with("round") && round != "round1";
+    });
     for (const char* name : {"two_streams.json", "cupti_recording.json"}) traces.push_back(source / "tests/importers/data" / name);
-    CHECK(traces.size() >= 50);  // 24 h100 and 24 h200 torch traces, and the importer tests' own
+    CHECK(traces.size() >= 100);  // 24 h100, 30 h100 shapes, 48 round-1 and 24 h200 torch traces, and the tests' own
     for (const auto& path : traces) test::check_round_trip(imported(path.string()), path.string());
 }
 
