@@ -206,6 +206,11 @@ void parse_execution(YamlFields& top, GpuSpec& spec) {
     if (auto v = f.optional_integer("fp32_lanes_per_sm", 1, 1 << 16)) spec.fp32_lanes_per_sm = as_int(*v);
     spec.clock_mhz = f.optional_number("clock_mhz", 1, 1e5);
     parse_roofline(f, spec);
+    spec.tensor_clock_mhz = f.optional_number("tensor_clock_mhz", 1, 1e5);
+    spec.tensor_power_sms = f.optional_number("tensor_power_sms", 1e-3, 1e6);
+    if (spec.tensor_clock_mhz.has_value() != spec.tensor_power_sms.has_value())
+        f.fail(spec.tensor_clock_mhz ? "tensor_clock_mhz" : "tensor_power_sms",
+               "tensor_clock_mhz and tensor_power_sms go together (the power-limited tensor clock, docs/gpu-spec.md)");
     spec.l1_wavefronts_per_cycle = f.optional_number("l1_wavefronts_per_cycle", 1e-3, 1024);
     if (f.has("l1_model"))
         spec.l1_model = f.choice("l1_model", {"cap", "queue"}) == "queue" ? GpuSpec::L1Model::queue : GpuSpec::L1Model::cap;
@@ -447,6 +452,8 @@ std::string to_yaml(const GpuSpec& s) {
     opt_int("  fp32_lanes_per_sm", s.fp32_lanes_per_sm);
     opt_num("  clock_mhz", s.clock_mhz);
     write_roofline(y, s);
+    opt_num("  tensor_clock_mhz", s.tensor_clock_mhz);
+    opt_num("  tensor_power_sms", s.tensor_power_sms);
     opt_num("  l1_wavefronts_per_cycle", s.l1_wavefronts_per_cycle);
     if (s.l1_model == GpuSpec::L1Model::queue) y << "  l1_model: queue\n";
     opt_num("  alu_latency_cycles", s.alu_latency_cycles);

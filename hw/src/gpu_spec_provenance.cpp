@@ -20,6 +20,8 @@ const std::vector<std::pair<std::string_view, NumberField>>& number_fields() {
         {"execution.clock_mhz", &GpuSpec::clock_mhz},
         {"execution.issue_fair_warps", &GpuSpec::issue_fair_warps},
         {"execution.fma_flops_per_sm_cycle", &GpuSpec::fma_flops_per_sm_cycle},
+        {"execution.tensor_clock_mhz", &GpuSpec::tensor_clock_mhz},
+        {"execution.tensor_power_sms", &GpuSpec::tensor_power_sms},
         {"execution.l1_wavefronts_per_cycle", &GpuSpec::l1_wavefronts_per_cycle},
         {"execution.alu_latency_cycles", &GpuSpec::alu_latency_cycles},
         {"execution.fma_latency_cycles", &GpuSpec::fma_latency_cycles},

@@ -24,7 +24,6 @@ struct Source {
     bool from_profiler = false;
     double amount = 0;  ///< the operator's bytes or FLOPs
     std::string dtype;
-    double least_dram_bytes = 0;  ///< a compute operator's op_least_dram_bytes (0 unknown)
 };
 
 std::string milliseconds(TraceTime ps) {
@@ -116,9 +115,6 @@ ImportTotals estimate_kernel_totals(const ImportedTrace& trace, const ImportedAp
                 if (flops.value) s = {o, false, *flops.value, op_dtype(shapes.ops[o])};
                 else if (first_problem.problem.empty()) first_problem = flops;
             }
-            if (s.work_op >= 0)
-                if (const OpEstimate least = op_least_dram_bytes(shapes.ops[s.work_op]); least.value && *least.value <= kMaxTotal)
-                    s.least_dram_bytes = *least.value;
             if (s.work_op < 0) {
                 problems.add(k.family, first_problem.problem.empty() ? "no operator with FLOPs or matrix/convolution/attention shapes"
                                                                      : first_problem.problem,
@@ -160,12 +156,6 @@ ImportTotals estimate_kernel_totals(const ImportedTrace& trace, const ImportedAp
                 ++totals.shape_bytes;
             } else {
                 k.flops = std::round(amount);
-                if (s.least_dram_bytes > 0) {
-                    // Its operands' least DRAM traffic, at most what the reference's DRAM moves in its duration.
-                    const double least = s.least_dram_bytes * share;
-                    const double cap = dram_gbps ? *dram_gbps * 1e-3 * static_cast<double>(op.duration) : least;
-                    k.dram_bytes = std::round(std::min(least, cap));
-                }
                 k.dtype = s.dtype;
                 // float tensors on tensor cores: the kernel's name says tf32 (sm80_xmma_..._tf32f32, cutlass s1688gemm).
                 if (k.dtype == "fp32" && kernel_name_dtype(trace.names[op.name]) == "tf32") k.dtype = "tf32";

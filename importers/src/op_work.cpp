@@ -253,38 +253,4 @@ OpEstimate op_flops(const CpuOp& op) {
     return {flops, "", false};
 }
 
-OpEstimate op_least_dram_bytes(const CpuOp& op) {
-    const OpEstimate flops = op_flops(op);
-    if (!flops.value) return flops;
-    const Tensors t = tensors_of(op);
-    if (t.list.empty()) return {std::nullopt, t.problem, t.inconsistent};
-    double inputs = 0;
-    for (const OpInput* in : t.list) inputs += bytes_of(*in);
-    const double element = dtype_bytes(t.list.front()->type);
-    const auto dims = [&](std::size_t i) -> const std::vector<std::int64_t>* {
-        const OpInput* in = input(op, i);
-        return in && in->dims_are_list && dtype_bytes(in->type) > 0 && !in->dims.empty() ? &in->dims : nullptr;
-    };
-    const std::string name = short_name(op.name);
-    if (name == "convolution_backward") {  // writes the gradients of the input and the weight its output_mask asks for
-        const auto *x = dims(1), *w = dims(2);
-        const auto [grad_input, grad_weight] = backward_gradients(op);
-        return {inputs + ((grad_input && x ? numel(*x) : 0) + (grad_weight && w ? numel(*w) : 0)) * element, "", false};
-    }
-    if (op_flops_kind(name) == OpFlopsKind::attention) {
-        const auto* query = dims(0);
-        if (!query) return {std::nullopt, name + " query without shapes", true};
-        return {inputs + numel(*query) * element, "", false};
-    }
-    // The output's elements are the FLOPs over 2 x the multiply-adds behind each output element: the
-    // inner dimension of a matrix product, C/groups x the kernel positions of a convolution.
-    const bool addmm = name == "addmm" || name == "baddbmm";
-    const auto* reduced = dims(addmm ? 1 : (op_flops_kind(name) == OpFlopsKind::conv ? 1 : 0));
-    if (!reduced) return {std::nullopt, name + " operands without shapes", true};
-    const double per_output = op_flops_kind(name) == OpFlopsKind::conv
-                                  ? numel(std::vector<std::int64_t>(reduced->begin() + 1, reduced->end()))
-                                  : static_cast<double>(reduced->back());
-    return {inputs + *flops.value / (2 * per_output) * element, "", false};
-}
-
 }  // namespace gpusched::importers

@@ -37,19 +37,18 @@ TEST_CASE("trace-only what-if: the four workloads' busy-time ratios on fewer SMs
             CHECK(std::abs(w.reference_busy_error_percent) < 0.5);
         }
     // Today's accuracy, docs/validation.md "What-if from the trace alone" (targets 5% / 10%, with shapes a
-    // median of 3%, not met): no shapes, |predicted / measured T(K)/T(132) - 1| median 5.8%, max 29.0% (the
-    // persistent bf16 GEMMs at 16 SMs, which do 19% more FLOPs per SM there than on the whole GPU, at the same
-    // 1980 MHz clock: validation/data/h100/power/workload_clock.csv); with shapes median 3.8%, max 9.9%.
-    CHECK(c.plain.median_abs_busy_error_percent <= 5.9);
-    CHECK(c.plain.max_abs_busy_error_percent <= 29.1);
-    CHECK(c.shapes.median_abs_busy_error_percent <= 3.9);
-    CHECK(c.shapes.max_abs_busy_error_percent <= 10.0);
-    // With shapes the GEMMs carry their operands' least DRAM traffic (A, B read once, C written once): for
-    // 8192^3 bf16 3 x 128 MiB, 134 us of the 1369 us kernel at 3000 GB/s, but 350 us on 16 SMs at 72 GB/s each,
-    // a part that grows 2.6x where the waves grow 8.25x. The chain at 16 SMs measured 6.94x; the FLOPs alone
-    // gave 8.23x (+18.5%), with the traffic 7.51x.
-    CHECK(point(c.shapes, "gemm", 16).error_percent < 9.0);
-    CHECK(point(c.shapes, "gemm", 16).error_percent > 0.0);
+    // median of 3%, not met): no shapes, |predicted / measured T(K)/T(132) - 1| median 3.4%, max 19.3% (the
+    // elementwise chain's softmax at 32 SMs); with shapes median 4.4%, max 11.4%.
+    CHECK(c.plain.median_abs_busy_error_percent <= 3.5);
+    CHECK(c.plain.max_abs_busy_error_percent <= 19.4);
+    CHECK(c.shapes.median_abs_busy_error_percent <= 4.5);
+    CHECK(c.shapes.max_abs_busy_error_percent <= 11.5);
+    // The bf16 GEMM chain: on the whole GPU its tensor work ran power-limited (the 8192^3 GEMM at 1.41-1.61 GHz in
+    // the recordings, its Nsight Compute cycles over its traced duration), on 16 SMs at 1.83 GHz. Without the
+    // power-limited tensor clock (docs/gpu-spec.md) the chain at 16 SMs came out +29.0% (no shapes) and +18.5%
+    // (shapes, FLOPs alone); with it +6.2% and -4.4%.
+    CHECK(std::abs(point(c.plain, "gemm", 16).error_percent) < 7.0);
+    CHECK(std::abs(point(c.shapes, "gemm", 16).error_percent) < 5.0);
     // The transformer's non-vectorized elementwise kernels (elementwise_kernel<128, 4>, unrolled_elementwise_kernel:
     // 115 of its 396 us of busy time) are SM-bound, measured 6.3-7.1x at 16 SMs; as DRAM traffic (the
     // bandwidth rule) they scaled 2.6x and the workload came out 13.1% short at 16 SMs, 16.5% at 32.

@@ -1,6 +1,7 @@
 // The `kernel` generator's measured rule: on the reference GPU the launch alone reproduces its measurement; what-ifs follow physics.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "gpusched/hw/gpu_overrides.h"
@@ -191,9 +192,56 @@ TEST_CASE("what-if: a launch's bf16 FLOPs run at the simulated GPU's tensor rate
     twice.tensor_flops_per_sm_cycle["bf16"] = 8192;
     CHECK(launch_us(gemm, twice) == doctest::Approx(70).epsilon(0.02));
     // Another dtype's rate does not matter; fewer SMs keep the per-SM rate: at 66 SMs two blocks share each SM (8 fit
-    // per SM), so the compute part doubles (60 -> 120 us) and the other 40 us stay: 160 us.
+    // per SM), so the compute part doubles (60 -> 120 us) and the other 40 us stay: 160 us, on a GPU that states no
+    // power-limited tensor clock (the launch keeps the clock it ran at, a rule the notes name).
     hw::GpuSpec fp8 = h100();
     fp8.tensor_flops_per_sm_cycle["fp8"] = 20000;
     CHECK(launch_us(gemm, fp8) == doctest::Approx(reference).epsilon(0.001));
-    CHECK(launch_us(gemm, hw::with_sm_count(h100(), 66)) == doctest::Approx(160).epsilon(0.03));
+    hw::GpuSpec unlimited = hw::with_sm_count(h100(), 66);
+    unlimited.tensor_clock_mhz.reset();
+    unlimited.tensor_power_sms.reset();
+    CHECK(launch_us(gemm, unlimited) == doctest::Approx(160).epsilon(0.03));
+    const workloads::Application app = workloads::application_from_specs({gemm}, "--kernel");
+    const auto work = std::dynamic_pointer_cast<const workloads::KernelWork>(app.launches.front().work);
+    REQUIRE(work);
+    const auto notes = work->notes(unlimited, "shared");
+    CHECK(std::any_of(notes.begin(), notes.end(), [](const std::string& n) { return n.find("states no power-limited tensor clock") != std::string::npos; }));
+}
+
+TEST_CASE("what-if: tensor work on fewer SMs runs at the power-limited clock the h100 allows them") {
+    // As above: u = F / (4096 x 132 SMs x 100 us x 1830 MHz) = 0.6 x 1980 / 1830 = 0.649 on 132 SMs, above the h100's
+    // 68.5 SMs of full activity: the launch ran at f_ref = 1830 x sqrt(68.5 / (132 x 0.649)) = 1636 MHz with activity
+    // a = 0.649 x 1830 / 1636 = 0.726. On 66 SMs, 66 x 0.726 = 47.9 busy SMs run at the full 1830 MHz, so its 160 us
+    // of SM cycles (counted at 1980 MHz) take 160 x (1636 / 1980) x (1980 / 1830) = 143.1 us.
+    const double flops = 132 * 60e-6 * 4096 * 1980e6;
+    const std::string gemm = "kernel:blocks=132,threads=256,measured=100us,measured_gpu=h100,family=gemm,work_from=shapes,"
+                             "flops=" + std::to_string(flops) + ",dtype=bf16";
+    CHECK(launch_us(gemm, h100()) == doctest::Approx(100).epsilon(0.01));
+    CHECK(launch_us(gemm, hw::with_sm_count(h100(), 66)) == doctest::Approx(143.1).epsilon(0.01));
+    // A GPU that allows all 132 SMs at full activity (tensor_power_sms 132): the launch's whole SM part at 1830 MHz
+    // where it ran at 1636: 100 x 1636 / 1830 = 89.4 us.
+    hw::GpuSpec cool = h100();
+    cool.tensor_power_sms = 132;
+    CHECK(launch_us(gemm, cool) == doctest::Approx(89.4).epsilon(0.01));
+    // FP32 FLOPs run on the FMA units, whose clock the rule leaves alone.
+    const std::string fp32 = "kernel:blocks=132,threads=256,measured=100us,measured_gpu=h100,family=gemm,work_from=shapes,"
+                             "flops=" + std::to_string(132 * 60e-6 * 256 * 1980e6) + ",dtype=fp32";
+    CHECK(launch_us(fp32, cool) == doctest::Approx(launch_us(fp32, h100())).epsilon(1e-9));
+    // 1000 times the FLOPs: more than the peak allows in 100 us (u = 649), so they give no clock (the GPU with and
+    // without the power keys alike).
+    const std::string bogus = "kernel:blocks=132,threads=256,measured=100us,measured_gpu=h100,family=gemm,work_from=shapes,"
+                              "flops=" + std::to_string(flops * 1000) + ",dtype=bf16";
+    hw::GpuSpec k66_unlimited = hw::with_sm_count(h100(), 66);
+    k66_unlimited.tensor_clock_mhz.reset();
+    k66_unlimited.tensor_power_sms.reset();
+    CHECK(launch_us(bogus, hw::with_sm_count(h100(), 66)) == doctest::Approx(launch_us(bogus, k66_unlimited)).epsilon(1e-9));
+    // --explain's derivation names the two clocks.
+    const workloads::Application app = workloads::application_from_specs({gemm}, "--kernel");
+    const auto work = std::dynamic_pointer_cast<const workloads::KernelWork>(app.launches.front().work);
+    REQUIRE(work);
+    const hw::GpuSpec k66 = hw::with_sm_count(h100(), 66);
+    const auto steps = work->derivation(workloads::gpu_context(app.launches.front(), k66)).steps;
+    CHECK(std::any_of(steps.begin(), steps.end(), [](const std::string& t) {
+        return t.find("ran at 1636 MHz") != std::string::npos && t.find("run at 1830 MHz") != std::string::npos;
+    }));
 }

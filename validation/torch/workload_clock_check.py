@@ -4,7 +4,9 @@
 The trace-only what-if of the bf16 GEMM chain scales with its waves on fewer SMs while the hardware
 scales better, and a sustained GEMM loop runs the whole H100 power-limited at 1410 MHz against 1980 MHz
 in a green context of 16 SMs (gemm_clock_check.py). Whether the profiled steps themselves ran
-power-limited is what this measures (validation/data/h100/power/README.md: they did not): for each K and workload it repeats profile_workloads.py's sequence
+power-limited is what this samples (validation/data/h100/power/README.md: at 10 ms it sees the idle board, not the
+GEMMs' own clock, which validation/scripts/tensor-power.py derives from their cycles): for each K and workload it repeats
+profile_workloads.py's sequence
 (3 warm-up steps, 20 timed steps, then 5 traced steps under torch.profiler: wait 1, warm-up 1, active 3)
 while nvidia-smi samples the SM clock and power every 10 ms, and then runs the workload back to back for
 --steady seconds from that state (the clock a long job would settle at). Changes nothing on the GPU.

@@ -130,6 +130,9 @@ KernelWork::Settings measured(SpecArgs& args, const KernelLaunch& launch) {
         s.compute_floor_cycles = std::min(fit.latency_cycles - s.memory_floor_cycles, fit.compute_floor_ps * *reference.clock_mhz * 1e-6);
         s.reference_flops_per_sm_cycle = fit.reference_flops_per_sm_cycle;
         s.compute_dtype = m.dtype;
+        s.tensor_activity = fit.tensor_activity;
+        s.reference_tensor_clock_mhz = fit.reference_tensor_clock_mhz;
+        s.reference_clock_mhz = *reference.clock_mhz;
         s.compute_blocks_per_sm = std::ceil(static_cast<double>(launch.blocks()) / reference.sm_count) / static_cast<double>(fit.waves);
         s.launch_blocks = launch.blocks();
         s.launch_warps_per_block = fit.warps_per_block;

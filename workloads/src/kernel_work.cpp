@@ -11,6 +11,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/hw/occupancy.h"
 #include "gpusched/hw/presets.h"
+#include "gpusched/hw/tensor_clock.h"
 #include "gpusched/support/checked_time.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/workloads/spec_numbers.h"
@@ -76,6 +77,20 @@ double KernelWork::compute_cycles_on(const GpuContext& context, bool pooled, dou
     return s_.compute_floor_cycles * share * sharing * s_.reference_flops_per_sm_cycle / compute_rate_on(context.gpu);
 }
 
+double KernelWork::tensor_clock_factor(const hw::GpuSpec& gpu, std::string* rule) const {
+    if (s_.tensor_activity <= 0 || s_.reference_tensor_clock_mhz <= 0 || !gpu.clock_mhz) return 1;
+    const double busy = static_cast<double>(std::min<std::uint64_t>(s_.launch_blocks, static_cast<std::uint64_t>(gpu.sm_count))) *
+                        s_.tensor_activity;
+    const auto clock = hw::power_limited_tensor_clock_mhz(gpu, busy);
+    if (!clock) {
+        if (rule) *rule = gpu.name + " states no power-limited tensor clock (execution.tensor_clock_mhz, tensor_power_sms): the "
+                          "launch's tensor work keeps the fraction of the clock it ran at on " + s_.reference_gpu_name + ", a rule";
+        return 1;
+    }
+    const double factor = (s_.reference_tensor_clock_mhz / s_.reference_clock_mhz) * (*gpu.clock_mhz / std::min(*clock, *gpu.clock_mhz));
+    return std::abs(factor - 1) < 1e-9 ? 1 : factor;  // the reference itself: exactly as calibrated
+}
+
 std::shared_ptr<const BlockWork> KernelWork::bind(const GpuContext& context) const {
     const bool pooled = s_.pool_blocks > 0 && context.resident_blocks > 0 &&
                         static_cast<std::uint64_t>(context.resident_blocks) < s_.pool_blocks;
@@ -102,13 +117,15 @@ std::shared_ptr<const BlockWork> KernelWork::bind(const GpuContext& context) con
     if (memory || compute) {
         // The no-overlap rule: the floor's other part at this GPU's clock, plus its DRAM transfer here,
         // plus its FLOPs at this GPU's rate for their dtype.
+        // Tensor work: the SM cycles at this GPU's power-limited clock for the launch's busy SMs.
         const double clock = *context.gpu.clock_mhz;
+        const double tensor = tensor_clock_factor(context.gpu);
         const double other_cycles =
             std::max(0.0, s_.latency_cycles - (memory ? s_.memory_floor_cycles : 0) - (compute ? s_.compute_floor_cycles : 0)) * share;
-        std::optional<Time> floor = cycles_to_time(other_cycles, clock);
+        std::optional<Time> floor = cycles_to_time(other_cycles * tensor, clock);
         if (memory) floor = time_sum(*floor, static_cast<Time>(std::llround(memory_floor_on(context, pooled))));
         if (compute && floor) {
-            floor = time_sum(*floor, cycles_to_time(compute_cycles_on(context, pooled, share), clock));
+            floor = time_sum(*floor, cycles_to_time(compute_cycles_on(context, pooled, share) * tensor, clock));
         }
         bound.warp.latency_bound = floor.value_or(kTimeLimit);
         bound.latency_cycles = 0;
@@ -140,6 +157,20 @@ WorkDerivation KernelWork::derivation(const GpuContext& context) const {
                           " FLOPs per SM per cycle, shared by its blocks on an SM: " +
                           format_spec_number(std::round(compute_cycles_on(context, false, 1.0))) + " cycles per block" +
                           (rule.empty() ? "" : "; " + rule));
+    }
+    if (s_.tensor_activity > 0 && s_.reference_tensor_clock_mhz > 0) {
+        std::string rule;
+        const double factor = tensor_clock_factor(context.gpu, &rule);
+        const double busy = static_cast<double>(std::min<std::uint64_t>(s_.launch_blocks, static_cast<std::uint64_t>(context.gpu.sm_count))) *
+                            s_.tensor_activity;
+        d.steps.push_back("power-limited tensor clock: on " + s_.reference_gpu_name + " the launch's SMs ran at " +
+                          format_spec_number(std::round(s_.reference_tensor_clock_mhz)) + " MHz with a tensor activity of " +
+                          format_spec_number(std::round(s_.tensor_activity * 1000) / 1000) + " per SM; on " + context.gpu.name +
+                          (rule.empty() ? " its " + format_spec_number(std::round(busy * 10) / 10) + " busy SMs run at " +
+                                              format_spec_number(std::round(s_.reference_tensor_clock_mhz / factor *
+                                                                            *context.gpu.clock_mhz / s_.reference_clock_mhz)) +
+                                              " MHz (the f^3 power rule, docs/gpu-spec.md)"
+                                        : ": " + rule));
     }
     if (s_.pool_blocks == 0) return d;
     if (static_cast<std::uint64_t>(context.resident_blocks) >= s_.pool_blocks) {
@@ -222,7 +253,7 @@ std::string KernelWork::identity() const {
       << s_.memory_floor_cycles << s_.reference_dram_wave_ps << s_.launch_blocks << s_.launch_warps_per_block
       << s_.reference_gpu_name << static_cast<std::int64_t>(s_.calibration_target) << s_.calibration_gpu << s_.calibrate_bytes
       << s_.engine_calibrated << s_.compute_floor_cycles << s_.reference_flops_per_sm_cycle << s_.compute_blocks_per_sm
-      << s_.compute_dtype;
+      << s_.compute_dtype << s_.tensor_activity << s_.reference_tensor_clock_mhz << s_.reference_clock_mhz;
     return k.text();
 }
 
@@ -241,6 +272,15 @@ std::vector<std::string> KernelWork::notes(const hw::GpuSpec& gpu, const std::st
         std::string rule;
         static_cast<void>(compute_rate_on(gpu, &rule));
         if (!rule.empty()) out.push_back(rule);
+    }
+    if (s_.tensor_activity > 0 && execution == "shared") {
+        std::string rule;
+        const double factor = tensor_clock_factor(gpu, &rule);
+        if (!rule.empty()) out.push_back(rule);
+        else if (factor != 1)
+            out.push_back("power-limited tensor clock: tensor work runs at " + gpu.name + "'s clock for its busy SMs, not the one it "
+                          "ran at on " + s_.reference_gpu_name + " (docs/gpu-spec.md \"Power-limited tensor clock\"; gpusched show "
+                          "work gives both)");
     }
     if (s_.pool_blocks > 0 && execution == "shared" && pooled_on(gpu))
         out.push_back("persistent-kernel rule: a measured launch whose grid is " + s_.reference_gpu +

@@ -103,6 +103,11 @@ struct GpuSpec {
     /// (gemm, conv, attention) reach on this GPU, measured; the trace importer's FLOPs for a compute
     /// kernel whose trace has no shapes (docs/importing.md); roofline.h
     std::map<std::string, double> library_efficiency;
+    /// The clock of tensor-core work when the board's power allows it (the clock the vendor states its tensor
+    /// figures at, at most clock_mhz), and how many SMs at full tensor activity run at it within the power
+    /// limit; more busy SMs run slower (tensor_clock.h). Both or neither.
+    std::optional<double> tensor_clock_mhz;
+    std::optional<double> tensor_power_sms;
     /// 128-byte L1/shared-memory accesses (wavefronts) an SM serves per cycle; shared-memory and
     /// global loads through L1 use the same data path (the `shared` model's per-SM L1 limit)
     std::optional<double> l1_wavefronts_per_cycle;

@@ -35,12 +35,6 @@ OpEstimate op_bytes(const CpuOp& op, const std::string& family);
 /// a mask), scaled_dot_product attention 4 B H Sq Sk D. No value for other operators.
 OpEstimate op_flops(const CpuOp& op);
 
-/// The least DRAM traffic of an operator op_flops counts: each tensor input read once and its output
-/// written once (a matrix product's M x N, a convolution's N x K x output positions, attention's query
-/// shape; convolution_backward writes its input's and weight's gradients), in the first input's dtype.
-/// A lower bound (re-reads after L2 misses are not counted); no value where op_flops has none.
-OpEstimate op_least_dram_bytes(const CpuOp& op);
-
 /// The data type of the operator's first tensor input.
 std::string op_dtype(const CpuOp& op);
 

@@ -54,6 +54,13 @@ public:
         double reference_flops_per_sm_cycle = 0;
         double compute_blocks_per_sm = 0;  ///< ceil(B / S) / waves on the reference GPU: blocks sharing an SM's rate
         std::string compute_dtype;
+        /// The power-limited tensor clock (hw/tensor_clock.h): a launch with tensor FLOPs measured on a GPU that
+        /// states the limit ran at reference_tensor_clock_mhz (its cycles are counted at reference_clock_mhz) with
+        /// tensor_activity per SM; bound to a GPU, its floor's SM part runs at that GPU's power-limited clock for
+        /// tensor_activity x min(B, S') busy SMs (tensor_clock_factor). 0: no such launch.
+        double tensor_activity = 0;
+        double reference_tensor_clock_mhz = 0;
+        double reference_clock_mhz = 0;
         Time calibration_target = 0;        ///< a measured launch with a floor: its measured duration (else 0)
         std::string calibration_gpu;        ///< the preset it was measured on
         bool calibrate_bytes = false;       ///< a DRAM-term launch (no floor): calibration scales its DRAM bytes
@@ -110,6 +117,11 @@ private:
     /// share an SM's FLOP rate there (ceil(B / S') / waves', or the resident blocks per SM of a pooled launch)
     /// over the reference's x (reference rate / its rate for compute_dtype), x `share` (a pooled block's work).
     [[nodiscard]] double compute_cycles_on(const GpuContext& context, bool pooled, double share) const;
+    /// What the floor's SM cycles (counted at the reference's clock_mhz) weigh on `gpu` for the power-limited
+    /// tensor clock: (f_ref / c_ref) x (c / f) with f that GPU's tensor clock for the launch's busy SMs and c its
+    /// clock_mhz; 1 for a launch without tensor activity, or on a GPU that states no limit (`rule` says so:
+    /// the launch keeps the reference's fraction of the clock).
+    [[nodiscard]] double tensor_clock_factor(const hw::GpuSpec& gpu, std::string* rule = nullptr) const;
     Settings s_;
 };
 

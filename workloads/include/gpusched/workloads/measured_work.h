@@ -56,6 +56,12 @@ struct MeasuredWorkFit {
     /// (ceil(B / S) blocks) at the reference's flops_per_sm_cycle per wave. 0 without flops or floor.
     double compute_floor_ps = 0;
     double reference_flops_per_sm_cycle = 0;  ///< that rate (0: no compute part)
+    /// The power-limited tensor clock (hw/tensor_clock.h), for a compute part of a tensor dtype on a reference
+    /// GPU that states the limit: the clock the launch ran at and its SMs' tensor activity, from its utilisation
+    /// u = F / (R N measured f_t) on its N = min(B, S) SMs (tensor_load_from_utilisation). 0: none, and when u > 1
+    /// (more FLOPs than the peak allows in the measured time: they do not fit the duration).
+    double reference_tensor_clock_mhz = 0;
+    double tensor_activity = 0;
 };
 
 /// FLOPs per SM per cycle of `gpu` for `dtype`: "fp32" its FP32 FMA rate (execution.fma_flops_per_sm_cycle),

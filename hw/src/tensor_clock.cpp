@@ -1,0 +1,33 @@
+// The power-limited clock of tensor-core work (the f^3 power rule over execution.tensor_power_sms).
+#include "gpusched/hw/tensor_clock.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpusched::hw {
+
+bool has_tensor_power(const GpuSpec& gpu) { return gpu.tensor_clock_mhz && gpu.tensor_power_sms; }
+
+namespace {
+/// The tensor clock, at most the boost clock (a what-if may lower clock_mhz below it).
+double top_clock(const GpuSpec& gpu) { return gpu.clock_mhz ? std::min(*gpu.tensor_clock_mhz, *gpu.clock_mhz) : *gpu.tensor_clock_mhz; }
+}  // namespace
+
+std::optional<double> power_limited_tensor_clock_mhz(const GpuSpec& gpu, double busy_sms) {
+    if (!has_tensor_power(gpu)) return std::nullopt;
+    const double top = top_clock(gpu);
+    if (busy_sms <= *gpu.tensor_power_sms) return top;
+    return top * std::pow(*gpu.tensor_power_sms / busy_sms, 1.0 / kTensorPowerExponent);
+}
+
+std::optional<TensorLoad> tensor_load_from_utilisation(const GpuSpec& gpu, double sms, double utilisation) {
+    if (!has_tensor_power(gpu) || sms <= 0 || utilisation <= 0) return std::nullopt;
+    const double top = top_clock(gpu);
+    const double ratio = *gpu.tensor_power_sms / (sms * utilisation);
+    TensorLoad load;
+    load.clock_mhz = ratio >= 1 ? top : top * std::pow(ratio, 1.0 / (kTensorPowerExponent - 1));
+    load.activity = std::min(1.0, utilisation * top / load.clock_mhz);
+    return load;
+}
+
+}  // namespace gpusched::hw
