@@ -9,6 +9,7 @@
 #include "gpusched/hw/gpu_spec_io.h"
 #include "gpusched/support/input_error.h"
 #include "gpusched/hw/presets.h"
+#include "support/gpu_spec_text.h"
 
 using namespace gpusched;
 
@@ -32,14 +33,7 @@ std::string with_line(std::string text, const std::string& key, const std::strin
     return text;
 }
 
-std::string error_of(const std::string& text) {
-    try {
-        hw::parse_gpu_spec(text, "bad.yaml");
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
+std::string error_of(const std::string& text) { return test::spec_error(text); }
 }  // namespace
 
 TEST_CASE("every preset round-trips through to_yaml and the loader") {

@@ -10,20 +10,13 @@
 #include "gpusched/hw/presets.h"
 #include "gpusched/hw/roofline.h"
 #include "gpusched/support/input_error.h"
+#include "support/gpu_spec_text.h"
 
 using namespace gpusched;
 
 namespace {
-/// tiny_gpu-like spec text with an execution section ending in `execution_tail` lines.
 std::string spec_text(const std::string& execution_tail, const std::string& top_tail = "") {
-    return "name: t\nfull_name: T\ncompute_capability: \"9.0\"\nsm_count: 4\n" + top_tail +
-           "limits:\n  warp_size: 32\n  max_threads_per_sm: 2048\n  max_warps_per_sm: 64\n  max_blocks_per_sm: 32\n"
-           "  max_threads_per_block: 1024\n  registers_per_sm: 65536\n  max_registers_per_block: 65536\n"
-           "  max_registers_per_thread: 255\n  shared_memory_per_sm: 233472\n  shared_memory_per_block: 49152\n"
-           "  shared_memory_per_block_optin: 232448\n  reserved_shared_memory_per_block: 1024\n"
-           "  shared_memory_configs_kib: [0, 228]\nallocation:\n  register_granularity: warp\n"
-           "  register_allocation_unit: 256\n  register_sub_partitions: 4\n  shared_memory_allocation_unit: 128\n"
-           "execution:\n  warp_schedulers_per_sm: 4\n  issue_width: 1\n  clock_mhz: 1000\n" + execution_tail;
+    return test::minimal_spec_text(execution_tail, top_tail);
 }
 }  // namespace
 

@@ -9,28 +9,12 @@
 #include "gpusched/hw/presets.h"
 #include "gpusched/hw/tensor_clock.h"
 #include "gpusched/support/input_error.h"
+#include "support/gpu_spec_text.h"
 
 using namespace gpusched;
 
 namespace {
-std::string spec_text(const std::string& execution_tail) {
-    return "name: t\nfull_name: T\ncompute_capability: \"9.0\"\nsm_count: 4\n"
-           "limits:\n  warp_size: 32\n  max_threads_per_sm: 2048\n  max_warps_per_sm: 64\n  max_blocks_per_sm: 32\n"
-           "  max_threads_per_block: 1024\n  registers_per_sm: 65536\n  max_registers_per_block: 65536\n"
-           "  max_registers_per_thread: 255\n  shared_memory_per_sm: 233472\n  shared_memory_per_block: 49152\n"
-           "  shared_memory_per_block_optin: 232448\n  reserved_shared_memory_per_block: 1024\n"
-           "  shared_memory_configs_kib: [0, 228]\nallocation:\n  register_granularity: warp\n"
-           "  register_allocation_unit: 256\n  register_sub_partitions: 4\n  shared_memory_allocation_unit: 128\n"
-           "execution:\n  warp_schedulers_per_sm: 4\n  issue_width: 1\n  clock_mhz: 1980\n" + execution_tail;
-}
-std::string error_of(const std::string& text) {
-    try {
-        hw::parse_gpu_spec(text, "g.yaml");
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
-}
+std::string spec_text(const std::string& execution_tail) { return test::minimal_spec_text(execution_tail, "", "1980"); }
 }  // namespace
 
 TEST_CASE("the f^3 rule: P SMs at full tensor activity run at the tensor clock, more run slower") {
@@ -72,13 +56,13 @@ TEST_CASE("a GPU without the keys has no power-limited clock; the keys go togeth
     CHECK(*both.tensor_clock_mhz == 1830);
     CHECK(*both.tensor_power_sms == 3);
     CHECK(hw::parse_gpu_spec(hw::to_yaml(both), "again.yaml").tensor_power_sms == both.tensor_power_sms);
-    CHECK(error_of(spec_text("  tensor_clock_mhz: 1830\n")).find("execution.tensor_clock_mhz") != std::string::npos);
-    CHECK(error_of(spec_text("  tensor_power_sms: 3\n")).find("execution.tensor_power_sms") != std::string::npos);
+    CHECK(test::spec_error(spec_text("  tensor_clock_mhz: 1830\n")).find("execution.tensor_clock_mhz") != std::string::npos);
+    CHECK(test::spec_error(spec_text("  tensor_power_sms: 3\n")).find("execution.tensor_power_sms") != std::string::npos);
     // A tensor clock above clock_mhz (as when a what-if sweep lowers the clock) is capped at clock_mhz, 1980 MHz here.
     const hw::GpuSpec slow = hw::parse_gpu_spec(spec_text("  tensor_clock_mhz: 2500\n  tensor_power_sms: 3\n"), "g.yaml");
     CHECK(*hw::power_limited_tensor_clock_mhz(slow, 1) == 1980);
     CHECK(hw::tensor_load_from_utilisation(slow, 1, 0.5)->clock_mhz == 1980);
-    CHECK(error_of(spec_text("  tensor_clock_mhz: 1830\n  tensor_power_sms: -1\n")).find("execution.tensor_power_sms") !=
+    CHECK(test::spec_error(spec_text("  tensor_clock_mhz: 1830\n  tensor_power_sms: -1\n")).find("execution.tensor_power_sms") !=
           std::string::npos);
     const hw::GpuSpec set = hw::resolve_gpu_with_overrides("h100", {{"execution.tensor_power_sms", "132"}},
                                                            {"--set execution.tensor_power_sms=132"});
