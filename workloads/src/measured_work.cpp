@@ -209,7 +209,7 @@ MeasuredWorkFit fit_measured_work(const MeasuredLaunch& m, const hw::GpuSpec& g,
             fit.reference_flops_per_sm_cycle = *rate;
             const double busy_sms = std::min(blocks, sms);
             const double utilisation = g.tensor_clock_mhz && m.dtype != "fp32"
-                                           ? *m.flops / (*rate * busy_sms * static_cast<double>(m.measured) * *g.tensor_clock_mhz * 1e-6)
+                                           ? *m.flops / (*rate * busy_sms * static_cast<double>(m.measured) * std::min(*g.tensor_clock_mhz, f) * 1e-6)
                                            : 0;
             // More FLOPs than the peak allows in the measured time (u > 1) do not fit the duration: no clock from them.
             const auto load = utilisation <= 1 ? hw::tensor_load_from_utilisation(g, busy_sms, utilisation) : std::nullopt;
