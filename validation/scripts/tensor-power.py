@@ -12,7 +12,9 @@ f = f_t min(1, (P / (N a))^(1/3)), so each throttled kernel measures P = N a (f 
     python3 validation/scripts/tensor-power.py [--data validation/data/h100] [--tensor-clock 1830] [--rate 4096]
 
 Prints, per recording and GEMM: grid, F, cycles, traced duration, clock, a, P; then the median P over the
-kernels that ran below f_t (the ones that measure the limit).
+kernels that ran below f_t (the ones that measure the limit); then the rule's shape in K under Nsight
+Compute's conditions: each GEMM's P from its whole-GPU clock there, the clock the rule predicts at
+K = 128..16 against the one Nsight Compute measured.
 """
 import argparse
 import csv
@@ -80,6 +82,19 @@ def main():
                   f"{mhz:6.0f} {a:5.3f} {p:6.1f}")
     print(f"tensor_power_sms: median {statistics.median(limits):.1f} over {len(limits)} throttled kernels "
           f"(range {min(limits):.1f}-{max(limits):.1f})")
+    # The rule's shape in K under Nsight Compute's own conditions: P from the whole GPU's clock of each GEMM,
+    # then the clock the f^3 rule predicts at every other K against the one Nsight Compute measured there.
+    print(f"\nthe f^3 rule across K (ncu-green, the GPU's own clock management): P from K = {args.sms}")
+    print(f"{'i':>2s} {'K':>4s} {'measured MHz':>12s} {'rule MHz':>9s} {'error':>7s}")
+    for i, (sms, f, cycles, a) in enumerate(per_kernel):
+        whole = ncu[i]["cycles"] / ncu[i]["ns"] * 1e3
+        p = sms * a * min(1.0, whole / args.tensor_clock) ** 3
+        for k in (128, 96, 64, 32, 16):
+            rows = [r for r in ncu_rows(os.path.join(args.data, f"torch/ncu-green/gemm_k{k}.csv.gz")) if r["name"].startswith("nvjet")]
+            measured = rows[i]["cycles"] / rows[i]["ns"] * 1e3
+            busy = min(sms, k) * a
+            rule = args.tensor_clock * min(1.0, (p / busy) ** (1 / 3))
+            print(f"{i:2d} {k:4d} {measured:12.0f} {rule:9.0f} {100 * (rule / measured - 1):+6.1f}%")
 
 
 if __name__ == "__main__":
