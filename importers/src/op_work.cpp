@@ -109,6 +109,24 @@ std::string op_dtype(const CpuOp& op) {
     return "";
 }
 
+namespace {
+
+enum class OpFlopsKind { none, matrix, conv, attention };
+
+/// Which of op_flops's formulas an operator (without its `aten::` prefix) takes.
+OpFlopsKind op_flops_kind(const std::string& name) {
+    if (name == "mm" || name == "addmm" || name == "bmm" || name == "baddbmm") return OpFlopsKind::matrix;
+    if (name == "conv1d" || name == "conv2d" || name == "conv3d" || name == "convolution" || name == "_convolution" ||
+        name == "cudnn_convolution" || name == "convolution_backward")
+        return OpFlopsKind::conv;
+    if (name.find("scaled_dot_product") != std::string::npos || name.find("flash_attention") != std::string::npos ||
+        name.find("efficient_attention") != std::string::npos)
+        return OpFlopsKind::attention;
+    return OpFlopsKind::none;
+}
+
+}  // namespace
+
 OpEstimate op_bytes(const CpuOp& op, const std::string& family) {
     const Tensors t = tensors_of(op);
     if (t.list.empty()) return {std::nullopt, t.problem, t.inconsistent};
@@ -120,6 +138,10 @@ OpEstimate op_bytes(const CpuOp& op, const std::string& family) {
     }
     const OpInput& first = *t.list.front();
     const std::string name = short_name(op.name);
+    // A memory kernel a matrix product, convolution or attention launches (a layout transform, a split-K
+    // reduction): the operator's shapes are its operands, not what this kernel moves.
+    if (op_flops_kind(name) != OpFlopsKind::none)
+        return {std::nullopt, "a helper kernel of a compute operator (" + name + "): its shapes are not this kernel's bytes", false};
     if (name.empty()) return {inputs + bytes_of(first), "", false};
     if (name == "copy_") return {inputs, "", false};
     if (name == "fill_" || name == "zero_") return {bytes_of(first), "", false};
@@ -161,20 +183,6 @@ OpEstimate op_bytes(const CpuOp& op, const std::string& family) {
 }
 
 namespace {
-
-enum class OpFlopsKind { none, matrix, conv, attention };
-
-/// Which of op_flops's formulas an operator (without its `aten::` prefix) takes.
-OpFlopsKind op_flops_kind(const std::string& name) {
-    if (name == "mm" || name == "addmm" || name == "bmm" || name == "baddbmm") return OpFlopsKind::matrix;
-    if (name == "conv1d" || name == "conv2d" || name == "conv3d" || name == "convolution" || name == "_convolution" ||
-        name == "cudnn_convolution" || name == "convolution_backward")
-        return OpFlopsKind::conv;
-    if (name.find("scaled_dot_product") != std::string::npos || name.find("flash_attention") != std::string::npos ||
-        name.find("efficient_attention") != std::string::npos)
-        return OpFlopsKind::attention;
-    return OpFlopsKind::none;
-}
 
 /// The gradients convolution_backward computes: (input, weight) from the first two entries of its
 /// output_mask (`Concrete Inputs` of input 10, e.g. "[True, True, False]"); both without a mask.

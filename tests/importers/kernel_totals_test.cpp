@@ -155,6 +155,16 @@ TEST_CASE("op_bytes and op_flops by the documented rules") {
     CpuOp pool = op_with("aten::max_pool2d_with_indices", {tensor("float", {1, 1, 4, 4}), scalar("[2, 2]"), scalar("[2, 2]")});
     pool.inputs[2].concrete = "[2, 2]";
     CHECK(*op_bytes(pool, "reduction").value == 64 + 16 + 32);
+    // A layout transform or reduction a convolution, matrix product or attention launches: the operator's shapes
+    // are its operands, not the kernel's bytes (the first conv's 70 us nhwcToNchw moves its 103 MB output, the
+    // shapes' first input is the 19 MB image). No bytes, a problem the summary counts, and not inconsistent.
+    for (const char* name : {"aten::cudnn_convolution", "aten::convolution_backward", "aten::mm", "aten::_scaled_dot_product_flash_attention"}) {
+        CAPTURE(name);
+        const OpEstimate helper = op_bytes(op_with(name, {tensor("float", {32, 3, 224, 224}), tensor("float", {64, 3, 7, 7})}), "copy");
+        CHECK(!helper.value);
+        CHECK(!helper.inconsistent);
+        CHECK(helper.problem.find("a helper kernel of a compute operator") != std::string::npos);
+    }
     // No dims to reduce: the whole tensor to one element.
     CHECK(*op_bytes(op_with("aten::sum", {tensor("float", {100})}), "reduction").value == 404);
     CHECK(!op_bytes(op_with("aten::add", {scalar("1")}), "elementwise").value);

@@ -38,11 +38,13 @@ TEST_CASE("trace-only what-if: the four workloads' busy-time ratios on fewer SMs
         }
     // Today's accuracy, docs/validation.md "What-if from the trace alone" (targets 5% / 10%, with shapes a
     // median of 3%, not met): no shapes, |predicted / measured T(K)/T(132) - 1| median 3.4%, max 19.3% (the
-    // elementwise chain's softmax at 32 SMs); with shapes median 4.4%, max 11.4%.
+    // elementwise chain's softmax at 32 SMs); with shapes median 3.6%, max 11.4%.
     CHECK(c.plain.median_abs_busy_error_percent <= 3.5);
     CHECK(c.plain.max_abs_busy_error_percent <= 19.4);
-    CHECK(c.shapes.median_abs_busy_error_percent <= 4.5);
+    CHECK(c.shapes.median_abs_busy_error_percent <= 3.7);
     CHECK(c.shapes.max_abs_busy_error_percent <= 11.5);
+    // cnn's layout transforms take the bandwidth rule, not their convolution's first input: at 16 SMs +9.5% -> +3.3%.
+    CHECK(std::abs(point(c.shapes, "cnn", 16).error_percent) < 4.5);
     // The bf16 GEMM chain: on the whole GPU its tensor work ran power-limited (the 8192^3 GEMM at 1.41-1.61 GHz in
     // the recordings, its Nsight Compute cycles over its traced duration), on 16 SMs at 1.83 GHz. Without the
     // power-limited tensor clock (docs/gpu-spec.md) the chain at 16 SMs came out +29.0% (no shapes) and +18.5%
