@@ -77,17 +77,24 @@ double KernelWork::compute_cycles_on(const GpuContext& context, bool pooled, dou
     return s_.compute_floor_cycles * share * sharing * s_.reference_flops_per_sm_cycle / compute_rate_on(context.gpu);
 }
 
+double KernelWork::busy_tensor_sms(const hw::GpuSpec& gpu) const {
+    return static_cast<double>(std::min<std::uint64_t>(s_.launch_blocks, static_cast<std::uint64_t>(gpu.sm_count))) * s_.tensor_activity;
+}
+
+std::optional<double> KernelWork::tensor_clock_on(const hw::GpuSpec& gpu) const {
+    return hw::power_limited_tensor_clock_mhz(gpu, busy_tensor_sms(gpu));
+}
+
 double KernelWork::tensor_clock_factor(const hw::GpuSpec& gpu, std::string* rule) const {
-    if (s_.tensor_activity <= 0 || s_.reference_tensor_clock_mhz <= 0 || !gpu.clock_mhz) return 1;
-    const double busy = static_cast<double>(std::min<std::uint64_t>(s_.launch_blocks, static_cast<std::uint64_t>(gpu.sm_count))) *
-                        s_.tensor_activity;
-    const auto clock = hw::power_limited_tensor_clock_mhz(gpu, busy);
+    if (s_.tensor_activity <= 0 || s_.reference_tensor_clock_mhz <= 0) return 1;
+    const auto clock = tensor_clock_on(gpu);  // at most gpu.clock_mhz
     if (!clock) {
         if (rule) *rule = gpu.name + " states no power-limited tensor clock (execution.tensor_clock_mhz, tensor_power_sms): the "
                           "launch's tensor work keeps the fraction of the clock it ran at on " + s_.reference_gpu_name + ", a rule";
         return 1;
     }
-    const double factor = (s_.reference_tensor_clock_mhz / s_.reference_clock_mhz) * (*gpu.clock_mhz / std::min(*clock, *gpu.clock_mhz));
+    if (!gpu.clock_mhz) return 1;  // no clock to count cycles at: bind() leaves the floor as it is
+    const double factor = (s_.reference_tensor_clock_mhz / s_.reference_clock_mhz) * (*gpu.clock_mhz / *clock);
     return std::abs(factor - 1) < 1e-9 ? 1 : factor;  // the reference itself: exactly as calibrated
 }
 
@@ -160,17 +167,15 @@ WorkDerivation KernelWork::derivation(const GpuContext& context) const {
     }
     if (s_.tensor_activity > 0 && s_.reference_tensor_clock_mhz > 0) {
         std::string rule;
-        const double factor = tensor_clock_factor(context.gpu, &rule);
-        const double busy = static_cast<double>(std::min<std::uint64_t>(s_.launch_blocks, static_cast<std::uint64_t>(context.gpu.sm_count))) *
-                            s_.tensor_activity;
+        static_cast<void>(tensor_clock_factor(context.gpu, &rule));
+        const auto clock = tensor_clock_on(context.gpu);
         d.steps.push_back("power-limited tensor clock: on " + s_.reference_gpu_name + " the launch's SMs ran at " +
                           format_spec_number(std::round(s_.reference_tensor_clock_mhz)) + " MHz with a tensor activity of " +
                           format_spec_number(std::round(s_.tensor_activity * 1000) / 1000) + " per SM; on " + context.gpu.name +
-                          (rule.empty() ? " its " + format_spec_number(std::round(busy * 10) / 10) + " busy SMs run at " +
-                                              format_spec_number(std::round(s_.reference_tensor_clock_mhz / factor *
-                                                                            *context.gpu.clock_mhz / s_.reference_clock_mhz)) +
-                                              " MHz (the f^3 power rule, docs/gpu-spec.md)"
-                                        : ": " + rule));
+                          (clock ? " its " + format_spec_number(std::round(busy_tensor_sms(context.gpu) * 10) / 10) +
+                                       " busy SMs run at " + format_spec_number(std::round(*clock)) +
+                                       " MHz (the f^3 power rule, docs/gpu-spec.md)"
+                                 : ": " + rule));
     }
     if (s_.pool_blocks == 0) return d;
     if (static_cast<std::uint64_t>(context.resident_blocks) >= s_.pool_blocks) {

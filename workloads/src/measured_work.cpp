@@ -208,13 +208,14 @@ MeasuredWorkFit fit_measured_work(const MeasuredLaunch& m, const hw::GpuSpec& g,
             fit.compute_floor_ps = std::max(0.0, std::min(compute, latency - fit.memory_floor_ps));
             fit.reference_flops_per_sm_cycle = *rate;
             const double busy_sms = std::min(blocks, sms);
-            const double utilisation = g.tensor_clock_mhz && m.dtype != "fp32"
-                                           ? *m.flops / (*rate * busy_sms * static_cast<double>(m.measured) * std::min(*g.tensor_clock_mhz, f) * 1e-6)
+            const auto full_clock = hw::full_tensor_clock_mhz(g);
+            const double utilisation = full_clock && m.dtype != "fp32"
+                                           ? *m.flops / (*rate * busy_sms * static_cast<double>(m.measured) * *full_clock * 1e-6)
                                            : 0;
             // More FLOPs than the peak allows in the measured time (u > 1) do not fit the duration: no clock from them.
             const auto load = utilisation <= 1 ? hw::tensor_load_from_utilisation(g, busy_sms, utilisation) : std::nullopt;
             if (load && fit.compute_floor_ps > 0) {
-                fit.reference_tensor_clock_mhz = std::min(load->clock_mhz, f);
+                fit.reference_tensor_clock_mhz = load->clock_mhz;
                 fit.tensor_activity = load->activity;
             }
         }

@@ -15,13 +15,16 @@ inline constexpr double kTensorPowerExponent = 3;
 /// execution.tensor_power_sms both.
 bool has_tensor_power(const GpuSpec& gpu);
 
+/// f_t: execution.tensor_clock_mhz, at most clock_mhz (which a what-if may set lower); nullopt without the keys.
+std::optional<double> full_tensor_clock_mhz(const GpuSpec& gpu);
+
 /// The clock while tensor cores are busy on SMs whose activities (each SM's fraction of its peak tensor
 /// issue per cycle, 0..1) add up to `busy_sms`:
 ///
 ///     f = f_t min(1, (P / busy_sms)^(1/3))        f_t: execution.tensor_clock_mhz, P: execution.tensor_power_sms
 ///
 /// (P SMs at full activity run at f_t within the board's power; more busy SMs lower the clock until their power
-/// is that of P; f_t at most clock_mhz, which a what-if may set lower). nullopt when the spec lacks either key; f_t when busy_sms <= 0.
+/// is that of P; f_t is full_tensor_clock_mhz). nullopt when the spec lacks either key; f_t when busy_sms <= 0.
 std::optional<double> power_limited_tensor_clock_mhz(const GpuSpec& gpu, double busy_sms);
 
 /// A tensor kernel's clock and activity as its measured duration explains them.

@@ -122,6 +122,10 @@ private:
     /// clock_mhz; 1 for a launch without tensor activity, or on a GPU that states no limit (`rule` says so:
     /// the launch keeps the reference's fraction of the clock).
     [[nodiscard]] double tensor_clock_factor(const hw::GpuSpec& gpu, std::string* rule = nullptr) const;
+    /// The launch's busy SMs on `gpu` (tensor_activity x min(B, S')) and that GPU's power-limited tensor clock for
+    /// them (nullopt: the GPU states no limit).
+    [[nodiscard]] double busy_tensor_sms(const hw::GpuSpec& gpu) const;
+    [[nodiscard]] std::optional<double> tensor_clock_on(const hw::GpuSpec& gpu) const;
     Settings s_;
 };
 
