@@ -25,6 +25,12 @@ gpusched_cli_test(set_tensor_rate_negative 2 stderr
 gpusched_cli_test(set_tensor_rate_unknown_dtype 2 stderr
                   "--set execution.tensor_flops_per_sm_cycle.fp4=1: unknown key 'execution.tensor_flops_per_sm_cycle.fp4' \\(known keys here: bf16"
                   occupancy --gpu h100 --threads 256 --set execution.tensor_flops_per_sm_cycle.fp4=1)
+gpusched_cli_test(set_tensor_power_negative 2 stderr
+                  "--set execution.tensor_power_sms=-1: key 'execution.tensor_power_sms': expected a number in \\[0.001, 1e\\+06\\], got '-1'"
+                  occupancy --gpu h100 --threads 256 --set execution.tensor_power_sms=-1)
+gpusched_cli_test(set_tensor_power_alone 2 stderr
+                  "--set execution.tensor_power_sms=50: key 'execution.tensor_power_sms': tensor_clock_mhz and tensor_power_sms go together"
+                  occupancy --gpu a100 --threads 256 --set execution.tensor_power_sms=50)
 gpusched_cli_test(show_gpu_file 0 stdout "name: tiny" show gpu ./tiny_gpu.yaml)
 gpusched_cli_test(occupancy_text 0 stdout "Blocks per SM  8" occupancy --gpu h100 --threads 256 --regs 32)
 gpusched_cli_test(occupancy_json 0 stdout "\"blocks_per_sm\": 8,.*\"limited_by\": \\[[^]]*\"warps\""
