@@ -24,6 +24,7 @@ class HashedDurations final : public workloads::BlockWork {
 public:
     explicit HashedDurations(bool constant) : constant_(constant) {}
     Time duration(std::uint64_t b) const override { return constant_ ? 50000000 : 20000000 + mix(b) % 40000000; }
+    bool same_duration_for_every_block() const override { return constant_; }
     std::string describe() const override { return constant_ ? "constant 50us" : "hashed 20us..60us"; }
     static std::uint64_t mix(std::uint64_t x) {
         x += 0x9e3779b97f4a7c15ULL;
@@ -130,8 +131,15 @@ int main(int argc, char** argv) {
         sim::Simulation run(gpu, app, *policy, "fixed");
         return run.run().makespan;
     });
+    // The engine's block loop alone: every wave dispatched, none replayed (sim/engine/wave_replay.h).
+    const Measurement blockwise = best_of(repeats, [&] {
+        sim::Simulation run(gpu, app, *policy, "fixed");
+        run.replay_waves(false);
+        return run.run().makespan;
+    });
     const double floor_rate = static_cast<double>(k.blocks()) / floor.best_seconds;
     const double engine_rate = static_cast<double>(k.blocks()) / engine.best_seconds;
+    const double blockwise_rate = static_cast<double>(k.blocks()) / blockwise.best_seconds;
     std::printf("blocks            %llu x %d threads on h100 (%zu resident), %s, %s durations\n",
                 static_cast<unsigned long long>(k.blocks()), threads, slots, policy_name.c_str(), work.describe().c_str());
     std::printf("%-28s %10s %14s %16s\n", "loop", "seconds", "blocks/s", "makespan (us)");
@@ -139,7 +147,10 @@ int main(int argc, char** argv) {
                 static_cast<double>(floor.makespan) / 1e6);
     std::printf("%-28s %10.3f %14.3e %16.3f\n", "gpusched engine", engine.best_seconds, engine_rate,
                 static_cast<double>(engine.makespan) / 1e6);
+    std::printf("%-28s %10.3f %14.3e %16.3f\n", "engine, no wave replay", blockwise.best_seconds, blockwise_rate,
+                static_cast<double>(blockwise.makespan) / 1e6);
     std::printf("engine / floor    %.2f\n", engine_rate / floor_rate);
+    std::printf("no replay / floor %.2f\n", blockwise_rate / floor_rate);
     std::printf("max RSS           %ld KiB\n", max_rss_kib());
     return 0;
 }

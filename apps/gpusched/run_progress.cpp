@@ -75,7 +75,7 @@ void RunProgress::on_block_completed(const sim::BlockRecord& block) {
 }
 
 void RunProgress::on_launch_repeated(const sim::RepeatedLaunch& repeated) {
-    done_blocks_ += app_->launches[repeated.launch].blocks();
+    done_blocks_ += repeated.units;
 }
 
 void RunProgress::on_kernel_completed(std::size_t launch, Time first_start, Time end) {

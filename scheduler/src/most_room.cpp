@@ -38,6 +38,12 @@ public:
         if (finished() || !ranking_.known_empty() || ranking_.room(pos) != 0) return std::nullopt;
         return sim::Placement{next_block_++, sm};
     }
+    /// Its choices are the ranking's, which holds only the rooms it was told.
+    bool skip_units(std::uint64_t units) override {
+        if (units >= blocks_ - next_block_) return false;
+        next_block_ += units;
+        return true;
+    }
     void sm_changed(int sm, const sim::SmView& sms) override {
         ranking_.set(position_[static_cast<std::size_t>(sm)], sms.room(sm));
     }

@@ -91,6 +91,8 @@ void Engine::dispatch_units(LaunchState& launch, std::size_t index, std::span<co
     const UnitStart how = unit_start();
     if (!how.fixed || how.more || channel_.active()) {
         for (const Placement& placement : placements) start_unit(launch, index, placement, how, true);
+        if (replay_.counting())
+            for (const Placement& placement : placements) replay_.count(placement.sm);
         return;
     }
     // Nothing else is scheduled during this loop: blocks that end together share one event.
@@ -102,16 +104,83 @@ void Engine::dispatch_units(LaunchState& launch, std::size_t index, std::span<co
     groups_.finish(batch, core_.queue());
 }
 
+std::optional<std::size_t> Engine::wave_candidate() const {
+    if (!replay_.enabled() || !fixed_durations_ || pipeline_.active() || channel_.active() ||
+        dispatcher_.active_count() != 1 || dispatcher_.paced() || dispatcher_.units_dispatched() != units_done_)
+        return std::nullopt;
+    for (const auto* o : observers_)
+        if (o->needs_every_block()) return std::nullopt;
+    const std::size_t index = dispatcher_.first_active();
+    const LaunchState& launch = launches_[index];
+    if (launch.counts_ends || launch.dispatcher->warp_level() || !launch.work->same_duration_for_every_block())
+        return std::nullopt;
+    return index;
+}
+
+void Engine::skip_repeated_waves(std::size_t index) {
+    LaunchState& launch = launches_[index];
+    const Time now = core_.now();
+    const Time next = core_.queue().empty() ? kTimeLimit : core_.queue().top().time;
+    const std::uint64_t waves = replay_.waves_to_skip(index, now, launch.launch->blocks() - launch.dispatched, next);
+    if (waves == 0) return;
+    const std::uint64_t units = waves * replay_.units();
+    // As if `waves` passes had dispatched the recorded wave and its blocks had ended.
+    const Time end = now + static_cast<Time>(waves) * replay_.period();
+    RepeatedLaunch totals{index, index, units, {}, {}};
+    for (const std::uint64_t per_sm : replay_.per_sm_units()) {  // counted only for observers
+        Time busy = 0;
+        if (__builtin_mul_overflow(static_cast<Time>(per_sm * waves), replay_.block_time(), &busy)) return;
+        totals.per_sm_units.push_back(per_sm * waves);
+        totals.per_sm_busy.push_back(busy);
+    }
+    if (!launch.dispatcher->skip_units(units)) return;
+    for (auto* o : observers_) o->on_launch_repeated(totals);
+    memo_.count_repeated(index, totals);
+    core_.set_now(end);
+    last_end_ = std::max(last_end_, end);
+    units_done_ += units;
+    launch.dispatched += units;
+    launch.completed += units;
+    dispatcher_.count_repeated(units);
+    replay_.skipped(units);
+}
+
 void Engine::run_dispatch_pass() {
+    const std::optional<std::size_t> wave = wave_candidate();
+    if (!wave) {
+        replay_.forget();
+    } else {
+        skip_repeated_waves(*wave);
+        replay_.begin_wave(*wave, !observers_.empty(), gpu_.sm_count);
+    }
+    const std::uint64_t before = dispatcher_.units_dispatched();
     dispatcher_.run_pass(core_, pool_, [this](LaunchState& launch, std::size_t index, std::span<const Placement> placements) {
         dispatch_units(launch, index, placements);
     });
+    if (!wave) return;
+    // The wave is reusable while its launch has units left (it stopped for want of room).
+    if (dispatcher_.active_count() != 1 || dispatcher_.first_active() != *wave) {
+        replay_.forget();
+        return;
+    }
+    const LaunchState& launch = launches_[*wave];
+    const Time now = core_.now();
+    const Time block_time = launch.work->duration(0);  // the same for every block
+    const std::optional<Time> end = time_sum(now + pipeline_.latency(), block_time);
+    if (!end) {
+        replay_.forget();
+        return;
+    }
+    replay_.record(now, *end, block_time, dispatcher_.units_dispatched() - before);
 }
 
 [[gnu::always_inline]] inline bool Engine::try_refill(int sm) {
-    return dispatcher_.try_refill(sm, core_, pool_, [this](LaunchState& launch, std::size_t index, const Placement& placement) {
-        start_unit(launch, index, placement, unit_start(), true);
-    });
+    const bool refilled =
+        dispatcher_.try_refill(sm, core_, pool_, [this](LaunchState& launch, std::size_t index, const Placement& placement) {
+            start_unit(launch, index, placement, unit_start(), true);
+        });
+    if (refilled) replay_.forget();
+    return refilled;
 }
 
 bool Engine::on_block_end(std::size_t at) {

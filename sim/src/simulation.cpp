@@ -31,6 +31,11 @@ Simulation& Simulation::memoise(bool on) {
     return *this;
 }
 
+Simulation& Simulation::replay_waves(bool on) {
+    engine_.set_wave_replay(on);
+    return *this;
+}
+
 SimResult Simulation::run() { return engine_.run(); }
 
 }  // namespace gpusched::sim

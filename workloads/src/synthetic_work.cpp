@@ -1,6 +1,7 @@
 // Synthetic block durations (constant, pattern, seeded uniform) and the `synthetic` generator.
 #include "gpusched/workloads/synthetic_work.h"
 
+#include <algorithm>
 #include <limits>
 #include <utility>
 
@@ -76,6 +77,12 @@ Time SyntheticWork::duration(std::uint64_t block) const {
             return uniform_duration(durations_.values[0], durations_.values.back(), durations_.seed, block);
     }
     return durations_.values[0];
+}
+
+bool SyntheticWork::same_duration_for_every_block() const {
+    return durations_.kind == SyntheticDurations::Kind::constant ||
+           std::all_of(durations_.values.begin(), durations_.values.end(),
+                       [&](Time d) { return d == durations_.values.front(); });
 }
 
 int SyntheticWork::active_warps(std::uint64_t block, int warps_per_block) const {

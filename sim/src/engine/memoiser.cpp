@@ -2,6 +2,7 @@
 #include "gpusched/sim/engine/memoiser.h"
 
 #include <algorithm>
+#include <string>
 
 namespace gpusched::sim {
 
@@ -26,6 +27,16 @@ void Memoiser::start_recording(std::size_t launch, Time now) {
     totals_ = RepeatedLaunch{};
     totals_.per_sm_units.assign(static_cast<std::size_t>(sm_count_), 0);
     totals_.per_sm_busy.assign(static_cast<std::size_t>(sm_count_), 0);
+}
+
+void Memoiser::count_repeated(std::size_t launch, const RepeatedLaunch& skipped) {
+    if (!recording_ || launch != launch_) return;
+    totals_.units += skipped.units;
+    for (std::size_t sm = 0; sm < skipped.per_sm_units.size(); ++sm) {
+        totals_.per_sm_units[sm] += skipped.per_sm_units[sm];
+        Time& total = totals_.per_sm_busy[sm];
+        total = checked_time_sum(total, skipped.per_sm_busy[sm], [sm] { return "SM " + std::to_string(sm) + ": its busy time"; });
+    }
 }
 
 void Memoiser::launch_completed(std::size_t launch, Time now, Time first_start) {

@@ -113,6 +113,17 @@ public:
         (void)sm;
         return std::nullopt;
     }
+    /// Asked at a pass that finds the GPU empty of units, when the previous pass of this
+    /// dispatcher also found it empty and everything it placed then has ended (before this pass
+    /// reports the room changes): a dispatcher whose choices on an empty GPU depend only on the
+    /// rooms it is told and on how many units are left accepts, taking `units` units as placed
+    /// and completed by identical passes in between (its next unit `units` further on) and
+    /// changing nothing else; the engine asks only for fewer units than are left
+    /// (sim/engine/wave_replay.h). false (the default) changes nothing.
+    [[nodiscard]] virtual bool skip_units(std::uint64_t units) {
+        (void)units;
+        return false;
+    }
     [[nodiscard]] virtual bool finished() const = 0;
     /// True if it is to be told each unit's end (unit_ended); asked once, when it is made
     /// (cluster launches count their blocks per SM).

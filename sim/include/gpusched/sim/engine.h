@@ -19,6 +19,7 @@
 #include "gpusched/sim/engine/memoiser.h"
 #include "gpusched/sim/engine/operation_front_end.h"
 #include "gpusched/sim/engine/resident_table.h"
+#include "gpusched/sim/engine/wave_replay.h"
 #include "gpusched/sim/execution/execution_model.h"
 #include "gpusched/sim/observer.h"
 #include "gpusched/sim/sm_pool.h"
@@ -45,6 +46,7 @@ struct SimResult {
 ///     CompletionChannel  the serial completion channel and its sweep
 ///     CompletionGroups   blocks of one batch that end together share one event
 ///     Memoiser           identical launches on an idle GPU are not simulated again
+///     WaveReplay         identical full waves of a fixed-duration launch are not dispatched again
 ///     ExecutionModel     how long a block runs (fixed: the engine computes it inline)
 ///
 /// Life of a block: pending --(policy picks an SM with room; resources reserved)-->
@@ -86,6 +88,10 @@ public:
     void add_observer(SimObserver& observer) { observers_.push_back(&observer); }
     /// Memoisation of identical launches on an idle GPU (on by default).
     void set_memoise(bool on) { memo_.set_enabled(on); }
+    /// Skipping the repeated waves of a launch of identical fixed-duration blocks (on by default).
+    void set_wave_replay(bool on) { replay_.set_enabled(on); }
+    /// Units the wave replay skipped in the run (for tests and benchmarks).
+    [[nodiscard]] std::uint64_t replayed_units() const { return replay_.skipped_units(); }
     /// Occupancy of each launch (valid after construction).
     [[nodiscard]] const OccupancyTable& occupancy() const { return launches_.occupancy(); }
     SimResult run();
@@ -114,6 +120,10 @@ private:
     /// After a block's release on `sm`: the Dispatcher's fast path, starting its placement.
     bool try_refill(int sm);
     void run_dispatch_pass();
+    /// The one active launch whose passes on an empty GPU can be replayed wave by wave, if any.
+    [[nodiscard]] std::optional<std::size_t> wave_candidate() const;
+    /// At a pass on an empty GPU for `index`: skips the waves that repeat the recorded one.
+    void skip_repeated_waves(std::size_t index);
     void request_dispatch(Time when) { dispatcher_.request_pass(core_, when); }
     [[nodiscard]] UnitStart unit_start() const;
     /// Reserves a placement's resources and starts its block (schedules its end, pushing its
@@ -153,6 +163,7 @@ private:
     Dispatcher dispatcher_;
     OperationFrontEnd front_;
     Memoiser memo_;
+    WaveReplay replay_;
     /// Every operation on one stream: nothing can start beside a launch, so pending events (a host
     /// timeline's calls) do not keep it from being memoised.
     bool one_stream_;

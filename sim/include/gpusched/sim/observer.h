@@ -38,7 +38,8 @@ struct BlockRecord {
 };
 
 /// A launch the engine did not simulate block by block because it repeats an identical
-/// earlier launch that also started on an idle GPU (see Engine): its per-SM totals.
+/// earlier launch that also started on an idle GPU (see Engine), or waves of a launch that
+/// repeat its previous wave (same_as == launch): their per-SM totals.
 struct RepeatedLaunch {
     std::size_t launch = 0;                  ///< the skipped launch
     std::size_t same_as = 0;                 ///< the launch it repeats
@@ -82,7 +83,8 @@ public:
     /// instead of one callback per block; the engine memoises launches only when all agree.
     [[nodiscard]] virtual bool needs_every_block() const { return true; }
     /// Called instead of the per-block callbacks of a memoised launch, between its
-    /// on_kernel_ready and on_kernel_completed.
+    /// on_kernel_ready and on_kernel_completed; also for the waves of a launch the engine skipped
+    /// as repeats of its previous wave (same_as == launch; sim/engine/wave_replay.h).
     virtual void on_launch_repeated(const RepeatedLaunch& repeated) { (void)repeated; }
     virtual void on_begin(const RunInfo& info) { (void)info; }
     /// The launch reached the head of its stream and entered the execution-engine queue.

@@ -50,6 +50,8 @@ public:
     Simulation& observe(SimObserver& observer);
     /// Memoisation of identical launches on an idle GPU (on by default; Engine::set_memoise).
     Simulation& memoise(bool on);
+    /// Skipping repeated full waves of identical fixed-duration blocks (on by default; Engine::set_wave_replay).
+    Simulation& replay_waves(bool on);
     /// The execution model that runs (after `auto` was resolved).
     [[nodiscard]] const std::string& execution() const { return execution_; }
     /// Occupancy of each launch.

@@ -41,6 +41,9 @@ public:
     virtual ~BlockWork() = default;
     /// `fixed` execution model: how long block `block` runs once started, in picoseconds.
     [[nodiscard]] virtual Time duration(std::uint64_t block) const = 0;
+    /// True only when duration() is the same for every block (the engine then repeats whole
+    /// waves of the launch instead of dispatching them again: sim/engine/wave_replay.h).
+    [[nodiscard]] virtual bool same_duration_for_every_block() const { return false; }
     /// Warps of `block` that do work; partial blocks at matrix edges have fewer (the
     /// others retire at once). Default: every warp of the block.
     [[nodiscard]] virtual int active_warps(std::uint64_t block, int warps_per_block) const {

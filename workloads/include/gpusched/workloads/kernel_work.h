@@ -95,6 +95,8 @@ public:
     explicit KernelWork(Settings settings);
 
     [[nodiscard]] Time duration(std::uint64_t block) const override;
+    /// Unless the persistent-kernel rule gave the work to some blocks only.
+    [[nodiscard]] bool same_duration_for_every_block() const override { return s_.pool_resident == 0; }
     [[nodiscard]] int active_warps(std::uint64_t block, int warps_per_block) const override;
     void check_block_warps(int warps_per_block) const override;
     [[nodiscard]] std::optional<WarpWork> warp_work(std::uint64_t block) const override;

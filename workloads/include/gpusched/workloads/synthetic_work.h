@@ -40,6 +40,7 @@ public:
     explicit SyntheticWork(SyntheticDurations durations, int active_warps = 0, std::string key = "active_warps");
 
     [[nodiscard]] Time duration(std::uint64_t block) const override;
+    [[nodiscard]] bool same_duration_for_every_block() const override;
     /// Throws InputError if active_warps= exceeds the block's warps (known only with a GPU).
     [[nodiscard]] int active_warps(std::uint64_t block, int warps_per_block) const override;
     /// The same check, at the start of every simulation (whatever the execution model).

@@ -67,6 +67,10 @@ public:
     Dispatcher& operator=(const Dispatcher&) = delete;
 
     [[nodiscard]] std::size_t active_count() const { return active_.size(); }
+    /// The first active launch (active_count() > 0).
+    [[nodiscard]] std::size_t first_active() const { return active_.front(); }
+    /// A dispatch interval paces the units (block_dispatch_interval_ns).
+    [[nodiscard]] bool paced() const { return interval_ != 0; }
     /// Units handed out so far (repeated launches' units included).
     [[nodiscard]] std::uint64_t units_dispatched() const { return units_dispatched_; }
     void count_repeated(std::uint64_t units) { units_dispatched_ += units; }

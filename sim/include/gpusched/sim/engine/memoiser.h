@@ -68,6 +68,9 @@ public:
     void count_units(std::size_t launch, std::uint64_t units) {
         if (recording_ && launch == launch_) totals_.units += units;
     }
+    /// Blocks of `launch` the engine skipped as repeated waves (WaveReplay): their totals, per SM
+    /// when given (observers want them).
+    void count_repeated(std::size_t launch, const RepeatedLaunch& skipped);
     /// The last block of `launch` ended at `now`; its first block started at `first_start`.
     void launch_completed(std::size_t launch, Time now, Time first_start);
 
