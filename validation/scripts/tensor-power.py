@@ -10,6 +10,7 @@ a = F / (R N cycles). The power rule (docs/gpu-spec.md, "Power-limited tensor cl
 f = f_t min(1, (P / (N a))^(1/3)), so each throttled kernel measures P = N a (f / f_t)^3.
 
     python3 validation/scripts/tensor-power.py [--data validation/data/h100] [--tensor-clock 1830] [--rate 4096]
+        [--shapes torch_shapes] [--recordings 'torch*']
 
 Prints, per recording and GEMM: grid, F, cycles, traced duration, clock, a, P; then the median P over the
 kernels that ran below f_t (the ones that measure the limit); then the rule's shape in K under Nsight
@@ -50,9 +51,14 @@ def main():
     ap.add_argument("--tensor-clock", type=float, default=1830.0, help="execution.tensor_clock_mhz (MHz)")
     ap.add_argument("--rate", type=float, default=4096.0, help="bf16 tensor FLOPs per SM per cycle")
     ap.add_argument("--sms", type=int, default=132)
+    ap.add_argument("--shapes", default="torch_shapes",
+                    help="the folder under --data whose gemm trace gives the GEMMs' shapes (default torch_shapes)")
+    ap.add_argument("--recordings", default="torch*",
+                    help="the folders under --data (a glob) whose gemm traces, and those of their round*/ folders, "
+                         "measure the limit (default torch*)")
     args = ap.parse_args()
     ncu = [r for r in ncu_rows(os.path.join(args.data, f"torch/ncu-green/gemm_k{args.sms}.csv.gz")) if r["name"].startswith("nvjet")]
-    kernels, mms = trace_gemms(os.path.join(args.data, f"torch_shapes/gemm_k{args.sms}.json.gz"))
+    kernels, mms = trace_gemms(os.path.join(args.data, args.shapes, f"gemm_k{args.sms}.json.gz"))
     if not mms or len(kernels) != len(mms):
         raise SystemExit(f"the shapes trace has {len(kernels)} nvjet kernels and {len(mms)} aten::mm operators")
     flops = []
@@ -67,8 +73,8 @@ def main():
         per_kernel.append((sms, f, r["cycles"], a))
     print(f"{'recording':44s} {'i':>2s} {'grid':>5s} {'GFLOP':>8s} {'Mcycles':>8s} {'us':>8s} {'MHz':>6s} {'a':>5s} {'P':>6s}")
     limits = []
-    recordings = sorted(glob.glob(os.path.join(args.data, "torch*", f"gemm_k{args.sms}.json.gz")) +
-                        glob.glob(os.path.join(args.data, "torch*", "round*", f"gemm_k{args.sms}.json.gz")))
+    recordings = sorted(glob.glob(os.path.join(args.data, args.recordings, f"gemm_k{args.sms}.json.gz")) +
+                        glob.glob(os.path.join(args.data, args.recordings, "round*", f"gemm_k{args.sms}.json.gz")))
     for path in recordings:
         kernels, _ = trace_gemms(path)
         for j, e in enumerate(kernels):
