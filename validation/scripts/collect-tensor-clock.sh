@@ -4,7 +4,7 @@
 #   validation/scripts/collect-tensor-clock.sh OUT_DIR [NAME_PART]
 #
 # - torch/ncu-green/gemm_k<K>.csv.gz: Nsight Compute's SM cycles and durations of one gemm iteration in green
-#   contexts of K = 132, 128, 96, 64, 32, 16 SMs, under the GPU's own clock management (--clock-control none);
+#   contexts of K = 132, 128, 96, 64, 32, 16 SMs (NCU_SMS: others), under the GPU's own clock management (--clock-control none);
 # - torch_rounds_shapes/round{1,2,3}/: the four workloads recorded with shapes and FLOPs at every K, the whole
 #   sweep three times in one process (each recording's GEMM durations over those cycles give the clock its
 #   profiled steps ran at).
@@ -26,7 +26,7 @@ prof="$here/validation/torch/profile_workloads.py"
 work=$(mktemp -d)
 mkdir -p "$work/torch/ncu-green" "$work/torch_rounds_shapes"
 metrics=gpu__time_duration.sum,sm__cycles_elapsed.avg,sm__cycles_elapsed.avg.per_second,dram__bytes.sum,lts__t_bytes.sum,launch__grid_size,launch__cluster_dim_x,launch__cluster_dim_y
-for k in 132 128 96 64 32 16; do
+for k in ${NCU_SMS:-132 128 96 64 32 16}; do
   f="$work/torch/ncu-green/gemm_k$k.csv"
   timeout 120 ncu --csv --page raw --clock-control none --profile-from-start off --metrics "$metrics" \
     python3 "$prof" --out "$(mktemp -d)" --ncu-iteration --workloads gemm --sms "$k" >"$f" 2>"$f.log" ||

@@ -84,11 +84,14 @@ TraceOnlyComparison validate_trace_only(const std::string& data_dir, const std::
     TraceOnlyComparison c;
     const std::string torch = (fs::path(data_dir) / "torch").string();
     c.plain = validate_what_if(torch, "", policy, execution, step, false);
-    const std::string shapes = (fs::path(data_dir) / "torch_shapes").string();
     std::error_code ec;
-    if (fs::is_directory(shapes, ec)) {
+    for (const char* dir : {"torch_shapes", "torch_rounds_shapes/round1"}) {
+        const std::string shapes = (fs::path(data_dir) / dir).string();
+        if (!fs::is_directory(shapes, ec)) continue;
         c.has_shapes = true;
+        c.shapes_dir = dir;
         c.shapes = validate_what_if(shapes, "", policy, execution, step, false);
+        break;
     }
     c.other_dir = other_gpu_dir(data_dir);
     if (c.other_dir.empty()) return c;

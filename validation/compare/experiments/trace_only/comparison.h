@@ -30,7 +30,8 @@ struct OtherGpuWorkload {
 struct TraceOnlyComparison {
     WhatIfComparison plain;           ///< torch/: traces without shapes, at each K
     bool has_shapes = false;
-    WhatIfComparison shapes;          ///< torch_shapes/: traces with record_shapes (and FLOPs), at each K
+    std::string shapes_dir;           ///< relative to the data directory: torch_shapes, else torch_rounds_shapes/round1
+    WhatIfComparison shapes;          ///< shapes_dir: traces with record_shapes (and FLOPs), at each K
     std::string other_dir;            ///< the other GPU's torch/ ("" = none)
     std::vector<OtherGpuWorkload> other;
     double other_median_abs_busy_error_percent = 0;
@@ -38,7 +39,8 @@ struct TraceOnlyComparison {
     double other_kernel_median_abs_error_percent = 0;  ///< over every kernel of every workload
 };
 
-/// Compares `data_dir/torch` (and `data_dir/torch_shapes` when present) by validate_what_if without
+/// Compares `data_dir/torch` (and `data_dir/torch_shapes` when present, else the first round of
+/// `data_dir/torch_rounds_shapes`) by validate_what_if without
 /// the Nsight Compute join, and, when `data_dir/../h200/torch` (or `../h100/torch` for an H200
 /// directory) holds `<w>_k<S>.json.gz` traces of the same workloads at the whole GPU, each reference
 /// trace simulated on the other trace's GPU against it (profiled step `step` of both). InputError

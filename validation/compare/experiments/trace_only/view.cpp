@@ -54,7 +54,7 @@ void TraceOnlyView::print_text(std::ostream& out) const {
     print_what_if_points(out, c.plain);
     out << summary_line(c.plain) << " (targets 5%, 10%)\n";
     if (c.has_shapes) {
-        out << "\nTrace-only with input shapes (" << dir_ << "/torch_shapes: record_shapes and FLOPs)\n";
+        out << "\nTrace-only with input shapes (" << dir_ << "/" << c.shapes_dir << ": record_shapes and FLOPs)\n";
         print_what_if_points(out, c.shapes);
         out << summary_line(c.shapes) << " (target: median 3%)\n";
     }
