@@ -7,7 +7,7 @@
 #   contexts of K = 132, 128, 96, 64, 32, 16 SMs (NCU_SMS: others), under the GPU's own clock management (--clock-control none);
 # - torch_rounds_shapes/round{1,2,3}/: the four workloads recorded with shapes and FLOPs at every K, the whole
 #   sweep three times in one process (each recording's GEMM durations over those cycles give the clock its
-#   profiled steps ran at).
+#   profiled steps ran at; ROUNDS: another number of sweeps, WORKLOADS: fewer workloads).
 # Writes OUT_DIR/env.txt and OUT_DIR/tensor_clock.tar.gz (unpack into validation/data/<gpu>/). With NAME_PART, the
 # GPU's name must contain it (e.g. H200), else nothing is collected and the script exits 3. Changes no GPU setting.
 set -u
@@ -35,7 +35,7 @@ for k in ${NCU_SMS:-132 128 96 64 32 16}; do
   echo "ncu gemm K=$k: $(zcat "$f.gz" | grep -c nvjet) nvjet rows"
 done
 d="$work/torch_rounds_shapes"
-timeout 300 python3 "$prof" --out "$d" --rounds 3 --sms 132,128,96,64,32,16 --record-shapes 2>&1 |
+timeout 300 python3 "$prof" --out "$d" --rounds "${ROUNDS:-3}" --sms 132,128,96,64,32,16 --workloads "${WORKLOADS:-cnn,transformer,gemm,elementwise}" --record-shapes 2>&1 |
   grep -v -e UserWarning -e _warn_once | tee "$d/run.log"
 cp "$out/env.txt" "$d/env.txt"
 tar -C "$work" -czf "$out/tensor_clock.tar.gz" torch torch_rounds_shapes
