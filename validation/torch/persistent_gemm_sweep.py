@@ -27,7 +27,7 @@ from profile_workloads import Partition  # noqa: E402
 
 
 def shapes():
-    """M x N x K with 256 x 128 tile counts from 32 to 1024 (several near multiples of 128 and 132)."""
+    """M x N x K with 256 x 128 tile counts from 32 to 2048 (several near multiples of 128 and 132)."""
     out = []
     for m in (1024, 2048, 3072, 4096, 5120, 6144, 8192):
         for n in (1024, 2048, 2176, 4096, 4224, 8192):
