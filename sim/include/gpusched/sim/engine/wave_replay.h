@@ -28,9 +28,10 @@ namespace gpusched::sim {
 ///     wave(L, d, m, e) --pass on an empty GPU at e, L its one active launch--> n waves skipped:
 ///            now = e + n (e - d), L's units n m further on; the pass then records wave(L, now, m, ...)
 ///
-/// Sample (tests/sim/wave_replay_test.cpp): 1,000,000 blocks of 50 us, 1024 threads, on the h100
-/// (264 resident): the first pass and the second are dispatched, waves 3..3787 are skipped in one
-/// step, the last full wave and the 208-block tail are dispatched again.
+/// Sample: 1,000,000 blocks of 50 us, 1024 threads, on the h100 without its overheads (264 resident):
+/// pass 1 dispatches wave 1 and records it; at its end, waves 2..3787 (999,504 blocks) are skipped in
+/// one step, and that pass dispatches the 232-block tail (tests/sim/wave_replay_test.cpp checks the
+/// same arithmetic on a small GPU).
 class WaveReplay final {
 public:
     void set_enabled(bool on) { enabled_ = on; }
