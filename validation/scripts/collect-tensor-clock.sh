@@ -24,15 +24,13 @@ if [ -n "$want" ] && [[ $name != *"$want"* ]]; then
 fi
 prof="$here/validation/torch/profile_workloads.py"
 work=$(mktemp -d)
-mkdir -p "$work/torch/ncu-green" "$work/torch_rounds_shapes"
-metrics=gpu__time_duration.sum,sm__cycles_elapsed.avg,sm__cycles_elapsed.avg.per_second,dram__bytes.sum,lts__t_bytes.sum,launch__grid_size,launch__cluster_dim_x,launch__cluster_dim_y
-for k in ${NCU_SMS:-132 128 96 64 32 16}; do
-  f="$work/torch/ncu-green/gemm_k$k.csv"
-  timeout 120 ncu --csv --page raw --clock-control none --profile-from-start off --metrics "$metrics" \
-    python3 "$prof" --out "$(mktemp -d)" --ncu-iteration --workloads gemm --sms "$k" >"$f" 2>"$f.log" ||
-    { echo "ncu gemm K=$k failed:"; tail -5 "$f.log"; }
+mkdir -p "$work/torch" "$work/torch_rounds_shapes"
+# collect-hopper.sh's ncu-green step, for the gemm workload only.
+NCU_GREEN_WORKLOADS=gemm NCU_GREEN_SMS="${NCU_SMS:-132 128 96 64 32 16}" \
+  bash "$here/validation/scripts/collect-hopper.sh" "$work/torch" ncu-green
+for f in "$work"/torch/ncu-green/gemm_k*.csv; do
   gzip -9 "$f"
-  echo "ncu gemm K=$k: $(zcat "$f.gz" | grep -c nvjet) nvjet rows"
+  echo "ncu $(basename "$f"): $(zcat "$f.gz" | grep -c nvjet) nvjet rows"
 done
 d="$work/torch_rounds_shapes"
 timeout 300 python3 "$prof" --out "$d" --rounds "${ROUNDS:-3}" --sms 132,128,96,64,32,16 --workloads "${WORKLOADS:-cnn,transformer,gemm,elementwise}" --record-shapes 2>&1 |
