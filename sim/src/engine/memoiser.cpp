@@ -2,7 +2,6 @@
 #include "gpusched/sim/engine/memoiser.h"
 
 #include <algorithm>
-#include <string>
 
 namespace gpusched::sim {
 
@@ -32,11 +31,7 @@ void Memoiser::start_recording(std::size_t launch, Time now) {
 void Memoiser::count_repeated(std::size_t launch, const RepeatedLaunch& skipped) {
     if (!recording_ || launch != launch_) return;
     totals_.units += skipped.units;
-    for (std::size_t sm = 0; sm < skipped.per_sm_units.size(); ++sm) {
-        totals_.per_sm_units[sm] += skipped.per_sm_units[sm];
-        Time& total = totals_.per_sm_busy[sm];
-        total = checked_time_sum(total, skipped.per_sm_busy[sm], [sm] { return "SM " + std::to_string(sm) + ": its busy time"; });
-    }
+    for (std::size_t sm = 0; sm < skipped.per_sm_units.size(); ++sm) add_sm(sm, skipped.per_sm_units[sm], skipped.per_sm_busy[sm]);
 }
 
 void Memoiser::launch_completed(std::size_t launch, Time now, Time first_start) {

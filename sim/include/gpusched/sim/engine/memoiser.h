@@ -57,11 +57,7 @@ public:
     /// (they reach only observers).
     [[gnu::always_inline]] void count_block(std::size_t launch, int sm, Time busy, bool per_sm) {
         if (!recording_ || launch != launch_) return;
-        if (per_sm) {
-            ++totals_.per_sm_units[static_cast<std::size_t>(sm)];
-            Time& total = totals_.per_sm_busy[static_cast<std::size_t>(sm)];
-            total = checked_time_sum(total, busy, [sm] { return "SM " + std::to_string(sm) + ": its busy time"; });
-        }
+        if (per_sm) add_sm(static_cast<std::size_t>(sm), 1, busy);
         ++totals_.units;
     }
     /// `units` blocks of `launch` ended (no per-SM totals: no observers).
@@ -88,6 +84,12 @@ public:
     [[nodiscard]] Time last_end() const { return last_end_; }
 
 private:
+    /// `units` blocks that ran `busy` ps in all on `sm`, into the recording's per-SM totals.
+    void add_sm(std::size_t sm, std::uint64_t units, Time busy) {
+        totals_.per_sm_units[sm] += units;
+        Time& total = totals_.per_sm_busy[sm];
+        total = checked_time_sum(total, busy, [sm] { return "SM " + std::to_string(sm) + ": its busy time"; });
+    }
     const workloads::Application& app_;
     int sm_count_;
     /// A launch that ran undisturbed from an idle GPU: its run relative to its ready time.
